@@ -1,0 +1,58 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+export DEBUG ?= true
+
+.PHONY: install install-dev run test lint format worker cron migrate demo lock ci bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.lock
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.lock $(VENV)/.installed
+	$(BIN)/pip install --quiet -r requirements-dev.lock
+	touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py load_demo
+
+run: demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install-dev
+	$(BIN)/pytest
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+worker: install
+	$(BIN)/python manage.py rqworker default --with-scheduler
+
+cron: install
+	$(BIN)/python manage.py rqcron ladder.cron
+
+lock: install-dev
+	@echo "Edit pyproject.toml, then refresh the pins with pip freeze into the two .lock files."
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,80 @@
+"""The one way views reach club data.
+
+Each helper answers 404, never 403, to anyone who may not see the object, so an
+outsider cannot tell a club or an id that exists from one that does not.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from django.http import Http404, HttpRequest
+
+from clubs.models import Club, ClubRole, Event, Player
+
+NOT_FOUND = "No such page."
+
+
+def club_for_director(request: HttpRequest, slug: str) -> Club:
+    """A club the signed-in user directs (owners are directors too)."""
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404(NOT_FOUND)
+    club = Club.objects.filter(slug=slug, roles__user=user).first()
+    if club is None:
+        raise Http404(NOT_FOUND)
+    return club
+
+
+def club_for_owner(request: HttpRequest, slug: str) -> Club:
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404(NOT_FOUND)
+    club = Club.objects.filter(slug=slug, roles__user=user, roles__role=ClubRole.Role.OWNER).first()
+    if club is None:
+        raise Http404(NOT_FOUND)
+    return club
+
+
+def event_for_director(request: HttpRequest, slug: str, event_id: int) -> Event:
+    """Any event of a directed club, deleted and draft events included."""
+    club = club_for_director(request, slug)
+    event = Event.objects.filter(club=club, pk=event_id).select_related("club").first()
+    if event is None:
+        raise Http404(NOT_FOUND)
+    return event
+
+
+def player_for_director(request: HttpRequest, slug: str, player_id: int) -> Player:
+    club = club_for_director(request, slug)
+    player = Player.objects.filter(club=club, pk=player_id).select_related("club").first()
+    if player is None:
+        raise Http404(NOT_FOUND)
+    return player
+
+
+def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Club:
+    """A club page as a visitor may see it.
+
+    Public clubs answer at their plain URL, unlisted ones only with the right
+    secret, director-only ones only to their directors. Directors of the club
+    see it under either URL. Everything else is the same 404.
+    """
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404(NOT_FOUND)
+    if club.is_directed_by(request.user):
+        return club
+    if club.visibility == Club.Visibility.PUBLIC and secret is None:
+        return club
+    if (
+        club.visibility == Club.Visibility.UNLISTED
+        and secret is not None
+        and _same_secret(secret, club.secret)
+    ):
+        return club
+    raise Http404(NOT_FOUND)
+
+
+def _same_secret(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode(), expected.encode())

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from clubs.models import Club, ClubRole, Entry, Event, Game, Player, PlayerAlias, User
+from ladder.changes import request_full_rebuild
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    ordering = ("email",)
+    list_display = ("email", "name", "is_staff", "is_active", "date_joined")
+    search_fields = ("email", "name")
+    fieldsets = (
+        (None, {"fields": ("email", "password", "name")}),
+        ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
+        ("Dates", {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+
+
+class ClubRoleInline(admin.TabularInline):
+    model = ClubRole
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "visibility", "rating_policy", "data_version", "built_version")
+    search_fields = ("name", "slug")
+    readonly_fields = ("data_version", "built_version", "out_of_date_since", "secret")
+    inlines = (ClubRoleInline,)
+    actions = ("rebuild_ladders",)
+
+    @admin.action(description="Rebuild the ladder of the selected clubs from the first event")
+    def rebuild_ladders(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
+        for club_id in queryset.values_list("id", flat=True):
+            with transaction.atomic():
+                request_full_rebuild(club_id)
+        self.message_user(request, "Rebuild queued.", messages.SUCCESS)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "rating", "rated_games", "provisional", "merged_into")
+    list_filter = ("club",)
+    search_fields = ("name",)
+    raw_id_fields = ("merged_into",)
+    readonly_fields = ("rating", "rated_games", "provisional", "last_played", "last_change")
+
+
+@admin.register(PlayerAlias)
+class PlayerAliasAdmin(admin.ModelAdmin):
+    list_display = ("name", "player")
+    raw_id_fields = ("player",)
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("name", "club", "date", "order_in_day", "kind", "rated", "status", "deleted_at")
+    list_filter = ("status", "kind", "club")
+    search_fields = ("name",)
+    # Ladder inputs change only through the directors' screens, which replay the ladder.
+    readonly_fields = ("club", "date", "order_in_day", "kind", "rated", "status", "deleted_at")
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ("typed_name", "event", "player")
+    raw_id_fields = ("event", "player")
+    readonly_fields = ("event", "player")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("event", "round", "white", "black", "result")
+    raw_id_fields = ("event", "white", "black")
+    readonly_fields = ("event", "round", "white", "black", "result")

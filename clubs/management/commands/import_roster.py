@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from clubs.models import Club
+from clubs.roster import RosterError, import_roster, parse_roster
+
+
+class Command(BaseCommand):
+    help = (
+        "Bring a club's existing ladder: a CSV with columns name,rating,games and optional "
+        "junior (yes/no). Each row becomes a player starting from that rating and game count."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("file", type=Path)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        club = Club.objects.filter(slug=options["slug"]).first()
+        if club is None:
+            raise CommandError(f"No club with slug {options['slug']!r}")
+        try:
+            rows = parse_roster(options["file"].read_bytes())
+        except OSError as error:
+            raise CommandError(f"Cannot read {options['file']}: {error.strerror}") from None
+        except RosterError as error:
+            raise CommandError(str(error)) from None
+        created = import_roster(club, rows)
+        self.stdout.write(f"Imported {created} players into {club.slug}")

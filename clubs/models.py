@@ -1,0 +1,365 @@
+"""Clubs, the people who run them, their players, events, entries and games."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ladder.results import RESULT_LABELS, Result
+
+
+def new_club_secret() -> str:
+    # 24 random bytes: 192 bits, comfortably above the 128 the privacy rules ask for.
+    return secrets.token_urlsafe(24)
+
+
+def policy_choices() -> list[tuple[str, str]]:
+    from ladder.policies import POLICIES
+
+    return [(name, getattr(policy, "label", name)) for name, policy in POLICIES.items()]
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:
+        if not email:
+            raise ValueError("An e-mail address is required")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self.create_user(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A person who signs in: a club's owner or director, or platform staff."""
+
+    email = models.EmailField(_("e-mail address"), unique=True)
+    name = models.CharField(_("name"), max_length=150, blank=True)
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def directed_by(self, user: Any) -> ClubQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(roles__user=user)
+
+    def ladder_out_of_date(self) -> ClubQuerySet:
+        return self.filter(built_version__lt=models.F("data_version"))
+
+
+class Club(models.Model):
+    class Visibility(models.TextChoices):
+        DIRECTOR = "director", _("Directors only")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the secret link")
+        PUBLIC = "public", _("Public")
+
+    class NameDisplay(models.TextChoices):
+        FULL = "full", _("Full names")
+        INITIALS = "initials", _("Initials")
+
+    slug = models.SlugField(unique=True, max_length=60)
+    name = models.CharField(max_length=120)
+    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
+    rating_settings = models.JSONField(default=dict, blank=True)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED
+    )
+    name_display = models.CharField(
+        max_length=10, choices=NameDisplay.choices, default=NameDisplay.FULL
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
+    # The ladder is up to date when built_version == data_version. Every change
+    # to a ladder input increments data_version in the same transaction.
+    data_version = models.PositiveBigIntegerField(default=0)
+    built_version = models.PositiveBigIntegerField(default=0)
+    out_of_date_since = models.DateTimeField(null=True, blank=True)
+    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
+    full_rebuild_requested = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["name"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(built_version__lte=models.F("data_version")),
+                name="club_built_version_not_ahead",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ladder_is_current(self) -> bool:
+        return self.built_version >= self.data_version
+
+    def is_directed_by(self, user: Any) -> bool:
+        return user.is_authenticated and self.roles.filter(user=user).exists()
+
+    def is_owned_by(self, user: Any) -> bool:
+        return (
+            user.is_authenticated
+            and self.roles.filter(user=user, role=ClubRole.Role.OWNER).exists()
+        )
+
+    def rotate_secret(self) -> None:
+        self.secret = new_club_secret()
+        self.save(update_fields=["secret"])
+
+
+class ClubRole(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("Owner")
+        DIRECTOR = "director", _("Director")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.DIRECTOR)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_role_per_user_per_club"),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(role="owner"), name="one_owner_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) of {self.club}"
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def active(self) -> PlayerQuerySet:
+        """Players not merged into another one."""
+        return self.filter(merged_into__isnull=True)
+
+    def on_ladder(self) -> PlayerQuerySet:
+        return self.active().filter(rated_games__gt=0, rating__isnull=False)
+
+    def in_ladder_order(self) -> PlayerQuerySet:
+        """Established players by rating, then provisional players by rating."""
+        return self.order_by("provisional", "-rating", "name", "id")
+
+
+class Player(models.Model):
+    """A member of a club's ladder. Holds a name and results, nothing more personal."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+    name_key = models.CharField(max_length=255, blank=True, db_index=True)
+    junior = models.BooleanField(default=False)
+    full_name_consent = models.BooleanField(
+        default=False, help_text=_("The family agreed that a junior's full name may be shown.")
+    )
+    # A director's estimate for a newcomer, or the rating a club brought from
+    # its old ladder; with start_games it is the state before the first event.
+    start_rating = models.FloatField(null=True, blank=True)
+    start_games = models.PositiveIntegerField(default=0)
+    # Set while this player is merged into another; cleared when the merge is undone.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_players"
+    )
+    # Written only by the ladder replay.
+    rating = models.FloatField(null=True, blank=True)
+    rated_games = models.PositiveIntegerField(default=0)
+    provisional = models.BooleanField(default=True)
+    last_played = models.DateField(null=True, blank=True)
+    last_change = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["name", "id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_itself"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_rating__isnull=True)
+                | Q(start_rating__gte=0, start_rating__lte=4000),
+                name="player_start_rating_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerAlias(models.Model):
+    """Another spelling under which a player has appeared (kept after a merge)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=120)
+    name_key = models.CharField(max_length=255, blank=True, db_index=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["player", "name"], name="unique_alias_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def not_deleted(self) -> EventQuerySet:
+        return self.filter(deleted_at__isnull=True)
+
+    def published(self) -> EventQuerySet:
+        return self.not_deleted().filter(status=Event.Status.PUBLISHED)
+
+    def in_ladder_order(self) -> EventQuerySet:
+        return self.order_by("date", "order_in_day", "created_at", "id")
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        STANDARD = "standard", _("Standard")
+        RAPID = "rapid", _("Rapid")
+        BLITZ = "blitz", _("Blitz")
+        BUGHOUSE = "bughouse", _("Bughouse")
+        OTHER = "other", _("Other")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(max_length=150)
+    date = models.DateField()
+    order_in_day = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Orders events on the same day: lower is earlier.")
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.STANDARD)
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    # Incremented on every saved edit; a save based on an older version is refused.
+    edit_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["-date", "-order_in_day", "-created_at"]
+        indexes: ClassVar[list[models.Index]] = [
+            models.Index(fields=["club", "date", "order_in_day", "created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == self.Status.PUBLISHED and self.deleted_at is None
+
+    def soft_delete(self) -> None:
+        """Hide the event and take it out of the ladder; restore() brings it back."""
+        from ladder.changes import ladder_inputs_changed
+
+        with transaction.atomic():
+            changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=True).update(
+                deleted_at=timezone.now(), edit_version=models.F("edit_version") + 1
+            )
+            if changed and self.status == self.Status.PUBLISHED:
+                ladder_inputs_changed(self.club_id)
+        self.refresh_from_db()
+
+    def restore(self) -> None:
+        from ladder.changes import ladder_inputs_changed
+
+        with transaction.atomic():
+            changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=False).update(
+                deleted_at=None, edit_version=models.F("edit_version") + 1
+            )
+            if changed and self.status == self.Status.PUBLISHED:
+                ladder_inputs_changed(self.club_id)
+        self.refresh_from_db()
+
+
+class Entry(models.Model):
+    """A name as typed in one event; linked to a Player once a director confirms it."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    typed_name = models.CharField(max_length=120)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    start_rank = models.PositiveIntegerField(null=True, blank=True)
+    rating_in_file = models.PositiveSmallIntegerField(null=True, blank=True)
+    junior_in_file = models.BooleanField(null=True, blank=True)
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["start_rank", "id"]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return self.typed_name
+
+
+class Game(models.Model):
+    """One pairing of a round, or a bye when black is empty."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField()
+    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="games_as_white")
+    black = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="games_as_black"
+    )
+    result = models.CharField(max_length=5, choices=[(r.value, RESULT_LABELS[r]) for r in Result])
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["round", "id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_from_one"),
+            models.CheckConstraint(
+                condition=~Q(white=models.F("black")), name="game_not_against_oneself"
+            ),
+            # A bye has no opponent and every game with an opponent is not a bye.
+            models.CheckConstraint(
+                condition=(
+                    Q(black__isnull=True, result__in=[r.value for r in Result if r.is_bye])
+                    | Q(black__isnull=False, result__in=[r.value for r in Result if not r.is_bye])
+                ),
+                name="game_bye_iff_no_opponent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round}: {self.white} {self.result} {self.black or ''}".strip()
+
+    @property
+    def result_code(self) -> Result:
+        return Result(self.result)

@@ -1,0 +1,101 @@
+"""Importing a club's existing ladder (name, rating, games, junior) as starting states."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from clubs.models import Club, Player
+from ladder.changes import ladder_inputs_changed
+
+_YES = {"yes", "y", "true", "1", "ja", "j"}
+_NO = {"no", "n", "false", "0", "nee", "nein", ""}
+
+
+class RosterError(ValueError):
+    """A roster file that cannot be imported; the message names the line."""
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    name: str
+    rating: float
+    games: int
+    junior: bool
+
+
+def parse_roster(data: bytes) -> list[RosterRow]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="strict") if _is_cp1252(data) else ""
+        if not text:
+            raise RosterError("The file is not text in UTF-8 or Windows-1252.") from None
+    if "\x00" in text:
+        raise RosterError("The file is not a CSV text file.")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    fields = [f.strip().lower() for f in reader.fieldnames or []]
+    missing = {"name", "rating", "games"} - set(fields)
+    if missing:
+        raise RosterError(f"Line 1: missing column(s) {', '.join(sorted(missing))}")
+    reader.fieldnames = fields
+    rows: list[RosterRow] = []
+    seen: set[str] = set()
+    for line, record in enumerate(reader, start=2):
+        name = " ".join((record.get("name") or "").split())
+        if not name:
+            raise RosterError(f"Line {line}: the name is empty")
+        if len(name) > 120:
+            raise RosterError(f"Line {line}: the name is longer than 120 characters")
+        if name.casefold() in seen:
+            raise RosterError(f"Line {line}: {name} appears twice")
+        seen.add(name.casefold())
+        try:
+            rating = float((record.get("rating") or "").strip())
+            games = int((record.get("games") or "").strip())
+        except ValueError:
+            raise RosterError(f"Line {line}: rating and games must be numbers") from None
+        if not 0 <= rating <= 4000 or games < 0:
+            raise RosterError(f"Line {line}: rating must be 0–4000 and games at least 0")
+        junior_text = (record.get("junior") or "").strip().lower()
+        if junior_text not in _YES | _NO:
+            raise RosterError(f"Line {line}: junior must be yes or no, not {junior_text!r}")
+        rows.append(RosterRow(name, rating, games, junior_text in _YES))
+    if not rows:
+        raise RosterError("The file has no players.")
+    return rows
+
+
+def _is_cp1252(data: bytes) -> bool:
+    try:
+        data.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@transaction.atomic
+def import_roster(club: Club, rows: list[RosterRow]) -> int:
+    """Create one player per row; refuses the whole file if a name is already on the roster."""
+    from matching import name_key
+
+    existing = {n.casefold() for n in club.players.values_list("name", flat=True)}
+    clashes = [row.name for row in rows if row.name.casefold() in existing]
+    if clashes:
+        raise RosterError(f"Already on the roster: {', '.join(clashes[:10])}")
+    Player.objects.bulk_create(
+        Player(
+            club=club,
+            name=row.name,
+            name_key=name_key(row.name),
+            start_rating=row.rating,
+            start_games=row.games,
+            junior=row.junior,
+        )
+        for row in rows
+    )
+    ladder_inputs_changed(club.pk)
+    return len(rows)

@@ -1,0 +1,94 @@
+"""Accounts, club creation and the directors' club settings. Thin views only."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.access import club_for_director, club_for_owner
+from clubs.forms import AddDirectorForm, ClubCreateForm, SignUpForm
+from clubs.models import Club, ClubRole
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    my_clubs = Club.objects.directed_by(request.user).order_by("name")
+    return render(request, "clubs/home.html", {"my_clubs": my_clubs})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! Create your club to get started."))
+        return redirect("club_create")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            club = form.save()
+            ClubRole.objects.create(club=club, user=request.user, role=ClubRole.Role.OWNER)
+        return redirect("club_manage", slug=club.slug)
+    return render(request, "clubs/club_create.html", {"form": form})
+
+
+def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    roles = club.roles.select_related("user").order_by("role", "user__email")
+    return render(
+        request,
+        "clubs/club_manage.html",
+        {
+            "club": club,
+            "roles": roles,
+            "is_owner": club.is_owned_by(request.user),
+            "add_director_form": AddDirectorForm(club=club),
+            "page_path": club_page_path(club),
+        },
+    )
+
+
+@require_POST
+def director_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_owner(request, slug)
+    form = AddDirectorForm(request.POST, club=club)
+    if form.is_valid():
+        user = form.cleaned_data["email"]
+        ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.DIRECTOR)
+        messages.success(request, _("%(email)s now directs the club.") % {"email": user.email})
+    else:
+        for error in form.errors.get("email", []):
+            messages.error(request, error)
+    return redirect("club_manage", slug=club.slug)
+
+
+@require_POST
+def director_remove(request: HttpRequest, slug: str, role_id: int) -> HttpResponse:
+    club = club_for_owner(request, slug)
+    role = get_object_or_404(ClubRole, club=club, pk=role_id)
+    if role.role == ClubRole.Role.OWNER:
+        raise Http404("The owner cannot be removed.")
+    role.delete()
+    messages.success(
+        request, _("%(email)s no longer directs the club.") % {"email": role.user.email}
+    )
+    return redirect("club_manage", slug=club.slug)
+
+
+def club_page_path(club: Club) -> str:
+    """Where visitors find the club page: with the secret for an unlisted club."""
+    from django.urls import reverse
+
+    if club.visibility == Club.Visibility.UNLISTED:
+        return reverse("club_page_secret", kwargs={"slug": club.slug, "secret": club.secret})
+    return reverse("club_page", kwargs={"slug": club.slug})

@@ -1,0 +1,52 @@
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from clubs import views as club_views
+from config.health import healthz
+from ladder import views as ladder_views
+
+urlpatterns = [
+    path("", club_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path(settings.ADMIN_PATH, admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    # Accounts
+    path("accounts/signup/", club_views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password-reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    # Directors
+    path("clubs/new/", club_views.club_create, name="club_create"),
+    path("manage/<slug:slug>/", club_views.club_manage, name="club_manage"),
+    path("manage/<slug:slug>/directors/add/", club_views.director_add, name="director_add"),
+    path(
+        "manage/<slug:slug>/directors/<int:role_id>/remove/",
+        club_views.director_remove,
+        name="director_remove",
+    ),
+    path("manage/<slug:slug>/rebuild/", ladder_views.rebuild, name="ladder_rebuild"),
+    # Club pages for members and visitors
+    path("c/<slug:slug>/", ladder_views.club_page, name="club_page"),
+    path("c/<slug:slug>/s/<str:secret>/", ladder_views.club_page, name="club_page_secret"),
+]

@@ -1,0 +1,34 @@
+"""The one door through which every change to a ladder input passes."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce, Now
+
+from clubs.models import Club
+
+
+def ladder_inputs_changed(club_id: int) -> None:
+    """Mark the club's ladder out of date and queue a replay once the change commits.
+
+    Call it inside the transaction that changes the input, so the mark and the
+    change commit (or roll back) together; a rolled-back change queues nothing.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("ladder_inputs_changed() must run inside transaction.atomic()")
+    Club.objects.filter(pk=club_id).update(
+        data_version=F("data_version") + 1,
+        out_of_date_since=Coalesce(F("out_of_date_since"), Now()),
+    )
+    from ladder.jobs import enqueue_replay
+
+    transaction.on_commit(partial(enqueue_replay, club_id))
+
+
+def request_full_rebuild(club_id: int) -> None:
+    """A director's or admin's "rebuild when in doubt": replay from the very first event."""
+    Club.objects.filter(pk=club_id).update(full_rebuild_requested=True)
+    ladder_inputs_changed(club_id)

@@ -1,0 +1,53 @@
+"""Fingerprints of a ladder's inputs, so a replay can start at the first event that changed.
+
+Each event's fingerprint covers everything its rating depends on: its games,
+who played them, its rated and bughouse flags and the starting state of each
+participant. Chaining them (each hash includes the previous one) means the first
+position where a stored chain differs from the computed chain is the first event
+whose result may differ; everything before it can be reused as stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+
+from ladder.policies.base import EventInput, PlayerState
+
+
+def settings_fingerprint(policy_name: str, settings: Mapping[str, object]) -> str:
+    payload = json.dumps([policy_name, settings], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def event_fingerprint(event: EventInput, initial: Mapping[int, PlayerState]) -> str:
+    games = sorted(
+        (g.id, g.round, g.white, -1 if g.black is None else g.black, g.result.value)
+        for g in event.games
+    )
+    participants = sorted(
+        {g.white for g in event.games} | {g.black for g in event.games if g.black is not None}
+    )
+    starts = [
+        (p, initial[p].rating, initial[p].rated_games, initial[p].junior) for p in participants
+    ]
+    payload = json.dumps([event.id, event.rated, event.bughouse, games, starts])
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def chain_fingerprints(seed: str, event_hashes: Sequence[str]) -> list[str]:
+    chained: list[str] = []
+    previous = seed
+    for event_hash in event_hashes:
+        previous = hashlib.sha256(f"{previous}:{event_hash}".encode()).hexdigest()
+        chained.append(previous)
+    return chained
+
+
+def first_difference(stored: Sequence[str], computed: Sequence[str]) -> int:
+    """Index of the first event to re-rate; len(computed) when nothing changed."""
+    for index, (old, new) in enumerate(zip(stored, computed, strict=False)):
+        if old != new:
+            return index
+    return min(len(stored), len(computed))

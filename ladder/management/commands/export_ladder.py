@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from clubs.models import Club
+from ladder.export import ladder_rows
+
+
+class Command(BaseCommand):
+    help = "Print a club's ladder in order, with full names and full-precision ratings."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        club = Club.objects.filter(slug=options["slug"]).first()
+        if club is None:
+            raise CommandError(f"No club with slug {options['slug']!r}")
+        if not club.ladder_is_current:
+            self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
+        rows = ladder_rows(club)
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+            return
+        writer = csv.DictWriter(
+            sys.stdout, fieldnames=["rank", "name", "rating", "games", "provisional"]
+        )
+        writer.writeheader()
+        writer.writerows(rows)

@@ -1,0 +1,357 @@
+"""Rebuilding a club's ladder from its published events: the only code that writes ratings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from clubs.models import Club, Event, Game, Player
+from ladder.fingerprint import (
+    chain_fingerprints,
+    event_fingerprint,
+    first_difference,
+    settings_fingerprint,
+)
+from ladder.history import HistoryStep, rate_history
+from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
+from ladder.policies import get_policy
+from ladder.policies.base import EventInput, GameInput, PlayerState
+from ladder.results import Result
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LadderInputs:
+    """Everything a club's ladder is a pure function of."""
+
+    policy: Any
+    settings: Any
+    events: list[EventInput]
+    event_dates: dict[int, dt.date]
+    initial: dict[int, PlayerState]
+    chain: list[str]
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    rating: float
+    rated_games: int
+    provisional: bool
+    last_played: dt.date | None
+    last_change: float | None
+
+
+def load_inputs(club: Club) -> LadderInputs:
+    policy = get_policy(club.rating_policy)
+    settings = policy.parse_settings(club.rating_settings)
+    start = policy.start_rating(settings)
+    initial = {
+        pid: PlayerState(
+            rating=start if start_rating is None else start_rating,
+            rated_games=start_games,
+            junior=junior,
+        )
+        for pid, start_rating, start_games, junior in Player.objects.filter(club=club).values_list(
+            "id", "start_rating", "start_games", "junior"
+        )
+    }
+    event_rows = list(
+        Event.objects.filter(club=club)
+        .published()
+        .in_ladder_order()
+        .values_list("id", "rated", "kind", "date")
+    )
+    games_by_event: dict[int, list[GameInput]] = {row[0]: [] for row in event_rows}
+    game_rows = Game.objects.filter(
+        event__club=club, event__status=Event.Status.PUBLISHED, event__deleted_at__isnull=True
+    ).values_list(
+        "id", "event_id", "round", "white__player_id", "black_id", "black__player_id", "result"
+    )
+    for game_id, event_id, round_no, white, black_entry, black, result in game_rows.iterator(
+        chunk_size=5000
+    ):
+        # Publishing requires every entry with a game to be linked; an unlinked
+        # one can only be a bug elsewhere, and must not crash the whole ladder.
+        if white is None or (black_entry is not None and black is None):
+            logger.error("Game %s of club %s has an unlinked entry; skipped", game_id, club.pk)
+            continue
+        games_by_event[event_id].append(
+            GameInput(id=game_id, round=round_no, white=white, black=black, result=Result(result))
+        )
+    events = [
+        EventInput(
+            id=event_id,
+            rated=rated,
+            bughouse=kind == Event.Kind.BUGHOUSE,
+            games=tuple(games_by_event[event_id]),
+        )
+        for event_id, rated, kind, _date in event_rows
+    ]
+    seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
+    chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
+    return LadderInputs(
+        policy=policy,
+        settings=settings,
+        events=events,
+        event_dates={row[0]: row[3] for row in event_rows},
+        initial=initial,
+        chain=chain,
+    )
+
+
+def replay_ladder(club_id: int, *, full: bool = False) -> bool:
+    """Bring a club's stored ladder up to date with its inputs. Safe to run twice.
+
+    Returns True when it rebuilt anything. Runs again while data_version moved
+    during a rebuild, so the club is never left marked current on old data.
+    With `full` (or a pending "rebuild ladder" request) nothing stored is reused.
+    """
+    rebuilt = False
+    while True:
+        with transaction.atomic():
+            _lock_club(club_id)
+            club = Club.objects.filter(pk=club_id).first()
+            if club is None:
+                return rebuilt
+            version = club.data_version
+            full = full or club.full_rebuild_requested
+            if club.built_version >= version and not full:
+                return rebuilt
+            started = timezone.now()
+            from_position, events_rated = _rebuild(club, from_start=full)
+            Club.objects.filter(pk=club_id).update(built_version=version)
+            # Only when no change arrived meanwhile: otherwise the next pass needs both.
+            Club.objects.filter(pk=club_id, data_version=version).update(
+                out_of_date_since=None, full_rebuild_requested=False
+            )
+            LadderReplay.objects.create(
+                club=club,
+                version=version,
+                from_position=from_position,
+                events_rated=events_rated,
+                started_at=started,
+                finished_at=timezone.now(),
+            )
+            rebuilt = True
+            full = False
+        if not Club.objects.filter(pk=club_id, data_version__gt=version).exists():
+            return rebuilt
+
+
+def _lock_club(club_id: int) -> None:
+    """Serialise replays of one club; PostgreSQL only (SQLite serialises all writers anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # Two-key form: the first key namespaces our locks from anybody else's.
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [7_311, club_id % 2**31])
+
+
+def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
+    inputs = load_inputs(club)
+    stored_chain = list(
+        RatedEvent.objects.filter(club=club)
+        .order_by("position")
+        .values_list("chain_hash", flat=True)
+    )
+    start = 0 if from_start else first_difference(stored_chain, inputs.chain)
+    RatedEvent.objects.filter(club=club, position__gte=start).delete()
+    PlayerEventResult.objects.filter(club=club, position__gte=start).delete()
+
+    before, summaries = _state_before(club, inputs, start)
+    steps, _final = rate_history(inputs.policy, inputs.settings, inputs.events[start:], before)
+    _store_steps(club, inputs, start, steps)
+    for step in steps:
+        event_date = inputs.event_dates[step.event_id]
+        for player_id, outcome in step.rating.players.items():
+            summaries[player_id] = PlayerSummary(
+                rating=outcome.post_rating,
+                rated_games=outcome.rated_games_after,
+                provisional=False,
+                last_played=event_date,
+                last_change=outcome.change,
+            )
+    _store_summaries(club, inputs, summaries)
+    return start, len(steps)
+
+
+def _state_before(
+    club: Club, inputs: LadderInputs, start: int
+) -> tuple[dict[int, PlayerState], dict[int, PlayerSummary]]:
+    """Each player's state before the event at `start`, from the stored results before it."""
+    states = dict(inputs.initial)
+    summaries = {
+        pid: PlayerSummary(s.rating, s.rated_games, False, None, None)
+        for pid, s in inputs.initial.items()
+    }
+    if start == 0:
+        return states, summaries
+    rows = PlayerEventResult.objects.filter(club=club, position__lt=start)
+    fields = ("player_id", "post_rating", "rated_games_after", "event_date", "change")
+    latest: Iterable[tuple[int, float, int, dt.date, float]]
+    if connection.vendor == "postgresql":
+        latest = rows.order_by("player_id", "-position").distinct("player_id").values_list(*fields)
+    else:
+        by_player: dict[int, tuple[int, float, int, dt.date, float]] = {}
+        for row in rows.order_by("position").values_list(*fields):
+            by_player[row[0]] = row
+        latest = by_player.values()
+    for player_id, post_rating, rated_games, event_date, change in latest:
+        if player_id not in states:
+            continue
+        states[player_id] = PlayerState(post_rating, rated_games, states[player_id].junior)
+        summaries[player_id] = PlayerSummary(post_rating, rated_games, False, event_date, change)
+    return states, summaries
+
+
+def _store_steps(club: Club, inputs: LadderInputs, start: int, steps: list[HistoryStep]) -> None:
+    rated_events = []
+    results = []
+    for position, step in enumerate(steps, start=start):
+        rated_events.append(
+            RatedEvent(
+                event_id=step.event_id,
+                club=club,
+                position=position,
+                chain_hash=inputs.chain[position],
+                game_outcomes={
+                    str(game_id): [o.rated_for_white, o.rated_for_black, o.reason or ""]
+                    for game_id, o in step.rating.games.items()
+                },
+            )
+        )
+        event_date = inputs.event_dates[step.event_id]
+        for player_id, o in step.rating.players.items():
+            results.append(
+                PlayerEventResult(
+                    club=club,
+                    event_id=step.event_id,
+                    player_id=player_id,
+                    position=position,
+                    event_date=event_date,
+                    pre_rating=o.pre_rating,
+                    k=o.k,
+                    provisional=o.provisional,
+                    games_counted=o.games_counted,
+                    expected=o.expected,
+                    actual=o.actual,
+                    change=o.change,
+                    post_rating=o.post_rating,
+                    rated_games_after=o.rated_games_after,
+                )
+            )
+    RatedEvent.objects.bulk_create(rated_events, batch_size=1000)
+    PlayerEventResult.objects.bulk_create(results, batch_size=5000)
+
+
+def _store_summaries(club: Club, inputs: LadderInputs, summaries: dict[int, PlayerSummary]) -> None:
+    changed = []
+    for player in Player.objects.filter(club=club).only(
+        "id", "rating", "rated_games", "provisional", "last_played", "last_change"
+    ):
+        summary = summaries[player.pk]
+        provisional = inputs.policy.is_provisional(
+            PlayerState(summary.rating, summary.rated_games), inputs.settings
+        )
+        new = (
+            summary.rating,
+            summary.rated_games,
+            provisional,
+            summary.last_played,
+            summary.last_change,
+        )
+        old = (
+            player.rating,
+            player.rated_games,
+            player.provisional,
+            player.last_played,
+            player.last_change,
+        )
+        if new != old:
+            (
+                player.rating,
+                player.rated_games,
+                player.provisional,
+                player.last_played,
+                player.last_change,
+            ) = new
+            changed.append(player)
+    Player.objects.bulk_update(
+        changed,
+        ["rating", "rated_games", "provisional", "last_played", "last_change"],
+        batch_size=1000,
+    )
+
+
+def verify_ladder(club: Club) -> list[str]:
+    """Replay the whole history in memory and list every difference from what is stored."""
+    inputs = load_inputs(club)
+    steps, final = rate_history(inputs.policy, inputs.settings, inputs.events, inputs.initial)
+    differences: list[str] = []
+    stored = {(r.event_id, r.player_id): r for r in PlayerEventResult.objects.filter(club=club)}
+    stored_events = dict(
+        RatedEvent.objects.filter(club=club).values_list("event_id", "game_outcomes")
+    )
+    expected_keys = set()
+    for step in steps:
+        outcomes = {
+            str(gid): [o.rated_for_white, o.rated_for_black, o.reason or ""]
+            for gid, o in step.rating.games.items()
+        }
+        if stored_events.get(step.event_id) != outcomes:
+            differences.append(f"event {step.event_id}: stored game outcomes differ")
+        for player_id, o in step.rating.players.items():
+            expected_keys.add((step.event_id, player_id))
+            row = stored.get((step.event_id, player_id))
+            if row is None:
+                differences.append(f"event {step.event_id}, player {player_id}: no stored result")
+            elif (
+                not _close(row.post_rating, o.post_rating)
+                or row.rated_games_after != o.rated_games_after
+            ):
+                differences.append(
+                    f"event {step.event_id}, player {player_id}: stored {row.post_rating:.4f} "
+                    f"after {row.rated_games_after} games, replay {o.post_rating:.4f} "
+                    f"after {o.rated_games_after} games"
+                )
+    for key in sorted(set(stored) - expected_keys):
+        differences.append(f"event {key[0]}, player {key[1]}: stored result for no rated game")
+    if set(stored_events) - {s.event_id for s in steps}:
+        differences.append("stored ratings for events that are not published")
+    for player in Player.objects.filter(club=club).only("id", "name", "rating", "rated_games"):
+        state = final[player.pk]
+        if (
+            player.rating is None
+            or not _close(player.rating, state.rating)
+            or (player.rated_games != state.rated_games)
+        ):
+            differences.append(
+                f"player {player.pk} ({player.name}): stored {player.rating} after "
+                f"{player.rated_games} games, replay {state.rating:.4f} after {state.rated_games}"
+            )
+    return differences
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) < 1e-6
+
+
+def sweep_ladders(older_than_seconds: int) -> list[int]:
+    """Queue a replay for every club whose ladder has been out of date for too long."""
+    from ladder.jobs import enqueue_replay
+
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
+    club_ids = list(
+        Club.objects.ladder_out_of_date()
+        .filter(out_of_date_since__lte=cutoff)
+        .values_list("id", flat=True)
+    )
+    for club_id in club_ids:
+        enqueue_replay(club_id)
+    return club_ids

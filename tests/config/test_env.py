@@ -1,0 +1,71 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int, env_list, env_str, env_url
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("true", True),
+        ("1", True),
+        ("YES", True),
+        (" on ", True),
+        ("false", False),
+        ("0", False),
+        ("no", False),
+        ("", False),
+    ],
+)
+def test_env_bool_reads_common_spellings(raw, expected):
+    assert env_bool("FLAG", not expected, environ={"FLAG": raw}) is expected
+
+
+def test_env_bool_uses_the_default_when_unset():
+    assert env_bool("FLAG", True, environ={}) is True
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "tru"])
+def test_env_bool_rejects_anything_else_naming_the_variable(raw):
+    with pytest.raises(ImproperlyConfigured, match="FLAG"):
+        env_bool("FLAG", False, environ={"FLAG": raw})
+
+
+def test_env_int_reads_numbers_and_checks_the_minimum():
+    assert env_int("N", 5, environ={"N": " 42 "}) == 42
+    assert env_int("N", 5, environ={}) == 5
+    with pytest.raises(ImproperlyConfigured, match="at least 1"):
+        env_int("N", 5, minimum=1, environ={"N": "0"})
+
+
+@pytest.mark.parametrize("raw", ["ten", "1.5", "0x10"])
+def test_env_int_rejects_non_integers(raw):
+    with pytest.raises(ImproperlyConfigured, match="whole number"):
+        env_int("N", 5, environ={"N": raw})
+
+
+def test_env_list_splits_on_commas_and_rejects_empty_items():
+    assert env_list("HOSTS", [], environ={"HOSTS": "a.org, b.org"}) == ["a.org", "b.org"]
+    with pytest.raises(ImproperlyConfigured):
+        env_list("HOSTS", [], environ={"HOSTS": "a.org,,b.org"})
+
+
+def test_env_str_treats_blank_as_unset():
+    assert env_str("KEY", "default", environ={"KEY": "  "}) == "default"
+
+
+@pytest.mark.parametrize(
+    ("raw", "ok"),
+    [
+        ("postgres://u@h/db", True),
+        ("redis://127.0.0.1:6379/0", False),
+        ("localhost/db", False),
+        ("postgres://", False),
+    ],
+)
+def test_env_url_checks_the_scheme(raw, ok):
+    if ok:
+        assert env_url("DATABASE_URL", ("postgres",), environ={"DATABASE_URL": raw}) == raw
+    else:
+        with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+            env_url("DATABASE_URL", ("postgres",), environ={"DATABASE_URL": raw})

@@ -1,0 +1,51 @@
+"""Personas and builders shared by every test: an owner, a director and an outsider."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.factories import make_club, make_user
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _require(reason: str) -> None:
+    """Skip locally when a service is missing; under CI=true the same gap is a failure."""
+    if IN_CI:
+        pytest.fail(f"CI=true but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _services(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        _require("this test needs PostgreSQL: set DATABASE_URL=postgres://…")
+    if request.node.get_closest_marker("redis") and not settings.REDIS_URL:
+        _require("this test needs Redis and a worker: set REDIS_URL=redis://…")
+
+
+@pytest.fixture
+def owner(db):
+    return make_user("owner@example.org")
+
+
+@pytest.fixture
+def director(db):
+    return make_user("director@example.org")
+
+
+@pytest.fixture
+def outsider(db):
+    """Directs another club: signed in, but must never see this club's private pages."""
+    user = make_user("outsider@example.org")
+    make_club(slug="elsewhere", owner=user)
+    return user
+
+
+@pytest.fixture
+def club(owner, director):
+    return make_club(slug="rooks", owner=owner, directors=[director])

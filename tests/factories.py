@@ -1,0 +1,66 @@
+"""Plain builders for test data: explicit, small, no magic."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+
+from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+from ladder.results import Result
+
+PASSWORD = "a-long-test-password-7"
+
+
+def make_user(email: str, *, staff: bool = False) -> User:
+    return User.objects.create_user(email, PASSWORD, is_staff=staff, is_superuser=staff)
+
+
+def make_club(
+    *, slug: str = "rooks", owner: User | None = None, directors: Iterable[User] = (), **fields
+) -> Club:
+    club = Club.objects.create(slug=slug, name=fields.pop("name", slug.title()), **fields)
+    if owner is not None:
+        ClubRole.objects.create(club=club, user=owner, role=ClubRole.Role.OWNER)
+    for user in directors:
+        ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.DIRECTOR)
+    return club
+
+
+def make_players(club: Club, names: Sequence[str]) -> list[Player]:
+    return [Player.objects.create(club=club, name=name) for name in names]
+
+
+def make_event(
+    club: Club,
+    games: Sequence[tuple[int, Player, Player | None, Result]] = (),
+    *,
+    date: dt.date = dt.date(2026, 1, 10),
+    published: bool = True,
+    **fields,
+) -> Event:
+    """An event whose games are (round, white, black or None, result), entries linked."""
+    event = Event.objects.create(
+        club=club,
+        name=fields.pop("name", f"Event {date}"),
+        date=date,
+        status=Event.Status.PUBLISHED if published else Event.Status.DRAFT,
+        **fields,
+    )
+    entries: dict[int, Entry] = {}
+
+    def entry(player: Player) -> Entry:
+        if player.pk not in entries:
+            entries[player.pk] = Entry.objects.create(
+                event=event, typed_name=player.name, player=player, start_rank=len(entries) + 1
+            )
+        return entries[player.pk]
+
+    for round_no, white, black, result in games:
+        Game.objects.create(
+            event=event,
+            round=round_no,
+            white=entry(white),
+            black=entry(black) if black is not None else None,
+            result=result,
+        )
+    return event

@@ -1,0 +1,43 @@
+"""An outsider gets 404, never 403, from every club-scoped view."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def club_scoped_requests(club):
+    role = club.roles.get(role="director")
+    return [
+        ("get", reverse("club_manage", args=[club.slug])),
+        ("post", reverse("director_add", args=[club.slug])),
+        ("post", reverse("director_remove", args=[club.slug, role.pk])),
+        ("post", reverse("ladder_rebuild", args=[club.slug])),
+        ("get", reverse("club_page", args=[club.slug])),
+    ]
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+def test_outsiders_get_404_from_every_club_scoped_view(client, club, outsider, persona):
+    if persona == "outsider":
+        client.force_login(outsider)
+    for method, url in club_scoped_requests(club):
+        response = getattr(client, method)(url, {"email": "outsider@example.org"})
+        assert response.status_code == 404, (method, url, response.status_code)
+    assert club.roles.count() == 2
+    club.refresh_from_db()
+    assert club.data_version == 0
+
+
+def test_a_wrong_secret_looks_exactly_like_a_missing_club(client, club):
+    wrong = client.get(reverse("club_page_secret", args=[club.slug, "x" * 32]))
+    missing = client.get(reverse("club_page_secret", args=["no-such-club", "x" * 32]))
+    assert wrong.status_code == missing.status_code == 404
+    assert wrong.content == missing.content
+
+
+def test_the_right_secret_opens_an_unlisted_club_without_indexing(client, club):
+    response = client.get(reverse("club_page_secret", args=[club.slug, club.secret]))
+    assert response.status_code == 200
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex">' in response.content.decode()
