@@ -45,7 +45,7 @@ def rate_history(
             raise ValueError(f"event {event.id}: no starting state for players {missing}")
         # Only participants are passed, so a policy cannot depend on anyone
         # else; this is what makes replaying from the middle exact.
-        before = current
+        before = {player: current[player] for player in players}
         rating = policy.rate_event(event, before, settings)
         for player in players:
             outcome = rating.players[player]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from rq import Queue
 
 logger = logging.getLogger(__name__)
 
@@ -20,13 +21,21 @@ def enqueue_replay(club_id: int) -> None:
 
         replay_ladder(club_id)
         return
-    import django_rq
     from redis.exceptions import RedisError
 
     try:
-        django_rq.get_queue("default").enqueue(replay_job, club_id)
+        replay_queue().enqueue(replay_job, club_id, job_timeout=900)
     except RedisError:
         logger.warning("Could not queue a replay of club %s; the sweep will retry", club_id)
+
+
+def replay_queue() -> Queue:
+    # Built from settings on each call (not cached) so a Redis restart or a
+    # changed REDIS_URL is picked up without restarting the web process.
+    from redis import Redis
+
+    connection = Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=5)
+    return Queue("default", connection=connection)
 
 
 def replay_job(club_id: int) -> None:

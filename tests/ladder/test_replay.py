@@ -1,0 +1,263 @@
+"""replay_ladder on the database: stored results, incremental replays, the change helper."""
+
+import datetime as dt
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clubs.models import Club, Game
+from ladder.changes import ladder_inputs_changed, request_full_rebuild
+from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
+from ladder.replay import replay_ladder, sweep_ladders, verify_ladder
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_players
+
+pytestmark = pytest.mark.django_db
+
+W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
+
+
+def changed(club, run=True):
+    """Commit a ladder change the way views do."""
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    club.refresh_from_db()
+    if run:
+        replay_ladder(club.pk)
+        club.refresh_from_db()
+
+
+@pytest.fixture
+def four(club):
+    return make_players(club, ["Ann", "Bob", "Cid", "Dee"])
+
+
+def test_a_replay_stores_each_events_results_beside_it(club, four):
+    ann, bob, cid, dee = four
+    event = make_event(club, [(1, ann, bob, W), (1, cid, dee, D), (2, ann, None, Result.BYE_FULL)])
+    changed(club)
+    rows = {r.player.name: r for r in PlayerEventResult.objects.filter(event=event)}
+    assert set(rows) == {"Ann", "Bob", "Cid", "Dee"}
+    assert rows["Ann"].pre_rating == 1200
+    assert rows["Ann"].change == pytest.approx(20.0)  # K 40 x (1 - 0.5)
+    assert rows["Ann"].games_counted == 1
+    outcomes = RatedEvent.objects.get(event=event).game_outcomes
+    bye = Game.objects.get(event=event, black__isnull=True)
+    assert outcomes[str(bye.pk)] == [False, False, "bye"]
+    ann.refresh_from_db()
+    assert ann.rating == pytest.approx(1220.0)
+    assert ann.rated_games == 1
+    assert ann.provisional
+    assert club.ladder_is_current
+
+
+def test_events_replay_in_date_then_order_in_day(club, four):
+    ann, bob, *_ = four
+    later = make_event(club, [(1, ann, bob, W)], date=dt.date(2026, 2, 1), name="later")
+    same_day_second = make_event(club, [(1, bob, ann, W)], date=dt.date(2026, 1, 1), order_in_day=2)
+    same_day_first = make_event(club, [(1, ann, bob, D)], date=dt.date(2026, 1, 1), order_in_day=1)
+    changed(club)
+    positions = dict(RatedEvent.objects.values_list("event_id", "position"))
+    assert positions == {same_day_first.pk: 0, same_day_second.pk: 1, later.pk: 2}
+
+
+def test_a_correction_replays_from_the_changed_event_only(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    game = events[3].games.first()
+    game.result = D
+    with transaction.atomic():
+        game.save()
+        ladder_inputs_changed(club.pk)
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (3, 2)
+    assert verify_ladder(club) == []
+
+
+def test_deleting_and_restoring_an_event_moves_the_ladder_and_back(
+    club, four, django_capture_on_commit_callbacks
+):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)], date=dt.date(2026, 1, 1))
+    second = make_event(club, [(1, ann, bob, W)], date=dt.date(2026, 1, 2))
+    changed(club)
+    ann.refresh_from_db()
+    with_both = ann.rating
+    with django_capture_on_commit_callbacks(execute=True):
+        second.soft_delete()
+    ann.refresh_from_db()
+    assert ann.rated_games == 1
+    assert ann.rating < with_both
+    with django_capture_on_commit_callbacks(execute=True):
+        second.restore()
+    ann.refresh_from_db()
+    assert ann.rating == pytest.approx(with_both)
+    assert verify_ladder(Club.objects.get(pk=club.pk)) == []
+
+
+def test_the_change_helper_counts_up_and_queues_one_replay_on_commit(
+    club, four, django_capture_on_commit_callbacks
+):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    club.refresh_from_db()
+    assert club.data_version == 1 and club.built_version == 0
+    assert club.out_of_date_since is not None
+    assert len(callbacks) == 1
+
+
+def test_a_rolled_back_change_queues_nothing_and_changes_no_counter(
+    club, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks() as callbacks:
+        try:
+            with transaction.atomic():
+                ladder_inputs_changed(club.pk)
+                raise RuntimeError("the write failed")
+        except RuntimeError:
+            pass
+    club.refresh_from_db()
+    assert club.data_version == 0
+    assert callbacks == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_change_helper_refuses_to_run_outside_a_transaction(club):
+    with pytest.raises(RuntimeError, match=r"inside transaction\.atomic"):
+        ladder_inputs_changed(club.pk)
+
+
+def test_a_ladder_behind_its_data_says_it_is_being_recalculated(client, club, four):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club, run=False)
+    page = client.get(f"/c/{club.slug}/s/{club.secret}/").content.decode()
+    assert "being recalculated" in page
+    replay_ladder(club.pk)
+    page = client.get(f"/c/{club.slug}/s/{club.secret}/").content.decode()
+    assert "being recalculated" not in page
+
+
+def test_a_replay_with_nothing_to_do_does_nothing(club, four):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    assert replay_ladder(club.pk) is False
+    assert LadderReplay.objects.count() == 1
+
+
+def test_rebuild_request_replays_from_the_first_event(club, four):
+    ann, bob, *_ = four
+    for day in (1, 2, 3):
+        make_event(club, [(1, ann, bob, W)], date=dt.date(2026, 1, day))
+    changed(club)
+    with transaction.atomic():
+        request_full_rebuild(club.pk)
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (0, 3)
+    club.refresh_from_db()
+    assert not club.full_rebuild_requested
+
+
+def test_verify_reports_a_tampered_rating(club, four):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    PlayerEventResult.objects.filter(player=ann).update(post_rating=1999)
+    differences = verify_ladder(club)
+    assert any("player" in d and "1999" in d for d in differences)
+
+
+def test_the_sweep_requeues_only_ladders_out_of_date_for_long_enough(club, four):
+    from django.utils import timezone
+
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club, run=False)
+    assert sweep_ladders(older_than_seconds=3600) == []
+    Club.objects.filter(pk=club.pk).update(out_of_date_since=timezone.now() - dt.timedelta(hours=2))
+    assert sweep_ladders(older_than_seconds=3600) == [club.pk]
+    club.refresh_from_db()
+    assert club.ladder_is_current  # without Redis the sweep replays in-process
+
+
+def test_settings_changes_replay_everything_with_the_new_numbers(club, four):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    Club.objects.filter(pk=club.pk).update(rating_settings={"k_high": 60})
+    changed(club)
+    ann.refresh_from_db()
+    assert ann.rating == pytest.approx(1230.0)
+
+
+# A history: events of (round, white index, black index or None, result).
+results = st.sampled_from(
+    [W, D, B, W, D, B, Result.WHITE_FORFEIT_WIN, Result.DOUBLE_FORFEIT, Result.UNRATED_DRAW]
+)
+game_specs = st.tuples(st.integers(0, 5), st.integers(0, 5), results).filter(lambda g: g[0] != g[1])
+event_specs = st.tuples(
+    st.integers(1, 28), st.booleans(), st.lists(game_specs, min_size=1, max_size=5)
+)
+corrections = st.lists(
+    st.tuples(st.sampled_from(["result", "date", "delete", "rated"]), st.integers(0, 50), results),
+    min_size=1,
+    max_size=4,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(history=st.lists(event_specs, min_size=1, max_size=6), fixes=corrections)
+def test_incremental_replays_equal_a_replay_from_the_beginning(history, fixes):
+    club = make_club(slug=f"prop-{Club.objects.count()}")
+    players = make_players(club, [f"P{i}" for i in range(6)])
+    events = []
+    for day, rated, games in history:
+        events.append(
+            make_event(
+                club,
+                [(1 + n, players[w], players[b], r) for n, (w, b, r) in enumerate(games)],
+                date=dt.date(2026, 1, day),
+                rated=rated,
+            )
+        )
+    changed(club)
+    for kind, pick, result in fixes:
+        event = events[pick % len(events)]
+        with transaction.atomic():
+            if kind == "result":
+                event.games.filter(pk=event.games.first().pk).update(result=result)
+            elif kind == "date":
+                type(event).objects.filter(pk=event.pk).update(date=dt.date(2026, 2, pick % 28 + 1))
+            elif kind == "delete":
+                type(event).objects.filter(pk=event.pk).update(deleted_at=dt.datetime.now(dt.UTC))
+            else:
+                type(event).objects.filter(pk=event.pk).update(rated=not event.rated)
+            ladder_inputs_changed(club.pk)
+        replay_ladder(club.pk)
+        club.refresh_from_db()
+        assert verify_ladder(club) == []
+    incremental = sorted(
+        PlayerEventResult.objects.filter(club=club).values_list(
+            "event_id", "player_id", "post_rating"
+        )
+    )
+    replay_ladder(club.pk, full=True)
+    full = sorted(
+        PlayerEventResult.objects.filter(club=club).values_list(
+            "event_id", "player_id", "post_rating"
+        )
+    )
+    assert incremental == full
