@@ -64,3 +64,44 @@ def make_event(
             result=result,
         )
     return event
+
+
+def make_history(
+    club: Club, *, events: int, players: int, per_event: int, rounds: int, seed: int = 1
+) -> list[Event]:
+    """A synthetic published history built with bulk inserts, for heavier tests."""
+    import random
+
+    rng = random.Random(seed)
+    roster = Player.objects.bulk_create(
+        Player(club=club, name=f"Player {n:04d}") for n in range(players)
+    )
+    made = Event.objects.bulk_create(
+        Event(
+            club=club,
+            name=f"Round robin {n}",
+            date=dt.date(2020, 1, 1) + dt.timedelta(days=n),
+            status=Event.Status.PUBLISHED,
+        )
+        for n in range(events)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
+        for event in made
+        for rank, p in enumerate(rng.sample(roster, per_event), start=1)
+    )
+    by_event: dict[int, list[Entry]] = {}
+    for entry in entries:
+        by_event.setdefault(entry.event_id, []).append(entry)
+    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
+    games = []
+    for event in made:
+        field = by_event[event.pk]
+        for round_no in range(1, rounds + 1):
+            rng.shuffle(field)
+            games.extend(
+                Game(event=event, round=round_no, white=w, black=b, result=rng.choice(results))
+                for w, b in zip(field[::2], field[1::2], strict=True)
+            )
+    Game.objects.bulk_create(games, batch_size=5000)
+    return made
