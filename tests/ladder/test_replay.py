@@ -261,3 +261,39 @@ def test_incremental_replays_equal_a_replay_from_the_beginning(history, fixes):
         )
     )
     assert incremental == full
+
+
+def test_the_rebuild_button_replays_from_the_first_event(
+    client, club, director, four, django_capture_on_commit_callbacks
+):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    client.force_login(director)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/manage/{club.slug}/rebuild/")
+    assert response.status_code == 302
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert last.from_position == 0
+    assert LadderReplay.objects.count() == 2
+
+
+def test_the_rebuild_button_only_answers_post(client, club, director):
+    client.force_login(director)
+    assert client.get(f"/manage/{club.slug}/rebuild/").status_code == 405
+
+
+def test_the_admin_action_rebuilds_any_club(client, club, four, django_capture_on_commit_callbacks):
+    from tests.factories import make_user
+
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    client.force_login(make_user("staff@example.org", staff=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/staff-admin/clubs/club/",
+            {"action": "rebuild_ladders", "_selected_action": [club.pk]},
+        )
+    assert response.status_code == 302
+    assert LadderReplay.objects.filter(club=club, from_position=0).count() == 2
