@@ -1,0 +1,292 @@
+"""PGN reader: one game per header block; the moves are skipped.
+
+Each game needs the tags White, Black, Result and Round. The Result tag is authoritative:
+
+=====================================  =======================================
+Result tag                             result
+=====================================  =======================================
+``1-0``, ``0-1``, ``1/2-1/2`` (``½-½``)  WHITE_WIN, BLACK_WIN, DRAW
+``*``                                  NO_RESULT
+``+/-``, ``-/+``, ``-/-``              forfeits (written by some programs)
+=====================================  =======================================
+
+Round ``3`` or ``3.1`` (round 3, board 1) is round 3; ``?``, ``-`` or a missing Round is an
+error. A game against a player called ``BYE`` is a bye for the other player: a full, half or
+zero-point bye as the Result tag gives that player 1, ½ or 0 points.
+
+The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
+counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
+a player's rating is the first WhiteElo or BlackElo printed for them. Player keys are 1..n in
+order of first appearance; one name typed in different case is one player.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+
+import chess.pgn
+
+from ladder.results import Result
+
+from .base import (
+    ImportedEvent,
+    ImportedGame,
+    ImportedPlayer,
+    ImportFileError,
+    clean_text,
+    count_rounds,
+    decode_lines,
+    name_key,
+)
+
+_RESULTS: dict[str, Result] = {
+    "1-0": Result.WHITE_WIN,
+    "0-1": Result.BLACK_WIN,
+    "1/2-1/2": Result.DRAW,
+    "½-½": Result.DRAW,
+    "*": Result.NO_RESULT,
+    "+/-": Result.WHITE_FORFEIT_WIN,
+    "-/+": Result.BLACK_FORFEIT_WIN,
+    "-/-": Result.DOUBLE_FORFEIT,
+}
+_BYE_FOR_SCORE: dict[float, Result] = {
+    1.0: Result.BYE_FULL,
+    0.5: Result.BYE_HALF,
+    0.0: Result.BYE_ZERO,
+}
+_TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
+_ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)*$")
+_PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
+_UNKNOWN = frozenset({"", "?", "-", "??"})
+
+
+class _CountingReader(io.StringIO):
+    """Hands python-chess one line at a time and remembers which lines each game used."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.line_number = 0
+        self.read: list[tuple[int, str]] = []
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline(-1 if size is None else size)
+        if line:
+            self.line_number += 1
+            self.read.append((self.line_number, line))
+        return line
+
+
+@dataclass
+class _Game:
+    line: int
+    headers: dict[str, str]
+    tag_lines: dict[str, int]
+
+
+def parse_pgn(data: bytes) -> ImportedEvent:
+    lines = decode_lines(data)
+    reader = _CountingReader("\n".join(lines) + "\n")
+    warnings: list[str] = []
+    players: dict[str, ImportedPlayer] = {}
+    games: list[ImportedGame] = []
+    seen: dict[tuple[int, int], int] = {}
+    name: str | None = None
+    time_control: str | None = None
+    dates: list[tuple[bool, date, int]] = []  # (day unknown, date, line)
+
+    while (game := _next_game(reader)) is not None:
+        headers = game.headers
+        name = name or _known(headers.get("Event"))
+        time_control = time_control or _known(headers.get("TimeControl"))
+        for tag in ("Date", "EventDate"):
+            found = _read_date(headers.get(tag))
+            if found is not None:
+                day, day_unknown = found
+                dates.append((day_unknown, day, game.tag_lines.get(tag, game.line)))
+        round_number = _read_round(headers.get("Round"), game.line)
+        result = _read_result(headers.get("Result"), game.line)
+        white_name = _player_name(headers, "White", game.line)
+        black_name = _player_name(headers, "Black", game.line)
+        white_bye, black_bye = _is_bye(white_name), _is_bye(black_name)
+        if white_bye and black_bye:
+            raise ImportFileError.at(game.line, "both players of this game are called BYE.")
+        if name_key(white_name) == name_key(black_name):
+            raise ImportFileError.at(game.line, f"{white_name} is paired with themselves.")
+
+        entrants = []
+        for colour, typed, is_bye in (
+            ("White", white_name, white_bye),
+            ("Black", black_name, black_bye),
+        ):
+            if is_bye:
+                continue
+            player = _player(players, typed, headers.get(f"{colour}Elo"), game, colour)
+            previous = seen.get((round_number, player.key))
+            if previous is not None:
+                raise ImportFileError.at(
+                    game.line,
+                    f"{player.name} plays twice in round {round_number} (also in the game on "
+                    f"line {previous}).",
+                )
+            seen[(round_number, player.key)] = game.line
+            entrants.append(player)
+
+        if white_bye or black_bye:
+            games.append(_bye(entrants[0], result, black_bye, round_number, game.line))
+        else:
+            games.append(
+                ImportedGame(round_number, entrants[0].key, entrants[1].key, result, game.line)
+            )
+
+    if not games:
+        raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
+    games.sort(key=lambda game: (game.round, game.line))
+    start = None
+    if dates:
+        day_unknown, start, line = min(dates)
+        if day_unknown:
+            warnings.append(
+                f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
+                "was used as the event date."
+            )
+    return ImportedEvent(
+        name=name,
+        date=start,
+        time_control=time_control,
+        rounds=count_rounds(games),
+        players=tuple(players.values()),
+        games=tuple(games),
+        warnings=tuple(warnings),
+    )
+
+
+def _next_game(reader: _CountingReader) -> _Game | None:
+    reader.read = []
+    try:
+        headers = chess.pgn.read_headers(reader)
+    except ValueError:  # python-chess refuses some malformed tags
+        line = reader.read[-1][0] if reader.read else reader.line_number
+        raise ImportFileError.at(line, "this PGN tag could not be read.") from None
+    if headers is None:
+        return None
+    if not headers:
+        line = next((n for n, text in reader.read if text.strip()), reader.line_number)
+        raise ImportFileError.at(
+            line, 'a game should start here with its tags, such as [White "Smith, Anna"].'
+        )
+    content = [
+        (number, text)
+        for number, text in reader.read
+        if text.strip() and not text.startswith(("%", ";"))
+    ]
+    start = content[0][0] if content else reader.line_number
+    tag_lines: dict[str, int] = {}
+    in_headers = True
+    for number, text in content:
+        match = _TAG.match(text)
+        if in_headers and match:
+            tag_lines.setdefault(match.group(1), number)
+        elif in_headers:
+            in_headers = False
+        elif match and match.group(1) in ("Event", "White", "Black", "Round", "Result"):
+            raise ImportFileError.at(
+                number,
+                "a new game seems to start here, but the game before it (line "
+                f"{start}) has not ended; put an empty line between games.",
+            )
+    return _Game(line=start, headers=dict(headers), tag_lines=tag_lines)
+
+
+def _known(value: str | None) -> str | None:
+    """A tag value with PGN escapes undone, or None for the placeholders ?, - and empty."""
+    cleaned = clean_text(re.sub(r"\\(.)", r"\1", value or ""))
+    return None if cleaned in _UNKNOWN else cleaned
+
+
+def _player_name(headers: dict[str, str], tag: str, line: int) -> str:
+    typed = _known(headers.get(tag))
+    if typed is None:
+        raise ImportFileError.at(line, f"this game has no {tag} player (the {tag} tag).")
+    return typed
+
+
+def _is_bye(typed: str) -> bool:
+    return name_key(typed) == "bye"
+
+
+def _read_round(value: str | None, line: int) -> int:
+    text = (value or "").strip()
+    match = _ROUND.match(text)
+    if match is None:
+        shown = f"'{text}'" if text else "missing"
+        raise ImportFileError.at(
+            line,
+            f"the Round tag is {shown}; every game needs its round number, such as 3 or 3.1.",
+        )
+    return int(match.group(1))
+
+
+def _read_result(value: str | None, line: int) -> Result:
+    text = (value or "").strip()
+    result = _RESULTS.get(text)
+    if result is None:
+        shown = f"'{text}'" if text else "missing"
+        raise ImportFileError.at(
+            line, f"the Result tag is {shown}; it must be 1-0, 0-1, 1/2-1/2 or *."
+        )
+    return result
+
+
+def _read_date(value: str | None) -> tuple[date, bool] | None:
+    """A PGN date and whether its day was unknown (``2024.03.??`` is read as 1 March)."""
+    match = _PGN_DATE.match((value or "").strip())
+    if match is None or "?" in match.group(2):
+        return None
+    year, month, day = match.groups()
+    try:
+        return date(int(year), int(month), 1 if "?" in day else int(day)), "?" in day
+    except ValueError:
+        return None
+
+
+def _player(
+    players: dict[str, ImportedPlayer], typed: str, elo: str | None, game: _Game, colour: str
+) -> ImportedPlayer:
+    key = name_key(typed)
+    rating = _read_elo(elo)
+    player = players.get(key)
+    if player is None:
+        player = ImportedPlayer(
+            key=len(players) + 1,
+            name=typed,
+            rating=rating,
+            junior=None,
+            declared_points=None,
+            line=game.tag_lines.get(colour, game.line),
+        )
+        players[key] = player
+    elif player.rating is None and rating is not None:
+        player = players[key] = replace(player, rating=rating)
+    return player
+
+
+def _read_elo(value: str | None) -> int | None:
+    text = (value or "").strip()
+    return int(text) or None if text.isdigit() and text.isascii() and len(text) <= 5 else None
+
+
+def _bye(
+    player: ImportedPlayer, result: Result, player_is_white: bool, round_number: int, line: int
+) -> ImportedGame:
+    if result is Result.NO_RESULT:
+        raise ImportFileError.at(
+            line,
+            f"the bye of {player.name} needs a result of 1-0, 0-1 or 1/2-1/2 giving "
+            f"{player.name} 1, 0 or ½ points.",
+        )
+    white_points, black_points = result.scores
+    points = white_points if player_is_white else black_points
+    return ImportedGame(round_number, player.key, None, _BYE_FOR_SCORE[points], line)

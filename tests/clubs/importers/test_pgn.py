@@ -1,0 +1,254 @@
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from clubs.importers import ImportedEvent, ImportFileError, parse_file
+from ladder.results import Result
+
+FILES = Path(__file__).parent / "files"
+
+
+def pgn_game(moves: str = "*", **tags: str) -> str:
+    return "".join(f'[{tag} "{value}"]\n' for tag, value in tags.items()) + f"\n{moves}\n"
+
+
+def parse_pgn(*games: str) -> ImportedEvent:
+    return parse_file("\n".join(games).encode(), "pgn")
+
+
+def games_of(event: ImportedEvent) -> list[tuple[int, int, int | None, Result]]:
+    return [(game.round, game.white, game.black, game.result) for game in event.games]
+
+
+@pytest.fixture(scope="module")
+def club_rapid() -> ImportedEvent:
+    return parse_file((FILES / "club_rapid_2024.pgn").read_bytes(), "pgn")
+
+
+def test_pgn_file_with_several_games_and_byes(club_rapid):
+    assert games_of(club_rapid) == [
+        (1, 1, 2, Result.WHITE_WIN),
+        (1, 3, 4, Result.DRAW),
+        (1, 5, None, Result.BYE_FULL),
+        (2, 2, 3, Result.BLACK_WIN),
+        (2, 4, 5, Result.NO_RESULT),
+        (2, 1, None, Result.BYE_HALF),
+    ]
+    assert [game.line for game in club_rapid.games] == [1, 17, 28, 38, 49, 59]
+    assert club_rapid.rounds == 2
+
+
+def test_pgn_header_fields(club_rapid):
+    assert club_rapid.name == "Thursday Rapid"
+    assert club_rapid.date == date(2024, 3, 7)  # EventDate beats the partial Date
+    assert club_rapid.time_control == "900+10"
+    assert club_rapid.warnings == ()
+
+
+def test_pgn_players_in_order_of_first_appearance(club_rapid):
+    assert [(p.key, p.name, p.rating, p.line) for p in club_rapid.players] == [
+        (1, "Smith, Anna", 1650, 6),
+        (2, "Jones, Bob", 1500, 7),
+        (3, "Brown, Carla", 1580, 21),
+        (4, "Davies, Frank", None, 22),
+        (5, "Evans, Grace", None, 32),
+    ]
+    assert {(p.junior, p.declared_points) for p in club_rapid.players} == {(None, None)}
+
+
+RESULTS = [
+    pytest.param("1-0", Result.WHITE_WIN, id="1-0"),
+    pytest.param("0-1", Result.BLACK_WIN, id="0-1"),
+    pytest.param("1/2-1/2", Result.DRAW, id="1/2-1/2"),
+    pytest.param("½-½", Result.DRAW, id="½-½"),
+    pytest.param("*", Result.NO_RESULT, id="* is no result"),
+    pytest.param("+/-", Result.WHITE_FORFEIT_WIN, id="+/- forfeit"),
+    pytest.param("-/+", Result.BLACK_FORFEIT_WIN, id="-/+ forfeit"),
+    pytest.param("-/-", Result.DOUBLE_FORFEIT, id="-/- double forfeit"),
+]
+
+
+@pytest.mark.parametrize(("tag", "expected"), RESULTS)
+def test_result_tag_is_authoritative(tag, expected):
+    event = parse_pgn(pgn_game("1. e4 e5 0-1", Round="1", White="Ann", Black="Bob", Result=tag))
+    assert games_of(event) == [(1, 1, 2, expected)]
+
+
+BYES = [
+    pytest.param("Ann", "BYE", "1-0", Result.BYE_FULL, id="white against BYE wins"),
+    pytest.param("Ann", "bye", "1/2-1/2", Result.BYE_HALF, id="half-point bye"),
+    pytest.param("Ann", "Bye", "0-1", Result.BYE_ZERO, id="zero-point bye"),
+    pytest.param("BYE", "Ann", "0-1", Result.BYE_FULL, id="black against BYE wins"),
+    pytest.param("BYE", "Ann", "1-0", Result.BYE_ZERO, id="black against BYE loses"),
+    pytest.param("Ann", "BYE", "+/-", Result.BYE_FULL, id="bye written as a forfeit"),
+]
+
+
+@pytest.mark.parametrize(("white", "black", "result", "expected"), BYES)
+def test_game_against_bye_is_a_bye(white, black, result, expected):
+    event = parse_pgn(pgn_game(Round="2", White=white, Black=black, Result=result))
+    assert games_of(event) == [(2, 1, None, expected)]
+    assert [player.name for player in event.players] == ["Ann"]
+
+
+ROUNDS = [
+    pytest.param("3", 3, id="3"),
+    pytest.param("3.1", 3, id="round.board"),
+    pytest.param("03", 3, id="leading zero"),
+    pytest.param("12.4.1", 12, id="round.board.game"),
+]
+
+
+@pytest.mark.parametrize(("tag", "expected"), ROUNDS)
+def test_round_tag(tag, expected):
+    event = parse_pgn(pgn_game(Round=tag, White="Ann", Black="Bob", Result="1-0"))
+    assert event.games[0].round == expected
+
+
+DATES = [
+    pytest.param(["2024.03.14"], date(2024, 3, 14), (), id="full date"),
+    pytest.param(["2024.03.14", "2024.03.07"], date(2024, 3, 7), (), id="earliest wins"),
+    pytest.param(
+        ["2024.03.??"],
+        date(2024, 3, 1),
+        (
+            "Line 2: the date has no day (2024.03.??); the 1st of the month was used as the "
+            "event date.",
+        ),
+        id="day unknown",
+    ),
+    pytest.param(["2024.??.??"], None, (), id="only a year"),
+    pytest.param(["????.??.??"], None, (), id="unknown"),
+    pytest.param(["2024.02.30"], None, (), id="impossible"),
+]
+
+
+@pytest.mark.parametrize(("values", "expected", "warnings"), DATES)
+def test_event_date_from_the_date_tags(values, expected, warnings):
+    games = [
+        pgn_game(Event="Club", Date=value, Round=str(n), White="Ann", Black="Bob", Result="1-0")
+        for n, value in enumerate(values, start=1)
+    ]
+    event = parse_pgn(*games)
+    assert event.date == expected
+    assert event.warnings == warnings
+
+
+def test_same_name_in_another_case_is_the_same_player():
+    event = parse_pgn(
+        pgn_game(Round="1", White="Smith, Anna", Black="Bob", Result="1-0"),
+        pgn_game(Round="2", White="bob", Black="SMITH,  ANNA", Result="0-1"),
+    )
+    assert [player.name for player in event.players] == ["Smith, Anna", "Bob"]
+    assert games_of(event) == [(1, 1, 2, Result.WHITE_WIN), (2, 2, 1, Result.BLACK_WIN)]
+
+
+ERRORS = [
+    pytest.param(
+        [pgn_game(Round="1", Black="Bob", Result="1-0")],
+        "Line 1: this game has no White player (the White tag).",
+        id="no White",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="Ann", Black="?", Result="1-0")],
+        "Line 1: this game has no Black player (the Black tag).",
+        id="Black is ?",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="Ann", Black="Bob")],
+        "Line 1: the Result tag is missing; it must be 1-0, 0-1, 1/2-1/2 or *.",
+        id="no Result",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="Ann", Black="Bob", Result="2-0")],
+        "Line 1: the Result tag is '2-0'; it must be 1-0, 0-1, 1/2-1/2 or *.",
+        id="unknown Result",
+    ),
+    pytest.param(
+        [pgn_game(White="Ann", Black="Bob", Result="1-0")],
+        "Line 1: the Round tag is missing; every game needs its round number, such as 3 or 3.1.",
+        id="no Round",
+    ),
+    pytest.param(
+        [pgn_game(Round="?", White="Ann", Black="Bob", Result="1-0")],
+        "Line 1: the Round tag is '?'; every game needs its round number, such as 3 or 3.1.",
+        id="Round ?",
+    ),
+    pytest.param(
+        [pgn_game(Round="-", White="Ann", Black="Bob", Result="1-0")],
+        "Line 1: the Round tag is '-'; every game needs its round number, such as 3 or 3.1.",
+        id="Round -",
+    ),
+    pytest.param(
+        [pgn_game(Round="0", White="Ann", Black="Bob", Result="1-0")],
+        "Line 1: the Round tag is '0'; every game needs its round number, such as 3 or 3.1.",
+        id="Round 0",
+    ),
+    pytest.param(
+        [
+            pgn_game(Round="1", White="Ann", Black="Bob", Result="1-0"),
+            pgn_game(Round="1", White="Cid", Black="Ann", Result="1-0"),
+        ],
+        "Line 8: Ann plays twice in round 1 (also in the game on line 1).",
+        id="same player twice in a round",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="Ann", Black="ann", Result="1-0")],
+        "Line 1: Ann is paired with themselves.",
+        id="paired with themselves",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="BYE", Black="bye", Result="1-0")],
+        "Line 1: both players of this game are called BYE.",
+        id="two byes",
+    ),
+    pytest.param(
+        [pgn_game(Round="1", White="Ann", Black="BYE", Result="*")],
+        "Line 1: the bye of Ann needs a result of 1-0, 0-1 or 1/2-1/2 giving Ann 1, 0 or ½ points.",
+        id="bye without result",
+    ),
+    pytest.param(
+        ["1. e4 e5 *"],
+        'Line 1: a game should start here with its tags, such as [White "Smith, Anna"].',
+        id="moves without tags",
+    ),
+]
+
+
+@pytest.mark.parametrize(("games", "message"), ERRORS)
+def test_bad_pgn_is_rejected_naming_the_game_line(games, message):
+    with pytest.raises(ImportFileError) as raised:
+        parse_pgn(*games)
+    assert raised.value.message == message
+    assert raised.value.line == int(message.split(":")[0].removeprefix("Line "))
+
+
+def test_games_without_an_empty_line_between_them_are_rejected():
+    text = (
+        '[Round "1"]\n[White "Ann"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 1-0\n'
+        '[Round "1"]\n[White "Cid"]\n[Black "Dan"]\n[Result "0-1"]\n\n1. d4 0-1\n'
+    )
+    with pytest.raises(ImportFileError) as raised:
+        parse_file(text.encode(), "pgn")
+    assert raised.value.message == (
+        "Line 7: a new game seems to start here, but the game before it (line 1) has not ended; "
+        "put an empty line between games."
+    )
+
+
+def test_pgn_with_no_games_is_rejected():
+    with pytest.raises(ImportFileError) as raised:
+        parse_file(b"% only an escape line\n", "pgn")
+    assert raised.value.message.startswith("No games were found")
+
+
+def test_escaped_quotes_in_tags_are_undone():
+    event = parse_pgn(pgn_game(Round="1", White='Sean \\"Shark\\" Lee', Black="Bob", Result="1-0"))
+    assert event.players[0].name == 'Sean "Shark" Lee'
+
+
+def test_pgn_in_windows_1252_is_read():
+    game = pgn_game(Round="1", White="Müller, Jürgen", Black="Groß, Änne", Result="1-0")
+    event = parse_file(game.encode("cp1252"), "pgn")
+    assert [player.name for player in event.players] == ["Müller, Jürgen", "Groß, Änne"]
