@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from tests.factories import make_club, make_user
@@ -21,11 +20,15 @@ def _require(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _services(request: pytest.FixtureRequest) -> None:
+def _services(request: pytest.FixtureRequest, settings) -> None:
     if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
         _require("this test needs PostgreSQL: set DATABASE_URL=postgres://…")
-    if request.node.get_closest_marker("redis") and not settings.REDIS_URL:
-        _require("this test needs Redis and a worker: set REDIS_URL=redis://…")
+    if request.node.get_closest_marker("redis"):
+        if not settings.REDIS_URL:
+            _require("this test needs Redis and a worker: set REDIS_URL=redis://…")
+    else:
+        # Only tests marked `redis` talk to a queue; the rest run jobs in-process.
+        settings.REDIS_URL = None
 
 
 @pytest.fixture
