@@ -130,6 +130,12 @@ class Club(models.Model):
             and self.roles.filter(user=user, role=ClubRole.Role.OWNER).exists()
         )
 
+    def page_is_active(self) -> bool:
+        """Whether visitors see the club page; always True while billing is off."""
+        from billing.status import page_is_active
+
+        return page_is_active(self)
+
     def rotate_secret(self) -> None:
         self.secret = new_club_secret()
         self.save(update_fields=["secret"])

@@ -46,6 +46,7 @@ urlpatterns = [
         name="director_remove",
     ),
     path("manage/<slug:slug>/rebuild/", ladder_views.rebuild, name="ladder_rebuild"),
+    path("", include("billing.urls")),
     # Club pages for members and visitors
     path("c/<slug:slug>/", ladder_views.club_page, name="club_page"),
     path("c/<slug:slug>/s/<str:secret>/", ladder_views.club_page, name="club_page_secret"),

@@ -16,12 +16,18 @@ from ladder.changes import request_full_rebuild
 
 def club_page(request: HttpRequest, slug: str, secret: str | None = None) -> HttpResponse:
     club = club_for_visitor(request, slug, secret)
-    players = club.players.on_ladder().order_by("provisional", "-rating", "name")
-    response = render(
-        request,
-        "ladder/ladder.html",
-        {"club": club, "players": players, "noindex": club.visibility != Club.Visibility.PUBLIC},
-    )
+    is_director = club.is_directed_by(request.user)
+    noindex = club.visibility != Club.Visibility.PUBLIC
+    if not club.page_is_active() and not is_director:
+        # Nothing is deleted: subscribing again brings the page back as it was.
+        response = render(request, "ladder/inactive.html", {"club": club, "noindex": noindex})
+    else:
+        players = club.players.on_ladder().in_ladder_order()
+        response = render(
+            request,
+            "ladder/ladder.html",
+            {"club": club, "players": players, "noindex": noindex, "is_director": is_director},
+        )
     if club.visibility != Club.Visibility.PUBLIC:
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"

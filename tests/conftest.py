@@ -29,6 +29,8 @@ def _services(request: pytest.FixtureRequest, settings) -> None:
     else:
         # Only tests marked `redis` talk to a queue; the rest run jobs in-process.
         settings.REDIS_URL = None
+    # A deliberately slow password hash buys nothing in tests; tests of hashing override it.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture

@@ -14,6 +14,9 @@ def club_scoped_requests(club):
         ("post", reverse("director_remove", args=[club.slug, role.pk])),
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
+        ("get", reverse("billing:page", args=[club.slug])),
+        ("post", reverse("billing:subscribe", args=[club.slug])),
+        ("post", reverse("billing:portal", args=[club.slug])),
     ]
 
 

@@ -1,0 +1,25 @@
+"""What the rest of the app asks about billing. It never sees a plan name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from billing.models import Subscription
+
+if TYPE_CHECKING:
+    from clubs.models import Club
+
+
+def page_is_active(club: Club) -> bool:
+    """Whether the club's page is open to visitors: always when billing is off."""
+    if not settings.BILLING_ENABLED:
+        return True
+    return Subscription.objects.filter(club=club).active().exists()
+
+
+def current_subscription(club: Club) -> Subscription | None:
+    """The subscription to show the owner: the active one, else the newest."""
+    subscriptions = Subscription.objects.filter(club=club)
+    return subscriptions.active().first() or subscriptions.first()
