@@ -10,6 +10,7 @@ from django.db import transaction
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
 from ladder.changes import ladder_inputs_changed
 from ladder.results import Result
+from matching import name_key
 
 DEMO_SLUG = "demo"
 DEMO_DIRECTOR_EMAIL = "director@demo.example"
@@ -75,7 +76,8 @@ def create_demo_club(seed: int = 2026) -> Club | None:
         director = User.objects.create_user(DEMO_DIRECTOR_EMAIL, DEMO_DIRECTOR_PASSWORD)
     ClubRole.objects.create(club=club, user=director, role=ClubRole.Role.OWNER)
     players = [
-        Player.objects.create(club=club, name=name, junior=junior) for name, junior in ROSTER
+        Player.objects.create(club=club, name=name, name_key=name_key(name), junior=junior)
+        for name, junior in ROSTER
     ]
     strength = {p.pk: rng.gauss(1300, 250) for p in players}
     start = dt.date.today() - dt.timedelta(days=300)

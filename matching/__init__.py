@@ -1,0 +1,26 @@
+"""Player names: normalisation, ranked suggestions and possible duplicates. No Django."""
+
+from matching.duplicates import DuplicatePair, possible_duplicates
+from matching.normalize import KEY_VERSION, NameKey, name_key
+from matching.rules import Reason
+from matching.suggest import (
+    PreparedRoster,
+    Suggestion,
+    prepare_roster,
+    suggest,
+    suggest_prepared,
+)
+
+__all__ = [
+    "KEY_VERSION",
+    "DuplicatePair",
+    "NameKey",
+    "PreparedRoster",
+    "Reason",
+    "Suggestion",
+    "name_key",
+    "possible_duplicates",
+    "prepare_roster",
+    "suggest",
+    "suggest_prepared",
+]
