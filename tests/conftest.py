@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
+from django.test import override_settings
 
 from tests.factories import make_club, make_user
 
@@ -20,17 +22,22 @@ def _require(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _services(request: pytest.FixtureRequest, settings) -> None:
+def _services(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("postgres") and connection.vendor != "postgresql":
         _require("this test needs PostgreSQL: set DATABASE_URL=postgres://…")
+    # A deliberately slow password hash buys nothing in tests; tests of hashing override it.
+    overrides: dict[str, object] = {
+        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    }
     if request.node.get_closest_marker("redis"):
-        if not settings.REDIS_URL:
+        if not django_settings.REDIS_URL:
             _require("this test needs Redis and a worker: set REDIS_URL=redis://…")
     else:
         # Only tests marked `redis` talk to a queue; the rest run jobs in-process.
-        settings.REDIS_URL = None
-    # A deliberately slow password hash buys nothing in tests; tests of hashing override it.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        overrides["REDIS_URL"] = None
+    # override_settings, not the `settings` fixture: some tests name a parameter `settings`.
+    with override_settings(**overrides):
+        yield
 
 
 @pytest.fixture
