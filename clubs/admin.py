@@ -6,7 +6,19 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from clubs.models import Club, ClubRole, Entry, Event, Game, Player, PlayerAlias, User
+from clubs.models import (
+    AuditEntry,
+    Club,
+    ClubRole,
+    DuplicateDismissal,
+    Entry,
+    Event,
+    Game,
+    Merge,
+    Player,
+    PlayerAlias,
+    User,
+)
 from ladder.changes import request_full_rebuild
 
 
@@ -81,3 +93,23 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("event", "round", "white", "black", "result")
     raw_id_fields = ("event", "white", "black")
     readonly_fields = ("event", "round", "white", "black", "result")
+
+
+@admin.register(Merge)
+class MergeAdmin(admin.ModelAdmin):
+    list_display = ("merged", "kept", "club", "created_at", "undone_at")
+    list_filter = ("club",)
+    readonly_fields = [f.name for f in Merge._meta.fields]
+
+
+@admin.register(DuplicateDismissal)
+class DuplicateDismissalAdmin(admin.ModelAdmin):
+    list_display = ("first", "second", "club", "created_at")
+    raw_id_fields = ("first", "second", "dismissed_by")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "club", "user", "action")
+    list_filter = ("action", "club")
+    readonly_fields = ("club", "user", "action", "details", "created_at")

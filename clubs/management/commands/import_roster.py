@@ -24,10 +24,12 @@ class Command(BaseCommand):
         if club is None:
             raise CommandError(f"No club with slug {options['slug']!r}")
         try:
-            rows = parse_roster(options["file"].read_bytes())
+            data = options["file"].read_bytes()
         except OSError as error:
             raise CommandError(f"Cannot read {options['file']}: {error.strerror}") from None
+        try:
+            # import_roster refuses names already on the roster: bad input like the rest.
+            created = import_roster(club, parse_roster(data))
         except RosterError as error:
             raise CommandError(str(error)) from None
-        created = import_roster(club, rows)
         self.stdout.write(f"Imported {created} players into {club.slug}")

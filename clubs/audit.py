@@ -1,0 +1,22 @@
+"""The club's audit log: call record() inside the transaction that makes the change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from clubs.models import AuditEntry, Club
+
+
+def record(club: Club | int, user: Any, action: str, **details: Any) -> AuditEntry:
+    """Log one change by a director, staff member or command (user None).
+
+    `details` must be JSON-serialisable ids and short values; never a player's
+    personal data beyond the name the change concerns.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit.record() must run inside the change's transaction")
+    club_id = club if isinstance(club, int) else club.pk
+    actor = user if user is not None and getattr(user, "is_authenticated", False) else None
+    return AuditEntry.objects.create(club_id=club_id, user=actor, action=action, details=details)
