@@ -441,3 +441,20 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class LoginThrottle(models.Model):
+    """Failed sign-ins per account, keyed by a keyed hash of the address typed.
+
+    Per account, not per network address: a school's pupils share one address,
+    and one of them mistyping must not lock out the rest. No address, e-mail or
+    password is stored in plain text.
+    """
+
+    account_hash = models.CharField(max_length=64, unique=True)
+    failures = models.PositiveIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.account_hash[:8]}… ({self.failures})"

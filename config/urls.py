@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from clubs import views as club_views
+from clubs.auth_forms import ThrottledLoginForm
 from config.health import healthz
 from ladder import views as ladder_views
 
@@ -14,7 +15,11 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # Accounts
     path("accounts/signup/", club_views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=ThrottledLoginForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password-reset/",
