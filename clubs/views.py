@@ -9,9 +9,11 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from clubs.access import club_for_director, club_for_owner
+from clubs import audit
+from clubs.access import club_for_director, club_for_owner, player_for_director
+from clubs.erasure import erase_player
 from clubs.forms import AddDirectorForm, ClubCreateForm, SignUpForm
 from clubs.models import Club, ClubRole
 
@@ -38,6 +40,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             club = form.save()
             ClubRole.objects.create(club=club, user=request.user, role=ClubRole.Role.OWNER)
+            audit.record(club, request.user, "club.create", slug=club.slug)
         return redirect("club_manage", slug=club.slug)
     return render(request, "clubs/club_create.html", {"form": form})
 
@@ -64,7 +67,9 @@ def director_add(request: HttpRequest, slug: str) -> HttpResponse:
     form = AddDirectorForm(request.POST, club=club)
     if form.is_valid():
         user = form.cleaned_data["email"]
-        ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.DIRECTOR)
+        with transaction.atomic():
+            ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.DIRECTOR)
+            audit.record(club, request.user, "director.add", user_id=user.pk)
         messages.success(request, _("%(email)s now directs the club.") % {"email": user.email})
     else:
         for error in form.errors.get("email", []):
@@ -78,11 +83,30 @@ def director_remove(request: HttpRequest, slug: str, role_id: int) -> HttpRespon
     role = get_object_or_404(ClubRole, club=club, pk=role_id)
     if role.role == ClubRole.Role.OWNER:
         raise Http404("The owner cannot be removed.")
-    role.delete()
+    with transaction.atomic():
+        role.delete()
+        audit.record(club, request.user, "director.remove", user_id=role.user_id)
     messages.success(
         request, _("%(email)s no longer directs the club.") % {"email": role.user.email}
     )
     return redirect("club_manage", slug=club.slug)
+
+
+def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    entries = club.audit_entries.select_related("user")[:500]
+    return render(request, "clubs/audit_log.html", {"club": club, "entries": entries})
+
+
+@require_http_methods(["GET", "POST"])
+def player_erase(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """Confirm (GET) and carry out (POST) the removal of a player's personal data."""
+    player = player_for_director(request, slug, player_id)
+    if request.method == "POST":
+        erase_player(player, request.user)
+        messages.success(request, _("The player's name has been removed everywhere."))
+        return redirect("club_manage", slug=player.club.slug)
+    return render(request, "clubs/player_erase.html", {"club": player.club, "player": player})
 
 
 def club_page_path(club: Club) -> str:

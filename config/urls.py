@@ -51,6 +51,12 @@ urlpatterns = [
         name="director_remove",
     ),
     path("manage/<slug:slug>/rebuild/", ladder_views.rebuild, name="ladder_rebuild"),
+    path("manage/<slug:slug>/audit/", club_views.audit_log, name="audit_log"),
+    path(
+        "manage/<slug:slug>/players/<int:player_id>/erase/",
+        club_views.player_erase,
+        name="player_erase",
+    ),
     path("", include("billing.urls")),
     path("", include("clubs.roster_urls")),
     path("", include("clubs.event_urls")),

@@ -8,12 +8,16 @@ pytestmark = pytest.mark.django_db
 
 def club_scoped_requests(club):
     role = club.roles.get(role="director")
+    player = club.players.create(name="Tenancy Canary")
     return [
         ("get", reverse("club_manage", args=[club.slug])),
         ("post", reverse("director_add", args=[club.slug])),
         ("post", reverse("director_remove", args=[club.slug, role.pk])),
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
+        ("get", reverse("audit_log", args=[club.slug])),
+        ("get", reverse("player_erase", args=[club.slug, player.pk])),
+        ("post", reverse("player_erase", args=[club.slug, player.pk])),
         ("get", reverse("billing:page", args=[club.slug])),
         ("post", reverse("billing:subscribe", args=[club.slug])),
         ("post", reverse("billing:portal", args=[club.slug])),

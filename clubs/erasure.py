@@ -1,0 +1,53 @@
+"""Removing a player's personal data while keeping the ladder consistent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from clubs import audit
+from clubs.models import AuditEntry, Entry, Player, PlayerAlias
+
+
+def placeholder_name(player_id: int) -> str:
+    return f"Erased player {player_id}"
+
+
+@transaction.atomic
+def erase_player(player: Player, user: Any) -> None:
+    """Replace the name and every spelling of it with a neutral placeholder, everywhere.
+
+    Results stay, so the ladder and other players' records are unchanged; a
+    record merged into this one is the same person and is erased too.
+    """
+    people = [player, *Player.objects.filter(merged_into=player)]
+    names = set()
+    for person in people:
+        names.add(person.name)
+        names.update(person.aliases.values_list("name", flat=True))
+        names.update(Entry.objects.filter(player=person).values_list("typed_name", flat=True))
+    for person in people:
+        PlayerAlias.objects.filter(player=person).delete()
+        placeholder = placeholder_name(person.pk)
+        Entry.objects.filter(player=person).update(typed_name=placeholder)
+        Player.objects.filter(pk=person.pk).update(name=placeholder, name_key="")
+    # The audit log may quote a name in its details: scrub those quotes too.
+    for entry in AuditEntry.objects.filter(club=player.club_id):
+        details = _scrub(entry.details, names, placeholder_name(player.pk))
+        if details != entry.details:
+            AuditEntry.objects.filter(pk=entry.pk).update(details=details)
+    audit.record(player.club_id, user, "player.erase", player_id=player.pk)
+
+
+def _scrub(value: Any, names: set[str], placeholder: str) -> Any:
+    if isinstance(value, str):
+        for name in sorted(names, key=len, reverse=True):
+            if name:
+                value = value.replace(name, placeholder)
+        return value
+    if isinstance(value, list):
+        return [_scrub(v, names, placeholder) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, names, placeholder) for k, v in value.items()}
+    return value

@@ -1,0 +1,83 @@
+import pytest
+from django.apps import apps
+from django.db import models
+from django.urls import reverse
+
+from clubs.models import AuditEntry, Player, PlayerAlias
+from ladder.replay import verify_ladder
+from ladder.results import Result
+from tests.factories import make_event, make_players, make_user
+
+pytestmark = pytest.mark.django_db
+
+CANARY = "Zebedee Quixotic-Canary"
+
+
+def text_columns_containing(needle: str) -> list[str]:
+    """Every text or JSON column of every table that still holds the needle."""
+    found = []
+    for model in apps.get_models():
+        for field in model._meta.concrete_fields:
+            if isinstance(field, models.JSONField):
+                rows = model.objects.values_list(field.attname, flat=True)
+                if any(needle in repr(value) for value in rows):
+                    found.append(f"{model._meta.label}.{field.name}")
+            elif isinstance(field, (models.CharField, models.TextField)) and (
+                model.objects.filter(**{f"{field.attname}__contains": needle}).exists()
+            ):
+                found.append(f"{model._meta.label}.{field.name}")
+    return found
+
+
+def test_erasing_a_player_removes_the_name_from_every_table_and_keeps_the_ladder(
+    client, club, director, django_capture_on_commit_callbacks
+):
+    from django.db import transaction
+
+    from clubs import audit
+    from ladder.changes import ladder_inputs_changed
+
+    canary, other = make_players(club, [CANARY, "Other Player"])
+    PlayerAlias.objects.create(player=canary, name="Z. Quixotic-Canary")
+    make_event(club, [(1, canary, other, Result.WHITE_WIN)])
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        ladder_inputs_changed(club.pk)
+        audit.record(club, director, "entry.repoint", typed=CANARY)
+    canary.refresh_from_db()
+    rating_before = canary.rating
+    assert text_columns_containing("Quixotic-Canary")
+
+    client.force_login(director)
+    response = client.post(reverse("player_erase", args=[club.slug, canary.pk]))
+    assert response.status_code == 302
+    assert text_columns_containing("Quixotic-Canary") == []
+    canary.refresh_from_db()
+    assert canary.rating == rating_before
+    assert verify_ladder(club) == []
+    assert AuditEntry.objects.filter(club=club, action="player.erase").exists()
+
+
+def test_erasure_asks_for_confirmation_first(client, club, director):
+    (canary,) = make_players(club, [CANARY])
+    client.force_login(director)
+    response = client.get(reverse("player_erase", args=[club.slug, canary.pk]))
+    assert response.status_code == 200
+    assert Player.objects.get(pk=canary.pk).name == CANARY
+
+
+def test_director_changes_are_in_the_audit_log_which_directors_can_read(client, club, owner):
+    make_user("helper@example.org")
+    client.force_login(owner)
+    client.post(reverse("director_add", args=[club.slug]), {"email": "helper@example.org"})
+    entry = AuditEntry.objects.get(club=club, action="director.add")
+    assert entry.user == owner
+    page = client.get(reverse("audit_log", args=[club.slug])).content.decode()
+    assert "director.add" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_audit_log_refuses_to_record_outside_a_transaction(club, owner):
+    from clubs import audit
+
+    with pytest.raises(RuntimeError):
+        audit.record(club, owner, "anything")
