@@ -99,6 +99,9 @@ class Club(models.Model):
     data_version = models.PositiveBigIntegerField(default=0)
     built_version = models.PositiveBigIntegerField(default=0)
     out_of_date_since = models.DateTimeField(null=True, blank=True)
+    # The earliest event date any change since the last replay can affect
+    # (date.min when some change did not say); the replay may skip events before it.
+    replay_from = models.DateField(null=True, blank=True)
     # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
     full_rebuild_requested = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -300,7 +303,7 @@ class Event(models.Model):
                 deleted_at=timezone.now(), edit_version=models.F("edit_version") + 1
             )
             if changed and self.status == self.Status.PUBLISHED:
-                ladder_inputs_changed(self.club_id)
+                ladder_inputs_changed(self.club_id, from_date=self.date)
         self.refresh_from_db()
 
     def restore(self) -> None:
@@ -311,7 +314,7 @@ class Event(models.Model):
                 deleted_at=None, edit_version=models.F("edit_version") + 1
             )
             if changed and self.status == self.Status.PUBLISHED:
-                ladder_inputs_changed(self.club_id)
+                ladder_inputs_changed(self.club_id, from_date=self.date)
         self.refresh_from_db()
 
 

@@ -44,7 +44,8 @@ def parse_roster(data: bytes) -> list[RosterRow]:
     reader.fieldnames = fields
     rows: list[RosterRow] = []
     seen: set[str] = set()
-    for line, record in enumerate(reader, start=2):
+    for record in reader:
+        line = reader.line_num  # the line the record ends on, blank lines included
         name = " ".join((record.get("name") or "").split())
         if not name:
             raise RosterError(f"Line {line}: the name is empty")

@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import partial
 
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Coalesce, Now
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce, Least, Now
 
 from clubs.models import Club
 
 
-def ladder_inputs_changed(club_id: int) -> None:
+def ladder_inputs_changed(club_id: int, *, from_date: dt.date | None = None) -> None:
     """Mark the club's ladder out of date and queue a replay once the change commits.
 
     Call it inside the transaction that changes the input, so the mark and the
     change commit (or roll back) together; a rolled-back change queues nothing.
+
+    `from_date` is the earliest event date the change can affect (for a moved
+    event, the earlier of its old and new dates), when the caller knows it: the
+    replay then trusts every stored event before that date without reading it.
+    Leave it out when unsure (settings, starting ratings, merges across many
+    events): the replay then compares the fingerprints of every event.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("ladder_inputs_changed() must run inside transaction.atomic()")
+    hint = dt.date.min if from_date is None else from_date
     Club.objects.filter(pk=club_id).update(
         data_version=F("data_version") + 1,
         out_of_date_since=Coalesce(F("out_of_date_since"), Now()),
+        replay_from=Least(Coalesce(F("replay_from"), Value(hint)), Value(hint)),
     )
     from ladder.jobs import enqueue_replay
 

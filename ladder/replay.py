@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -37,6 +38,9 @@ class LadderInputs:
     event_dates: dict[int, dt.date]
     initial: dict[int, PlayerState]
     chain: list[str]
+    # Position of events[0] in the club's whole history (non-zero when a replay
+    # skipped a prefix it could trust).
+    offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,12 @@ class PlayerSummary:
     last_change: float | None
 
 
-def load_inputs(club: Club) -> LadderInputs:
+def load_inputs(club: Club, *, skip: int = 0, seed: str | None = None) -> LadderInputs:
+    """The club's ladder inputs, from the `skip`-th published event on.
+
+    With `skip`, `seed` must be the stored chain hash of the event before it,
+    so the chain continues exactly as a load of everything would compute it.
+    """
     policy = get_policy(club.rating_policy)
     settings = policy.parse_settings(club.rating_settings)
     start = policy.start_rating(settings)
@@ -67,23 +76,24 @@ def load_inputs(club: Club) -> LadderInputs:
         .published()
         .in_ladder_order()
         .values_list("id", "rated", "kind", "date")
-    )
+    )[skip:]
     games_by_event: dict[int, list[GameInput]] = {row[0]: [] for row in event_rows}
-    game_rows = Game.objects.filter(
+    games = Game.objects.filter(
         event__club=club, event__status=Event.Status.PUBLISHED, event__deleted_at__isnull=True
-    ).values_list(
+    )
+    if skip:
+        games = games.filter(event_id__in=list(games_by_event))
+    game_rows = games.values_list(
         "id", "event_id", "round", "white__player_id", "black_id", "black__player_id", "result"
     )
-    for game_id, event_id, round_no, white, black_entry, black, result in game_rows.iterator(
-        chunk_size=5000
-    ):
+    for game_id, event_id, round_no, white, black_entry, black, result in game_rows:
         # Publishing requires every entry with a game to be linked; an unlinked
         # one can only be a bug elsewhere, and must not crash the whole ladder.
         if white is None or (black_entry is not None and black is None):
             logger.error("Game %s of club %s has an unlinked entry; skipped", game_id, club.pk)
             continue
         games_by_event[event_id].append(
-            GameInput(id=game_id, round=round_no, white=white, black=black, result=Result(result))
+            GameInput(id=game_id, round=round_no, white=white, black=black, result=_RESULTS[result])
         )
     events = [
         EventInput(
@@ -94,7 +104,8 @@ def load_inputs(club: Club) -> LadderInputs:
         )
         for event_id, rated, kind, _date in event_rows
     ]
-    seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
+    if seed is None:
+        seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
     return LadderInputs(
         policy=policy,
@@ -103,7 +114,11 @@ def load_inputs(club: Club) -> LadderInputs:
         event_dates={row[0]: row[3] for row in event_rows},
         initial=initial,
         chain=chain,
+        offset=skip,
     )
+
+
+_RESULTS = {r.value: r for r in Result}
 
 
 def replay_ladder(club_id: int, *, full: bool = False) -> bool:
@@ -129,7 +144,7 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             Club.objects.filter(pk=club_id).update(built_version=version)
             # Only when no change arrived meanwhile: otherwise the next pass needs both.
             Club.objects.filter(pk=club_id, data_version=version).update(
-                out_of_date_since=None, full_rebuild_requested=False
+                out_of_date_since=None, full_rebuild_requested=False, replay_from=None
             )
             LadderReplay.objects.create(
                 club=club,
@@ -154,18 +169,24 @@ def _lock_club(club_id: int) -> None:
 
 
 def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
-    inputs = load_inputs(club)
-    stored_chain = list(
+    stored = list(
         RatedEvent.objects.filter(club=club)
         .order_by("position")
-        .values_list("chain_hash", flat=True)
+        .values_list("event_id", "chain_hash")
     )
-    start = 0 if from_start else first_difference(stored_chain, inputs.chain)
+    skip = 0 if from_start else _trusted_prefix(club, stored)
+    inputs = load_inputs(club, skip=skip, seed=stored[skip - 1][1] if skip else None)
+    if from_start:
+        start = 0
+    else:
+        start = skip + first_difference([h for _, h in stored[skip:]], inputs.chain)
     RatedEvent.objects.filter(club=club, position__gte=start).delete()
     PlayerEventResult.objects.filter(club=club, position__gte=start).delete()
 
     before, summaries = _state_before(club, inputs, start)
-    steps, _final = rate_history(inputs.policy, inputs.settings, inputs.events[start:], before)
+    steps, _final = rate_history(
+        inputs.policy, inputs.settings, inputs.events[start - skip :], before
+    )
     _store_steps(club, inputs, start, steps)
     for step in steps:
         event_date = inputs.event_dates[step.event_id]
@@ -181,6 +202,27 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
     return start, len(steps)
 
 
+def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
+    """How many stored events before the change's earliest date can be reused unread.
+
+    Only with a hint from every change since the last replay (Club.replay_from)
+    and only if those events are still the same events in the same order;
+    otherwise 0, and the replay compares the fingerprints of every event.
+    """
+    hint = club.replay_from
+    if hint is None or hint == dt.date.min:
+        return 0
+    prefix = list(
+        Event.objects.filter(club=club, date__lt=hint)
+        .published()
+        .in_ladder_order()
+        .values_list("id", flat=True)
+    )
+    if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
+        return 0
+    return len(prefix)
+
+
 def _state_before(
     club: Club, inputs: LadderInputs, start: int
 ) -> tuple[dict[int, PlayerState], dict[int, PlayerSummary]]:
@@ -192,17 +234,7 @@ def _state_before(
     }
     if start == 0:
         return states, summaries
-    rows = PlayerEventResult.objects.filter(club=club, position__lt=start)
-    fields = ("player_id", "post_rating", "rated_games_after", "event_date", "change")
-    latest: Iterable[tuple[int, float, int, dt.date, float]]
-    if connection.vendor == "postgresql":
-        latest = rows.order_by("player_id", "-position").distinct("player_id").values_list(*fields)
-    else:
-        by_player: dict[int, tuple[int, float, int, dt.date, float]] = {}
-        for row in rows.order_by("position").values_list(*fields):
-            by_player[row[0]] = row
-        latest = by_player.values()
-    for player_id, post_rating, rated_games, event_date, change in latest:
+    for player_id, post_rating, rated_games, event_date, change in _latest_results(club, start):
         if player_id not in states:
             continue
         states[player_id] = PlayerState(post_rating, rated_games, states[player_id].junior)
@@ -210,44 +242,93 @@ def _state_before(
     return states, summaries
 
 
+def _latest_results(club: Club, start: int) -> Iterable[tuple[int, float, int, dt.date, float]]:
+    """Per player, the last stored result before position `start`."""
+    if connection.vendor == "postgresql":
+        # One index probe per player on (club, player, position): milliseconds
+        # where a DISTINCT ON over every stored result takes a large share of a
+        # last-event correction.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                SELECT p.id, r.post_rating, r.rated_games_after, r.event_date, r.change
+                FROM {Player._meta.db_table} p
+                CROSS JOIN LATERAL (
+                    SELECT post_rating, rated_games_after, event_date, change
+                    FROM {PlayerEventResult._meta.db_table} per
+                    WHERE per.club_id = %s AND per.player_id = p.id AND per.position < %s
+                    ORDER BY per.position DESC LIMIT 1
+                ) r
+                WHERE p.club_id = %s
+                """,
+                [club.pk, start, club.pk],
+            )
+            return cursor.fetchall()
+    by_player: dict[int, tuple[int, float, int, dt.date, float]] = {}
+    rows = PlayerEventResult.objects.filter(club=club, position__lt=start).order_by("position")
+    for row in rows.values_list(
+        "player_id", "post_rating", "rated_games_after", "event_date", "change"
+    ):
+        by_player[row[0]] = row
+    return by_player.values()
+
+
+_RESULT_COLUMNS = (
+    "club_id", "event_id", "player_id", "position", "event_date", "pre_rating", "k",
+    "provisional", "games_counted", "expected", "actual", "change", "post_rating",
+    "rated_games_after",
+)  # fmt: skip
+
+
 def _store_steps(club: Club, inputs: LadderInputs, start: int, steps: list[HistoryStep]) -> None:
     rated_events = []
     results = []
     for position, step in enumerate(steps, start=start):
         rated_events.append(
-            RatedEvent(
-                event_id=step.event_id,
-                club=club,
-                position=position,
-                chain_hash=inputs.chain[position],
-                game_outcomes={
+            (
+                step.event_id,
+                club.pk,
+                position,
+                inputs.chain[position - inputs.offset],
+                {
                     str(game_id): [o.rated_for_white, o.rated_for_black, o.reason or ""]
                     for game_id, o in step.rating.games.items()
                 },
             )
         )
         event_date = inputs.event_dates[step.event_id]
-        for player_id, o in step.rating.players.items():
-            results.append(
-                PlayerEventResult(
-                    club=club,
-                    event_id=step.event_id,
-                    player_id=player_id,
-                    position=position,
-                    event_date=event_date,
-                    pre_rating=o.pre_rating,
-                    k=o.k,
-                    provisional=o.provisional,
-                    games_counted=o.games_counted,
-                    expected=o.expected,
-                    actual=o.actual,
-                    change=o.change,
-                    post_rating=o.post_rating,
-                    rated_games_after=o.rated_games_after,
-                )
-            )
-    RatedEvent.objects.bulk_create(rated_events, batch_size=1000)
-    PlayerEventResult.objects.bulk_create(results, batch_size=5000)
+        results.extend(
+            (club.pk, step.event_id, player_id, position, event_date, o.pre_rating, o.k,
+             o.provisional, o.games_counted, o.expected, o.actual, o.change, o.post_rating,
+             o.rated_games_after)
+            for player_id, o in step.rating.players.items()
+        )  # fmt: skip
+    if connection.vendor == "postgresql":
+        # COPY: a full replay writes tens of thousands of rows, and bulk_create
+        # spends most of a full replay building and compiling them.
+        with connection.cursor() as cursor:
+            raw = cursor.cursor
+            table = RatedEvent._meta.db_table
+            columns = "(event_id, club_id, position, chain_hash, game_outcomes)"
+            with raw.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+                for event_id, club_id, position, chain_hash, outcomes in rated_events:
+                    copy.write_row((event_id, club_id, position, chain_hash, json.dumps(outcomes)))
+            table = PlayerEventResult._meta.db_table
+            with raw.copy(f"COPY {table} ({', '.join(_RESULT_COLUMNS)}) FROM STDIN") as copy:
+                for row in results:
+                    copy.write_row(row)
+        return
+    RatedEvent.objects.bulk_create(
+        [
+            RatedEvent(event_id=e, club_id=c, position=p, chain_hash=h, game_outcomes=o)
+            for e, c, p, h, o in rated_events
+        ],
+        batch_size=1000,
+    )
+    PlayerEventResult.objects.bulk_create(
+        [PlayerEventResult(**dict(zip(_RESULT_COLUMNS, row, strict=True))) for row in results],
+        batch_size=2000,
+    )
 
 
 def _store_summaries(club: Club, inputs: LadderInputs, summaries: dict[int, PlayerSummary]) -> None:

@@ -81,6 +81,39 @@ def test_a_correction_replays_from_the_changed_event_only(club, four):
     assert verify_ladder(club) == []
 
 
+def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    with transaction.atomic():
+        events[2].games.update(result=D)
+        ladder_inputs_changed(club.pk, from_date=events[2].date)
+    club.refresh_from_db()
+    assert club.replay_from == events[2].date
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (2, 3)
+    club.refresh_from_db()
+    assert club.replay_from is None
+    assert verify_ladder(club) == []
+
+
+def test_the_earliest_of_several_hints_wins_and_an_unknown_one_means_everything(club):
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 3, 1))
+        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 2, 1))
+        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 4, 1))
+    club.refresh_from_db()
+    assert club.replay_from == dt.date(2026, 2, 1)
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    club.refresh_from_db()
+    assert club.replay_from == dt.date.min
+
+
 def test_deleting_and_restoring_an_event_moves_the_ladder_and_back(
     club, four, django_capture_on_commit_callbacks
 ):
@@ -236,16 +269,21 @@ def test_incremental_replays_equal_a_replay_from_the_beginning(history, fixes):
     changed(club)
     for kind, pick, result in fixes:
         event = events[pick % len(events)]
+        event.refresh_from_db()
+        earliest = event.date
         with transaction.atomic():
             if kind == "result":
                 event.games.filter(pk=event.games.first().pk).update(result=result)
             elif kind == "date":
-                type(event).objects.filter(pk=event.pk).update(date=dt.date(2026, 2, pick % 28 + 1))
+                new_date = dt.date(2026, 2, pick % 28 + 1)
+                type(event).objects.filter(pk=event.pk).update(date=new_date)
+                earliest = min(earliest, new_date)
             elif kind == "delete":
                 type(event).objects.filter(pk=event.pk).update(deleted_at=dt.datetime.now(dt.UTC))
             else:
                 type(event).objects.filter(pk=event.pk).update(rated=not event.rated)
-            ladder_inputs_changed(club.pk)
+            # Half the corrections give the replay a hint, half leave it to compare everything.
+            ladder_inputs_changed(club.pk, from_date=earliest if pick % 2 else None)
         replay_ladder(club.pk)
         club.refresh_from_db()
         assert verify_ladder(club) == []

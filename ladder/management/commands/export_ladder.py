@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
-import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -28,8 +28,11 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
+        # Through self.stdout (not sys.stdout), so call_command(stdout=...) captures it.
+        buffer = io.StringIO()
         writer = csv.DictWriter(
-            sys.stdout, fieldnames=["rank", "name", "rating", "games", "provisional"]
+            buffer, fieldnames=["rank", "name", "rating", "games", "provisional"]
         )
         writer.writeheader()
         writer.writerows(rows)
+        self.stdout.write(buffer.getvalue(), ending="")

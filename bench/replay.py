@@ -1,0 +1,371 @@
+"""Ladder replay timings on a synthetic club of 1,000 events and 100,000 games.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_dev DEBUG=true \\
+        .venv/bin/python bench/replay.py [--profile] [--keep]
+
+PostgreSQL only (the replay's advisory lock and DISTINCT ON path are what
+production runs). The script never touches the database DATABASE_URL names: on
+the same server it drops and creates a database of its own, `clubpages_bench`,
+migrates it, fills it with bulk inserts and drops it again at the end (`--keep`
+leaves it for inspection).
+
+The club: 400 players, 1,000 published events on consecutive days, each with
+40 of the players (a fixed-seed sample), 5 rounds of 20 boards: 100,000 games,
+entries linked, results drawn from 1-0, ½-½, 0-1. Timed, each 3 times, median
+reported:
+
+  (a) the pure fold: ladder.history.rate_history over load_inputs(club).events,
+      and load_inputs(club) on its own;
+  (b) replay_ladder(club, full=True);
+  (c) a correction to the first game of the last event: the result changes and
+      ladder_inputs_changed() runs in one transaction; timed from just before the
+      commit until the ladder is rebuilt (without REDIS_URL the on-commit job
+      replays in-process; replay_ladder is then called once more, a no-op check);
+  (d) the same for the first game of the first event.
+
+Before each section (untimed) the bench database gets VACUUM ANALYZE, the state
+autovacuum keeps a live database in. Query logging is switched off
+(settings.DEBUG = False after start-up), as in production: DEBUG=true is only
+there so settings load without SECRET_KEY. If ladder_inputs_changed() accepts a
+`from_date` (the date of the earliest event a change touches), (c) and (d) pass
+it. `--profile` adds a cProfile of one full replay and one last-event correction.
+The load average is printed before and after: the timings mean little on a
+machine that is busy with something else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import inspect
+import io
+import os
+import platform
+import pstats
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "clubpages_bench"
+EVENTS, PLAYERS, PER_EVENT, ROUNDS = 1_000, 400, 40, 5
+REPEAT = 3
+TARGET_FULL_S = 2.0
+TARGET_LAST_CORRECTION_S = 0.100
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--profile", action="store_true", help="cProfile (b) and (c) once each")
+    parser.add_argument("--keep", action="store_true", help=f"do not drop {BENCH_DB} at the end")
+    args = parser.parse_args()
+
+    source_url = os.environ.get("DATABASE_URL", "")
+    if urlsplit(source_url).scheme not in ("postgres", "postgresql"):
+        print(
+            "bench/replay.py needs PostgreSQL: set DATABASE_URL=postgres://user@host:5432/name "
+            f"(a database {BENCH_DB!r} is created beside it on the same server).",
+            file=sys.stderr,
+        )
+        return 1
+    if urlsplit(source_url).path.lstrip("/") == BENCH_DB:
+        print(f"Point DATABASE_URL at another database: {BENCH_DB} is dropped.", file=sys.stderr)
+        return 1
+    command = shown_command(source_url)
+    bench_url = recreate_bench_database(source_url)
+
+    # Settings read both variables at import: point Django at the bench database,
+    # and run queued jobs in-process so (c) and (d) measure the replay itself.
+    os.environ["DATABASE_URL"] = bench_url
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    settings.DEBUG = False  # no query log: the numbers production would see
+    try:
+        call_command("migrate", verbosity=0, interactive=False)
+        print_machine(command, connection)
+        run_benchmark(args.profile)
+        print(f"load:       {load_average()} (1, 5, 15 min) at the end")
+    finally:
+        connection.close()
+        if not args.keep:
+            drop_bench_database(source_url)
+    return 0
+
+
+def shown_command(url: str) -> str:
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password:
+        netloc = netloc.replace(f":{parts.password}@", ":***@")
+    env = [f"DATABASE_URL={urlunsplit(parts._replace(netloc=netloc))}"]
+    if "DEBUG" in os.environ:
+        env.append(f"DEBUG={os.environ['DEBUG']}")
+    python = os.path.relpath(sys.executable, Path.cwd())
+    return " ".join([*env, python, *map(shlex.quote, sys.argv)])
+
+
+def server_dsn(url: str) -> str:
+    """The same server, its maintenance database `postgres`."""
+    return urlunsplit(urlsplit(url)._replace(path="/postgres", query=""))
+
+
+def recreate_bench_database(url: str) -> str:
+    import psycopg
+
+    with psycopg.connect(server_dsn(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
+        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    return urlunsplit(urlsplit(url)._replace(path=f"/{BENCH_DB}"))
+
+
+def drop_bench_database(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server_dsn(url), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
+
+
+def print_machine(command: str, connection) -> None:
+    import django
+
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        pg_version = cursor.fetchone()[0]
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"command:    {command}")
+    print(f"machine:    nproc={nproc}, CPU {cpu}, load average {load_average()} at the start")
+    print(
+        f"software:   PostgreSQL {pg_version} (same host), Python {platform.python_version()}, "
+        f"Django {django.get_version()}"
+    )
+
+
+def load_average() -> str:
+    return ", ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
+def build_club():
+    """The synthetic club, with bulk inserts; returns (club, first event, last event)."""
+    import datetime as dt
+
+    from django.db import transaction
+
+    from clubs.models import Club, Entry, Event, Game, Player
+    from ladder.changes import ladder_inputs_changed
+    from ladder.results import Result
+
+    rng = random.Random(20260101)
+    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
+    with transaction.atomic():
+        club = Club.objects.create(slug="bench", name="Bench club")
+        roster = Player.objects.bulk_create(
+            Player(club=club, name=f"Player {n:04d}") for n in range(PLAYERS)
+        )
+        start = time.perf_counter()
+        # Consecutive days, so the ladder order is the creation order.
+        events = Event.objects.bulk_create(
+            (
+                Event(
+                    club=club,
+                    name=f"Club night {n + 1}",
+                    date=dt.date(2020, 1, 1) + dt.timedelta(days=n),
+                    status=Event.Status.PUBLISHED,
+                )
+                for n in range(EVENTS)
+            ),
+            batch_size=1000,
+        )
+        entries = Entry.objects.bulk_create(
+            (
+                Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
+                for event in events
+                for rank, p in enumerate(rng.sample(roster, PER_EVENT), start=1)
+            ),
+            batch_size=5000,
+        )
+        by_event: dict[int, list] = {}
+        for entry in entries:
+            by_event.setdefault(entry.event_id, []).append(entry)
+        games = []
+        for event in events:
+            field = by_event[event.pk]
+            for round_no in range(1, ROUNDS + 1):
+                rng.shuffle(field)
+                games.extend(
+                    Game(event=event, round=round_no, white=w, black=b, result=rng.choice(results))
+                    for w, b in zip(field[::2], field[1::2], strict=True)
+                )
+        Game.objects.bulk_create(games, batch_size=5000)
+    build_s = time.perf_counter() - start
+    start = time.perf_counter()
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    first_replay_s = time.perf_counter() - start  # the on-commit job replays in-process
+    print(
+        f"data:       {Player.objects.filter(club=club).count():,} players, "
+        f"{Event.objects.filter(club=club).count():,} events, "
+        f"{Entry.objects.filter(event__club=club).count():,} entries, "
+        f"{Game.objects.filter(event__club=club).count():,} games "
+        f"(bulk inserts {build_s:.1f} s, first replay {first_replay_s:.2f} s)"
+    )
+    return club, events[0], events[-1]
+
+
+def vacuum_analyze() -> None:
+    """Untimed, before each section: the state autovacuum keeps a busy database in.
+
+    Without it, freshly bulk-inserted tables have no statistics and every full
+    replay leaves 40,000 dead result rows behind, which the next section would
+    pay for (a last-event correction's DISTINCT ON then scans ~10x the rows).
+    """
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
+def timed(label: str, action: Callable[[], object], note: Callable[[], str] | None = None):
+    runs = []
+    notes = []
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        action()
+        runs.append(time.perf_counter() - start)
+        if note is not None:
+            notes.append(note())
+    median = statistics.median(runs)
+    each = ", ".join(f"{r * 1000:,.0f}" for r in runs)
+    extra = f"  [{notes[-1]}]" if notes else ""
+    print(f"{label:<52} median {median * 1000:8,.1f} ms  (runs: {each} ms){extra}")
+    return median
+
+
+def run_benchmark(profile: bool) -> None:
+    from django.db import transaction
+
+    from clubs.models import Club, Game
+    from ladder.changes import ladder_inputs_changed
+    from ladder.history import rate_history
+    from ladder.models import LadderReplay
+    from ladder.replay import load_inputs, replay_ladder, verify_ladder
+    from ladder.results import Result
+
+    takes_from_date = "from_date" in inspect.signature(ladder_inputs_changed).parameters
+    print(
+        "change:     ladder_inputs_changed(club_id"
+        + (", from_date=<event date>)" if takes_from_date else ") (no from_date hint)")
+    )
+    club, first_event, last_event = build_club()
+    club.refresh_from_db()
+    assert club.ladder_is_current, "the on-commit replay did not run"
+
+    def last_replay() -> str:
+        replay = LadderReplay.objects.filter(club=club).order_by("-pk").first()
+        return f"from position {replay.from_position}, {replay.events_rated} events rated"
+
+    print()
+    vacuum_analyze()
+    inputs = load_inputs(club)
+    timed("(a) load_inputs(club)", lambda: load_inputs(club))
+    timed(
+        "(a) rate_history, all events in memory",
+        lambda: rate_history(inputs.policy, inputs.settings, inputs.events, inputs.initial),
+    )
+    vacuum_analyze()
+    full = timed(
+        "(b) replay_ladder(club, full=True)",
+        lambda: replay_ladder(club.pk, full=True),
+        last_replay,
+    )
+
+    def correction(event) -> Callable[[], float]:
+        """A function that corrects the event's first game and returns commit -> rebuilt."""
+        game = Game.objects.filter(event=event).order_by("round", "id").first()
+        cycle = [Result.DRAW, Result.BLACK_WIN, Result.WHITE_WIN]
+        # Forward-compatible with the change helper proposed alongside this benchmark,
+        # which takes the date of the earliest event a change touches.
+        hint = {"from_date": event.date} if takes_from_date else {}
+
+        def correct() -> float:
+            current = Game.objects.get(pk=game.pk).result
+            new = next(r for r in cycle if r.value != current)
+            with transaction.atomic():
+                Game.objects.filter(pk=game.pk).update(result=new)
+                ladder_inputs_changed(club.pk, **hint)
+                started = time.perf_counter()
+            # Committed; the on-commit job has replayed in-process (no REDIS_URL).
+            replay_ladder(club.pk)  # a no-op check: nothing is left to rebuild
+            return time.perf_counter() - started
+
+        return correct
+
+    def correction_timed(label: str, event) -> float:
+        correct = correction(event)
+        vacuum_analyze()
+        runs = []
+        for _ in range(REPEAT):
+            runs.append(correct())
+            club.refresh_from_db()
+            assert club.ladder_is_current
+        median = statistics.median(runs)
+        each = ", ".join(f"{r * 1000:,.0f}" for r in runs)
+        print(f"{label:<52} median {median * 1000:8,.1f} ms  (runs: {each} ms)  [{last_replay()}]")
+        return median
+
+    last = correction_timed("(c) correction to the last event, commit -> rebuilt", last_event)
+    correction_timed("(d) correction to the first event, commit -> rebuilt", first_event)
+
+    club = Club.objects.get(pk=club.pk)
+    differences = verify_ladder(club)
+    print(f"\nverify_ladder after the corrections: {len(differences)} differences")
+    print(
+        f"targets:    full replay < {TARGET_FULL_S:.0f} s: "
+        f"{'met' if full < TARGET_FULL_S else 'MISSED'} ({full:.2f} s); "
+        f"last-event correction < {TARGET_LAST_CORRECTION_S * 1000:.0f} ms: "
+        f"{'met' if last < TARGET_LAST_CORRECTION_S else 'MISSED'} ({last * 1000:.0f} ms)"
+    )
+
+    if profile:
+        print_profile(
+            "cProfile: replay_ladder(club, full=True)", lambda: replay_ladder(club.pk, full=True)
+        )
+        correct = correction(last_event)
+        print_profile("cProfile: correction to the last event", correct)
+
+
+def print_profile(title: str, action: Callable[[], object], limit: int = 25) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    action()
+    profiler.disable()
+    buffer = io.StringIO()
+    stats = pstats.Stats(profiler, stream=buffer).strip_dirs().sort_stats("cumulative")
+    stats.print_stats(limit)
+    print(f"\n=== {title}")
+    print(buffer.getvalue().strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
