@@ -1,3 +1,33 @@
-from django.urls import URLPattern
+"""The directors' roster: players, possible duplicates, merges and re-pointed entries."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, path
+
+from clubs import roster_views as views
+
+urlpatterns: list[URLPattern] = [
+    path("manage/<slug:slug>/players/", views.players, name="roster_players"),
+    path("manage/<slug:slug>/players/<int:player_id>/", views.player, name="roster_player"),
+    path("manage/<slug:slug>/players/duplicates/", views.duplicates, name="roster_duplicates"),
+    path(
+        "manage/<slug:slug>/players/duplicates/dismiss/",
+        views.dismiss,
+        name="roster_dismiss",
+    ),
+    path(
+        "manage/<slug:slug>/players/merge/confirm/",
+        views.merge_confirm,
+        name="roster_merge_confirm",
+    ),
+    path("manage/<slug:slug>/players/merge/", views.merge, name="roster_merge"),
+    path("manage/<slug:slug>/players/merges/", views.merges, name="roster_merges"),
+    path(
+        "manage/<slug:slug>/players/merges/<int:merge_id>/undo/",
+        views.merge_undo,
+        name="roster_merge_undo",
+    ),
+    path(
+        "manage/<slug:slug>/players/entries/<int:entry_id>/repoint/",
+        views.repoint,
+        name="roster_repoint",
+    ),
+]
