@@ -1,3 +1,30 @@
-from django.urls import URLPattern
+"""The directors' event screens: manage/<slug>/events/..."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, path
+
+from clubs import event_views as views
+
+_EVENT = "manage/<slug:slug>/events/<int:event_id>/"
+
+urlpatterns: list[URLPattern] = [
+    path("manage/<slug:slug>/events/", views.event_list, name="event_list"),
+    path("manage/<slug:slug>/events/new/", views.event_create, name="event_create"),
+    path(_EVENT, views.event_detail, name="event_detail"),
+    path(f"{_EVENT}edit/", views.event_edit, name="event_edit"),
+    path(f"{_EVENT}results/", views.event_results, name="event_results"),
+    path(f"{_EVENT}results/upload/", views.event_upload, name="event_upload"),
+    path(f"{_EVENT}results/paste/", views.event_paste, name="event_paste"),
+    path(f"{_EVENT}results/grid/", views.event_grid, name="event_grid"),
+    path(f"{_EVENT}names/", views.event_names, name="event_names"),
+    path(f"{_EVENT}names/add/", views.event_entry_add, name="event_entry_add"),
+    path(
+        f"{_EVENT}names/<int:entry_id>/remove/",
+        views.event_entry_remove,
+        name="event_entry_remove",
+    ),
+    path(f"{_EVENT}preview/", views.event_preview, name="event_preview"),
+    path(f"{_EVENT}publish/", views.event_publish, name="event_publish"),
+    path(f"{_EVENT}unpublish/", views.event_unpublish, name="event_unpublish"),
+    path(f"{_EVENT}delete/", views.event_delete, name="event_delete"),
+    path(f"{_EVENT}restore/", views.event_restore, name="event_restore"),
+]

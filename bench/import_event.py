@@ -1,0 +1,321 @@
+"""Publishing a 280-player, 7-round TRF: parse, review names, preview, publish, replay.
+
+    DEBUG=true .venv/bin/python bench/import_event.py                 # a throwaway SQLite file
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_f DEBUG=true \\
+        .venv/bin/python bench/import_event.py                        # that PostgreSQL database
+
+With DATABASE_URL the named database is migrated and a club `bench-import` is made in it
+and deleted at the end (the script refuses to run if that club exists). Without it a
+temporary SQLite file is used and removed.
+
+The club: a roster of 400 players with a history of 200 published events (40 players,
+5 rounds each, bulk inserts, replayed once before timing). The file: a generated FIDE TRF
+of 280 players and 7 rounds of 140 boards (random pairings and results); 200 of its names
+are roster players written "Surname, Given" (same after normalisation: preselected), 20 are
+one letter off a roster name (a suggestion, not preselected), 60 are new (they share given
+names and surnames with the roster, so most of them get suggestions too).
+
+Timed, each step once on fresh data (REPEAT times, median reported):
+  parse      clubs.importers.parse_file on the TRF bytes
+  draft      create_draft_from_import (one transaction: event, 280 entries, 980 games)
+  review     review_names: suggestions for 280 names (cold: roster cache cleared first)
+  review2    review_names again (the prepared roster cached)
+  names GET  the names page through the test client (form of 280 rows, rendered)
+  decide     apply_name_decisions: 200 links, 80 new players
+  preview    preview_event (stored states of the events before, the policy in memory)
+  publish    publish_event: the checks, the status, the audit entry, the ladder marked
+  replay     replay_ladder after it: only the new (last) event is rated, but every input is read
+  full       replay_ladder(full=True) of the whole history afterwards
+
+Query logging is off (settings.DEBUG = False after start-up); DEBUG=true only lets the
+settings load without SECRET_KEY.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PLAYERS, ROUNDS = 280, 7
+ROSTER, KNOWN, TYPOS = 400, 200, 20
+HISTORY_EVENTS, HISTORY_FIELD, HISTORY_ROUNDS = 200, 40, 5
+REPEAT = 3
+SLUG = "bench-import"
+
+GIVEN = [
+    "Anna", "Bram", "Carla", "Daan", "Emma", "Finn", "Greta", "Hugo", "Iris", "Jonas", "Kira",
+    "Lars", "Mila", "Noah", "Olga", "Piet", "Quinn", "Rosa", "Sven", "Tess", "Umar", "Vera",
+    "Wout", "Xena", "Yara", "Zeno", "Ada", "Bert", "Cor", "Dirk"
+]  # fmt: skip
+SURNAMES = [
+    "Jansen", "Bakker", "Visser", "Smit", "Meijer", "Mulder", "Bos", "Vos", "Peters",
+    "Hendriks", "Dekker", "Brouwer", "Dijkstra", "Kok", "Jacobs", "Vermeulen", "Schouten",
+    "Willems", "Hoekstra", "Koster", "Prins", "Huisman", "Kuipers", "Veenstra", "Kramer",
+    "Postma", "Scholten", "Molenaar", "Evers", "Blom"
+]  # fmt: skip
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.parse_args()
+    temp_dir = None
+    url = os.environ.get("DATABASE_URL", "")
+    if not url:
+        temp_dir = tempfile.TemporaryDirectory(prefix="bench-import-")
+        url = f"sqlite:///{temp_dir.name}/bench.sqlite3"
+        os.environ["DATABASE_URL"] = url
+    os.environ.pop("REDIS_URL", None)  # the on-commit replay runs in-process
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    try:
+        call_command("migrate", verbosity=0, interactive=False)
+        print_machine(connection)
+        timings: dict[str, list[float]] = {}
+        for run in range(REPEAT):
+            for step, seconds in one_run(seed=run).items():
+                timings.setdefault(step, []).append(seconds)
+        print(f"{'step':<11} {'median':>9} {'runs':>26}")
+        for step, values in timings.items():
+            runs = ", ".join(f"{v * 1000:.0f}" for v in values)
+            print(f"{step:<11} {statistics.median(values) * 1000:>7.0f} ms   ({runs} ms)")
+    finally:
+        connection.close()
+        if temp_dir is not None:
+            temp_dir.cleanup()
+    return 0
+
+
+def print_machine(connection) -> None:
+    import django
+
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine:  nproc={nproc}, CPU {cpu}, load average {load}")
+    print(
+        f"software: {connection.vendor} {connection.Database.__name__}, "
+        f"Python {platform.python_version()}, Django {django.get_version()}"
+    )
+
+
+def names() -> list[tuple[str, str]]:
+    """(given, surname) pairs, all different."""
+    return [(g, s) for s in SURNAMES for g in GIVEN][: ROSTER + PLAYERS]
+
+
+def one_typo(word: str) -> str:
+    return word[:-2] + word[-1] + word[-2]  # the last two letters swapped
+
+
+def trf_file(field: list[str], rng: random.Random) -> bytes:
+    """A FIDE TRF of `field` (names as written), ROUNDS rounds of random pairings."""
+    cells: dict[int, list[str]] = {rank: [] for rank in range(1, len(field) + 1)}
+    points = dict.fromkeys(cells, 0.0)
+    ranks = list(cells)
+    for _round in range(ROUNDS):
+        rng.shuffle(ranks)
+        for white, black in zip(ranks[::2], ranks[1::2], strict=True):
+            score = rng.choice([1.0, 0.5, 0.0])
+            code = {1.0: ("1", "0"), 0.5: ("=", "="), 0.0: ("0", "1")}[score]
+            cells[white].append(f"{black:>4} w {code[0]}")
+            cells[black].append(f"{white:>4} b {code[1]}")
+            points[white] += score
+            points[black] += 1 - score
+    lines = [
+        "012 Bench Open",
+        "042 2030/06/01",
+        "062 280",
+        "092 Individual: Swiss-System",
+    ]
+    for rank, name in enumerate(field, start=1):
+        line = f"001 {rank:>4}      {name:<33} {1500 + rank:>4}                         "
+        line = line.ljust(80) + f"{points[rank]:>4.1f}" + f" {rank:>4}"
+        line = line.ljust(91) + "  ".join(cells[rank])
+        lines.append(line)
+    return ("\n".join(lines) + "\n").encode()
+
+
+def one_run(seed: int) -> dict[str, float]:
+    import datetime as dt
+
+    from django.core.cache import cache
+    from django.db import transaction
+    from django.test import Client
+    from django.urls import reverse
+
+    from clubs import merging, publishing
+    from clubs.importers import parse_file
+    from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+    from ladder import jobs
+    from ladder.changes import ladder_inputs_changed
+    from ladder.replay import replay_ladder, verify_ladder
+    from matching import name_key
+
+    if Club.objects.filter(slug=SLUG).exists():
+        raise SystemExit(f"a club {SLUG!r} exists already in this database; not touching it")
+    rng = random.Random(seed)
+    pairs = names()
+    roster_pairs, fresh_pairs = pairs[:ROSTER], pairs[ROSTER:]
+    known = rng.sample(roster_pairs, KNOWN + TYPOS)
+    field = [f"{s}, {g}" for g, s in known[:KNOWN]]
+    field += [f"{one_typo(s)}, {g}" for g, s in known[KNOWN:]]
+    field += [f"{s}, {g}" for g, s in fresh_pairs[: PLAYERS - KNOWN - TYPOS]]
+    rng.shuffle(field)
+    data = trf_file(field, rng)
+
+    user = User.objects.filter(email="bench@example.org").first() or User.objects.create_user(
+        "bench@example.org", "a-long-bench-password"
+    )
+    club = Club.objects.create(slug=SLUG, name="Bench import club")
+    ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.OWNER)
+    try:
+        players = Player.objects.bulk_create(
+            Player(club=club, name=f"{g} {s}", name_key=name_key(f"{g} {s}"))
+            for g, s in roster_pairs
+        )
+        players = list(Player.objects.filter(club=club).order_by("id"))
+        build_history(club, players, rng)
+        with transaction.atomic():
+            ladder_inputs_changed(club.pk)
+        replay_ladder(club.pk)
+
+        times: dict[str, float] = {}
+        imported = timed(times, "parse", lambda: parse_file(data, "trf"))
+        assert len(imported.players) == PLAYERS and len(imported.games) == PLAYERS // 2 * ROUNDS
+        details = publishing.EventDetails("Bench Open", dt.date(2030, 6, 1))
+        event = timed(
+            times,
+            "draft",
+            lambda: publishing.create_draft_from_import(club, imported, details, user),
+        )
+        cache.clear()
+        merging._local.clear()
+        reviews = timed(times, "review", lambda: publishing.review_names(event))
+        timed(times, "review2", lambda: publishing.review_names(event))
+        client = Client()
+        client.force_login(user)
+        page = reverse("event_names", args=[club.slug, event.pk])
+        response = timed(times, "names GET", lambda: client.get(page))
+        assert response.status_code == 200
+        preselected = sum(1 for r in reviews if r.preselected)
+        suggested = sum(1 for r in reviews if r.candidates and not r.preselected)
+        auto = publishing.automatic_decisions(reviews, link_exact=True)
+        decisions = auto.decisions + [
+            publishing.NameDecision(r.entry_id, publishing.Action.NEW)
+            for r in reviews
+            if r.typed_name in set(auto.pending)
+        ]
+        timed(
+            times,
+            "decide",
+            lambda: publishing.apply_name_decisions(event.pk, event.edit_version, decisions, user),
+        )
+        event = Event.objects.get(pk=event.pk)
+        preview = timed(times, "preview", lambda: publishing.preview_event(event))
+        assert len(preview.rows) == PLAYERS and preview.ladder_current
+        queue = jobs.enqueue_replay
+        jobs.enqueue_replay = lambda club_id: None  # the replay is timed on its own below
+        try:
+            timed(
+                times,
+                "publish",
+                lambda: publishing.publish_event(event.pk, event.edit_version, user),
+            )
+        finally:
+            jobs.enqueue_replay = queue
+        timed(times, "replay", lambda: replay_ladder(club.pk))
+        club.refresh_from_db()
+        assert club.ladder_is_current
+        timed(times, "full", lambda: replay_ladder(club.pk, full=True))
+        assert verify_ladder(club) == []
+        if seed == 0:
+            games = Game.objects.filter(event__club=club).count()
+            print(
+                f"club:     {len(players)} roster players, {HISTORY_EVENTS} earlier events, "
+                f"{games} games in all after publishing"
+            )
+            print(
+                f"file:     {len(data) // 1024} KiB, {PLAYERS} players, "
+                f"{len(imported.games)} games; {preselected} names preselected, "
+                f"{suggested} with suggestions only, {len(auto.pending)} waiting for a decision"
+            )
+        return times
+    finally:
+        Entry.objects.filter(event__club=club).delete()
+        club.delete()
+        user.delete()
+
+
+def build_history(club, players, rng: random.Random) -> None:
+    import datetime as dt
+
+    from clubs.models import Entry, Event, Game
+    from ladder.results import Result
+
+    events = Event.objects.bulk_create(
+        Event(
+            club=club,
+            name=f"Club night {n + 1}",
+            date=dt.date(2025, 1, 1) + dt.timedelta(days=n),
+            status=Event.Status.PUBLISHED,
+        )
+        for n in range(HISTORY_EVENTS)
+    )
+    events = list(Event.objects.filter(club=club).order_by("date"))
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
+        for event in events
+        for rank, p in enumerate(rng.sample(players, HISTORY_FIELD), start=1)
+    )
+    by_event: dict[int, list] = {}
+    for entry in Entry.objects.filter(event__club=club).order_by("id"):
+        by_event.setdefault(entry.event_id, []).append(entry)
+    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
+    games = []
+    for event in events:
+        field = by_event[event.pk]
+        for round_no in range(1, HISTORY_ROUNDS + 1):
+            rng.shuffle(field)
+            games.extend(
+                Game(event=event, round=round_no, white=w, black=b, result=rng.choice(results))
+                for w, b in zip(field[::2], field[1::2], strict=True)
+            )
+    Game.objects.bulk_create(games, batch_size=5000)
+    del entries
+
+
+def timed(times: dict[str, float], step: str, work: Callable):
+    start = time.perf_counter()
+    value = work()
+    times[step] = time.perf_counter() - start
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())
