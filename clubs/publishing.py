@@ -105,7 +105,8 @@ def update_event(event_id: int, version: int, details: EventDetails, user: Any) 
         Event.objects.filter(pk=event.pk).update(**new)
         audit.record(event.club_id, user, "event.update", event_id=event.pk, changed=changed)
         if event.is_published and set(changed) & set(_LADDER_FIELDS):
-            ladder_inputs_changed(event.club_id)
+            earliest = min(event.date, new.get("date", event.date))
+            ladder_inputs_changed(event.club_id, from_date=earliest)
     return _reload(event_id)
 
 
@@ -221,7 +222,7 @@ def _store_results(
         new_names=len(created),
     )
     if event.is_published:
-        ladder_inputs_changed(event.club_id)
+        ladder_inputs_changed(event.club_id, from_date=event.date)
 
 
 def _match_entries(
@@ -536,7 +537,7 @@ def apply_name_decisions(
             dropped=applied.dropped,
         )
         if event.is_published and (applied.linked or applied.created or applied.dropped):
-            ladder_inputs_changed(event.club_id)
+            ladder_inputs_changed(event.club_id, from_date=event.date)
     return applied
 
 
@@ -876,7 +877,7 @@ def publish_event(event_id: int, version: int, user: Any) -> Event:
             )
         Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
         audit.record(event.club_id, user, "event.publish", event_id=event.pk, name=event.name)
-        ladder_inputs_changed(event.club_id)
+        ladder_inputs_changed(event.club_id, from_date=event.date)
     return _reload(event_id)
 
 
@@ -889,7 +890,7 @@ def unpublish_event(event_id: int, version: int, user: Any) -> Event:
             raise PublishingError(_("This event is not published."))
         Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)
         audit.record(event.club_id, user, "event.unpublish", event_id=event.pk, name=event.name)
-        ladder_inputs_changed(event.club_id)
+        ladder_inputs_changed(event.club_id, from_date=event.date)
     return _reload(event_id)
 
 
@@ -902,7 +903,7 @@ def delete_event(event_id: int, version: int, user: Any) -> Event:
         Event.objects.filter(pk=event.pk).update(deleted_at=timezone.now())
         audit.record(event.club_id, user, "event.delete", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
-            ladder_inputs_changed(event.club_id)
+            ladder_inputs_changed(event.club_id, from_date=event.date)
     return _reload(event_id)
 
 
@@ -914,7 +915,7 @@ def restore_event(event_id: int, version: int, user: Any) -> Event:
         Event.objects.filter(pk=event.pk).update(deleted_at=None)
         audit.record(event.club_id, user, "event.restore", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
-            ladder_inputs_changed(event.club_id)
+            ladder_inputs_changed(event.club_id, from_date=event.date)
     return _reload(event_id)
 
 
