@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -26,52 +21,9 @@ from ladder.models import LadderReplay
 from ladder.replay import replay_ladder, sweep_ladders, verify_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_history, make_players
+from tests.live import free_port, kill, run_burst_worker, start_worker, wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def worker_env(redis_url: str) -> dict[str, str]:
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    return {**os.environ, "DEBUG": "true", "DATABASE_URL": url, "REDIS_URL": redis_url}
-
-
-def start_worker(redis_url: str, *, burst: bool, forking: bool = True) -> subprocess.Popen:
-    # A SimpleWorker runs jobs in its own process, so killing it kills the replay;
-    # the default Worker runs each job in a forked work horse of its own session.
-    worker_class = "rq.Worker" if forking else "rq.worker.SimpleWorker"
-    args = [sys.executable, "manage.py", "rqworker", "default", "--worker-class", worker_class]
-    if burst:
-        args.append("--burst")
-    # A session of its own, so a kill takes the worker and everything it started.
-    return subprocess.Popen(
-        args,
-        cwd=ROOT,
-        env=worker_env(redis_url),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-
-
-def run_burst_worker(redis_url: str) -> None:
-    worker = start_worker(redis_url, burst=True)
-    assert worker.wait(timeout=120) == 0
-
-
-def kill(worker: subprocess.Popen) -> None:
-    os.killpg(worker.pid, signal.SIGKILL)
-    worker.wait(timeout=10)
-
-
-def wait_until(condition, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError("condition not reached in time")
 
 
 @pytest.fixture
@@ -185,12 +137,6 @@ def test_two_replays_of_one_club_never_interleave(redis_url, big_club):
     for earlier, later in itertools.pairwise(replays):
         assert later.started_at >= earlier.finished_at
     assert verify_ladder(big_club) == []
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class PrivateRedis:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -16,20 +13,15 @@ from django.db import connection
 from clubs.models import Club
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_history
+from tests.live import ROOT, database_url, start_gunicorn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 RESTORED = "clubpages_restore_check"
 
 
 def pg_args() -> list[str]:
     db = connection.settings_dict
     return ["-h", db["HOST"] or "127.0.0.1", "-p", str(db["PORT"] or 5432), "-U", db["USER"]]
-
-
-def database_url(name: str) -> str:
-    db = connection.settings_dict
-    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
 
 
 def table_fingerprints(dbname: str) -> dict[str, tuple[int, str]]:
@@ -52,12 +44,6 @@ def table_fingerprints(dbname: str) -> dict[str, tuple[int, str]]:
         )
         result[table] = (int(count), digest)
     return result
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_a_backup_restores_into_a_fresh_database_that_serves_and_verifies(tmp_path):
@@ -91,37 +77,10 @@ def test_a_backup_restores_into_a_fresh_database_that_serves_and_verifies(tmp_pa
         assert verify.returncode == 0, verify.stdout + verify.stderr
         assert "backup: ok" in verify.stdout
 
-        port = free_port()
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                "1",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        server, base = start_gunicorn(env, workers=1)
         try:
-            body = ""
-            for _ in range(100):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
-                        assert r.status == 200
-                    with urllib.request.urlopen(
-                        f"http://127.0.0.1:{port}/c/backup/", timeout=5
-                    ) as r:
-                        body = r.read().decode()
-                    break
-                except OSError:
-                    time.sleep(0.2)
-            assert "Player 00" in body
+            with urllib.request.urlopen(f"{base}/c/backup/", timeout=10) as response:
+                assert "Player 00" in response.read().decode()
         finally:
             server.terminate()
             server.wait(timeout=10)
