@@ -82,7 +82,8 @@ def test_mutated_files_never_cause_a_5xx_an_orphan_row_or_a_temporary_file():
         upload_url = f"{base}/manage/{club.slug}/events/{event.pk}/results/upload/"
         for n in range(SAMPLES):
             source = sources[n % len(sources)]
-            data = mutate(source.read_bytes(), rng)
+            # Every tenth file goes in whole, so the run shows acceptance too.
+            data = source.read_bytes() if n % 10 == 0 else mutate(source.read_bytes(), rng)
             if n == SAMPLES - 1:
                 data = b"001 " * (800_000)  # over the 2 MB limit
             version = Event.objects.get(pk=event.pk).edit_version
@@ -96,6 +97,7 @@ def test_mutated_files_never_cause_a_5xx_an_orphan_row_or_a_temporary_file():
                 files={"file": (source.name, data)},
                 headers={"Referer": upload_url},
                 timeout=30,
+                allow_redirects=False,
             )
             statuses.append(response.status_code)
     finally:
