@@ -19,7 +19,13 @@ def enqueue_replay(club_id: int) -> None:
     if settings.REDIS_URL is None:
         from ladder.replay import replay_ladder
 
-        replay_ladder(club_id)
+        # Runs after the change committed: a failure here must not turn a saved
+        # change into an error page. The club stays marked out of date and the
+        # sweep (or the rebuild button) replays it again.
+        try:
+            replay_ladder(club_id)
+        except Exception:
+            logger.exception("In-process replay of club %s failed; the sweep will retry", club_id)
         return
     from redis.exceptions import RedisError
 
