@@ -61,7 +61,4 @@ urlpatterns = [
     path("", include("clubs.roster_urls")),
     path("", include("clubs.event_urls")),
     path("", include("ladder.page_urls")),
-    # Club pages for members and visitors
-    path("c/<slug:slug>/", ladder_views.club_page, name="club_page"),
-    path("c/<slug:slug>/s/<str:secret>/", ladder_views.club_page, name="club_page_secret"),
 ]

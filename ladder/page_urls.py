@@ -1,3 +1,34 @@
-from django.urls import URLPattern
+"""Club pages, each at c/<slug>/… (public clubs, directors) and c/<slug>/s/<secret>/… (unlisted),
+the public directory, robots.txt, the sitemap and the directors' page settings."""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import URLPattern, path
+
+from clubs import settings_views
+from ladder import views
+
+CLUB_PAGES = [
+    ("", views.club_page, "club_page"),
+    ("ladder.csv", views.ladder_csv, "club_ladder_csv"),
+    ("ladder.json", views.ladder_json, "club_ladder_json"),
+    ("seeding.trf", views.seeding_list_trf, "club_seeding_trf"),
+    ("seeding.csv", views.seeding_list_csv, "club_seeding_csv"),
+    ("players/", views.roster_page, "club_roster"),
+    ("players/<int:player_id>/", views.player_page, "club_player"),
+    ("events/", views.events_page, "club_events"),
+    ("events/<int:event_id>/", views.event_page, "club_event"),
+]
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/", views.directory, name="club_directory"),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
+    path("sitemap.xml", views.sitemap_xml, name="sitemap"),
+    path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
+    path(
+        "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
+    ),
+]
+for suffix, view, name in CLUB_PAGES:
+    urlpatterns += [
+        path(f"c/<slug:slug>/{suffix}", view, name=name),
+        path(f"c/<slug:slug>/s/<str:secret>/{suffix}", view, name=f"{name}_secret"),
+    ]

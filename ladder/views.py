@@ -1,37 +1,278 @@
-"""The ladder as members see it, and the directors' rebuild button."""
+"""The club pages as members and visitors see them, the public directory, and the rebuild button.
+
+Every club page goes through club_view: the visibility check (one 404 for every
+kind of "no"), the club's language, the noindex and no-referrer headers of a
+non-public club and, while the subscription is off, the inactive notice for
+visitors. A single event's page stays open by its own link.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from clubs.access import club_for_director, club_for_visitor
-from clubs.models import Club
+from clubs.access import NOT_FOUND, club_for_director, club_for_visitor
+from clubs.models import Club, Event, Player
+from ladder import pages
 from ladder.changes import request_full_rebuild
+from ladder.chart import ChartPoint, ChartText, rating_chart
+from ladder.export import (
+    LADDER_FIELDS,
+    SEEDING_FIELDS,
+    csv_text,
+    public_ladder,
+    seeding_rows,
+    seeding_trf,
+)
+from ladder.language import use_club_language
 
 
-def club_page(request: HttpRequest, slug: str, secret: str | None = None) -> HttpResponse:
+@dataclass(frozen=True)
+class Visit:
+    """One visitor's view of one club: who they are and where the club's pages live for them."""
+
+    club: Club
+    is_director: bool
+    page_active: bool
+    base: str  # the club page's path as this visitor reached it, with the secret if they used it
+
+    @property
+    def page_open(self) -> bool:
+        return self.page_active or self.is_director
+
+    @property
+    def noindex(self) -> bool:
+        return self.club.visibility != Club.Visibility.PUBLIC
+
+    def context(self, **extra: Any) -> dict[str, Any]:
+        return {
+            "club": self.club,
+            "visit": self,
+            "base": self.base,
+            "is_director": self.is_director,
+            "noindex": self.noindex,
+            **extra,
+        }
+
+
+def _visit(request: HttpRequest, slug: str, secret: str | None) -> Visit:
     club = club_for_visitor(request, slug, secret)
-    is_director = club.is_directed_by(request.user)
-    noindex = club.visibility != Club.Visibility.PUBLIC
-    if not club.page_is_active() and not is_director:
-        # Nothing is deleted: subscribing again brings the page back as it was.
-        response = render(request, "ladder/inactive.html", {"club": club, "noindex": noindex})
+    use_club_language(request, club.language)
+    if secret is None:
+        base = reverse("club_page", kwargs={"slug": club.slug})
     else:
-        players = club.players.on_ladder().in_ladder_order()
-        response = render(
-            request,
-            "ladder/ladder.html",
-            {"club": club, "players": players, "noindex": noindex, "is_director": is_director},
-        )
-    if club.visibility != Club.Visibility.PUBLIC:
+        base = reverse("club_page_secret", kwargs={"slug": club.slug, "secret": secret})
+    return Visit(club, club.is_directed_by(request.user), club.page_is_active(), base)
+
+
+def _protect(response: HttpResponse, noindex: bool) -> HttpResponse:
+    if noindex:
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
     return response
+
+
+ClubView = Callable[..., HttpResponse]
+
+
+def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
+    """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
+    the club's subscription is off."""
+
+    def decorate(view: ClubView) -> ClubView:
+        @wraps(view)
+        @require_safe
+        def wrapper(
+            request: HttpRequest, slug: str, secret: str | None = None, **kwargs: Any
+        ) -> HttpResponse:
+            visit = _visit(request, slug, secret)
+            if visit.page_open or free:
+                return _protect(view(request, visit, **kwargs), visit.noindex)
+            # Nothing is deleted: subscribing again brings the page back as it was.
+            inactive = render(request, "ladder/inactive.html", visit.context(noindex=True))
+            return _protect(inactive, noindex=True)
+
+        return wrapper
+
+    return decorate
+
+
+def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[pages.LadderRow], bool]:
+    active_only = request.GET.get("active") == "1"
+    since = pages.active_since(timezone.localdate()) if active_only else None
+    roster = pages.load_roster(visit.club, visit.is_director)
+    return roster.ladder(since), active_only
+
+
+@club_view()
+def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
+    rows, active_only = _ladder(request, visit)
+    return render(
+        request,
+        "ladder/ladder.html",
+        visit.context(rows=rows, active_only=active_only, section="ladder"),
+    )
+
+
+@club_view()
+def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
+    rows, _active = _ladder(request, visit)
+    return _download(
+        csv_text(public_ladder(rows), LADDER_FIELDS), "text/csv", f"{visit.club.slug}-ladder.csv"
+    )
+
+
+@club_view()
+def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
+    rows, active_only = _ladder(request, visit)
+    data = {
+        "club": visit.club.name,
+        "ladder_is_current": visit.club.ladder_is_current,
+        "active_only": active_only,
+        "players": public_ladder(rows),
+    }
+    return HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+
+
+@club_view()
+def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
+    rows, _active = _ladder(request, visit)
+    return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf")
+
+
+@club_view()
+def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
+    rows, _active = _ladder(request, visit)
+    return _download(
+        csv_text(seeding_rows(rows), SEEDING_FIELDS), "text/csv", f"{visit.club.slug}-seeding.csv"
+    )
+
+
+def _download(text: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@club_view()
+def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
+    roster = pages.load_roster(visit.club, visit.is_director)
+    return render(
+        request, "ladder/roster.html", visit.context(players=roster.by_name(), section="players")
+    )
+
+
+@club_view()
+def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpResponse:
+    roster = pages.load_roster(visit.club, visit.is_director)
+    page = pages.player_page(visit.club, roster, player_id)
+    if page is None:
+        kept = (
+            Player.objects.filter(club=visit.club, pk=player_id, merged_into__isnull=False)
+            .values_list("merged_into_id", flat=True)
+            .first()
+        )
+        if kept is None:
+            raise Http404(NOT_FOUND)
+        return redirect(f"{visit.base}players/{kept}/")
+    chart = _rating_chart(page)
+    return render(
+        request, "ladder/player.html", visit.context(page=page, chart=chart, section="players")
+    )
+
+
+def _rating_chart(page: pages.PlayerPage) -> str:
+    if not page.events:
+        return ""
+    dates = [date_format(e.date, "SHORT_DATE_FORMAT") for e in page.events]
+    points = [
+        ChartPoint(e.post_rating, f"{date} {e.name}: {pages.half_up(e.post_rating)}")
+        for date, e in zip(dates, page.events, strict=True)
+    ]
+    text = ChartText(
+        title=_("Rating history of %(name)s") % {"name": page.player.name},
+        x_axis=_("Events, oldest first"),
+        y_axis=_("Rating"),
+        first_label=dates[0],
+        last_label=dates[-1],
+    )
+    # Safe: rating_chart escapes every text it puts into the markup.
+    return mark_safe(rating_chart(points, text))
+
+
+@club_view()
+def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
+    events = pages.event_summaries(visit.club)
+    return render(request, "ladder/events.html", visit.context(events=events, section="events"))
+
+
+@club_view(free=True)
+def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
+    event = visit.club.events.published().filter(pk=event_id).first()
+    if event is None:
+        raise Http404(NOT_FOUND)
+    roster = pages.load_roster(visit.club, visit.is_director)
+    page = pages.event_page(event, roster, _("unconfirmed player"))
+    return render(request, "ladder/event.html", visit.context(page=page, section="events"))
+
+
+@require_safe
+def directory(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.filter(visibility=Club.Visibility.PUBLIC).order_by("name")
+    return render(request, "ladder/directory.html", {"clubs": clubs})
+
+
+@require_safe
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    lines = [
+        "User-agent: *",
+        "Disallow: /c/*/s/",
+        "Disallow: /manage/",
+        "Disallow: /accounts/",
+        "Disallow: /i18n/",
+        "Disallow: /stripe/",
+        "Allow: /",
+        f"Sitemap: {settings.SITE_URL.rstrip('/')}{reverse('sitemap')}",
+    ]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
+
+
+@require_safe
+def sitemap_xml(request: HttpRequest) -> HttpResponse:
+    """Public clubs only: their ladder, roster, list of events and every published event."""
+    public = Club.Visibility.PUBLIC
+    clubs = list(Club.objects.filter(visibility=public).order_by("slug").values_list("slug"))
+    events = Event.objects.published().filter(club__visibility=public)
+    by_club: dict[str, list[int]] = {slug: [] for (slug,) in clubs}
+    for slug, event_id in events.order_by("club__slug", "-date", "-id").values_list(
+        "club__slug", "id"
+    ):
+        by_club[slug].append(event_id)
+    site = settings.SITE_URL.rstrip("/")
+    urls = []
+    for slug, event_ids in by_club.items():
+        base = site + reverse("club_page", kwargs={"slug": slug})
+        urls += [base, f"{base}players/", f"{base}events/"]
+        urls += [f"{base}events/{event_id}/" for event_id in event_ids]
+    return render(request, "ladder/sitemap.xml", {"urls": urls}, content_type="application/xml")
 
 
 @require_POST

@@ -16,7 +16,9 @@ PRODUCTION = {
 
 
 def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is set for the browser tests; a deployment never has it.
+    unset = {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,

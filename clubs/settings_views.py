@@ -1,0 +1,78 @@
+"""The directors' club page settings: visibility, names, language, and a new secret link."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs import audit
+from clubs.access import club_for_director
+from clubs.models import Club
+from clubs.views import club_page_path
+
+
+class PageSettingsForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields: ClassVar[list[str]] = ["visibility", "name_display", "language"]
+        labels: ClassVar[dict[str, Any]] = {
+            "visibility": gettext_lazy("Who can see the club page"),
+            "name_display": gettext_lazy("Names on the club page"),
+            "language": gettext_lazy("Language of the club page"),
+        }
+        help_texts: ClassVar[dict[str, Any]] = {
+            "name_display": gettext_lazy(
+                "Juniors are shown with initials unless their family agreed to full names. "
+                "Directors always see full names."
+            ),
+            "language": gettext_lazy(
+                "Visitors who chose a language, or whose browser asks for one we offer, see "
+                "that one instead."
+            ),
+        }
+        widgets: ClassVar[dict[str, Any]] = {"visibility": forms.RadioSelect}
+
+
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    before = {name: getattr(club, name) for name in PageSettingsForm.Meta.fields}
+    page_path = club_page_path(club)
+    form = PageSettingsForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        changes = {
+            name: [before[name], form.cleaned_data[name]]
+            for name in form.changed_data
+            if before[name] != form.cleaned_data[name]
+        }
+        if changes:
+            with transaction.atomic():
+                form.save()
+                audit.record(club, request.user, "club.page_settings", changes=changes)
+        messages.success(request, _("The club page settings are saved."))
+        return redirect("club_settings", slug=club.slug)
+    return render(
+        request,
+        "ladder/club_settings.html",
+        {"club": club, "form": form, "page_path": page_path},
+    )
+
+
+@require_POST
+def rotate_secret(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    with transaction.atomic():
+        club.rotate_secret()
+        # The secret itself is never written to the log.
+        audit.record(club, request.user, "club.secret_rotated")
+    messages.success(
+        request, _("The club page has a new secret link. The old link no longer works.")
+    )
+    return redirect("club_settings", slug=club.slug)

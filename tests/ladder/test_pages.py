@@ -1,0 +1,658 @@
+"""The club pages: ladder, roster, player, events, event, exports and the directors' settings."""
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs.importers import parse_file
+from clubs.models import AuditEntry, Club, Event, Player
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from tests.factories import make_club, make_event
+
+pytestmark = pytest.mark.django_db
+
+W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
+
+
+class _Tables(HTMLParser):
+    """Every table row of a page as the list of its cells' texts, by the table's class."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[tuple[str, list[list[str]]]] = []
+        self._cell: list[str] | None = None
+        self._row: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append((dict(attrs).get("class") or "", []))
+        elif tag == "tr" and self.tables:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None:
+            self.tables[-1][1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def tables(response, css_class: str) -> list[list[list[str]]]:
+    parser = _Tables()
+    parser.feed(response.content.decode())
+    return [rows for cls, rows in parser.tables if css_class in cls.split()]
+
+
+def table(response, css_class: str) -> list[list[str]]:
+    """The body rows of the first table with this class."""
+    return tables(response, css_class)[0][1:]
+
+
+def url(club: Club, suffix: str = "") -> str:
+    """A club page as a visitor reaches it: with the secret unless the club is public."""
+    if club.visibility == Club.Visibility.PUBLIC:
+        return reverse("club_page", args=[club.slug]) + suffix
+    return reverse("club_page_secret", args=[club.slug, club.secret]) + suffix
+
+
+def rated(club: Club, name: str, rating: float, games: int, **fields) -> Player:
+    """A player as a replay leaves them, without building a history."""
+    fields.setdefault("provisional", games < 5)
+    return Player.objects.create(club=club, name=name, rating=rating, rated_games=games, **fields)
+
+
+def replay(club: Club) -> None:
+    replay_ladder(club.pk, full=True)
+    club.refresh_from_db()
+
+
+@pytest.fixture
+def public(owner):
+    return make_club(slug="knights", owner=owner, visibility=Club.Visibility.PUBLIC)
+
+
+# --- the ladder -------------------------------------------------------------------------------
+
+
+def test_the_ladder_lists_established_players_by_rating_then_provisional_ones(client, public):
+    today = timezone.localdate()
+    rated(public, "Ann Alder", 1500.4, 30, last_played=today, last_change=12.26)
+    rated(public, "Bob Birch", 1600.6, 12, last_played=today, last_change=-3.04)
+    rated(public, "Cid Cedar", 1700, 2, last_played=today)
+    rated(public, "Dee Dogwood", 1450, 4, last_played=today, last_change=0.0)
+    Player.objects.create(club=public, name="Eve Elm")  # no rated game: not on the ladder
+
+    response = client.get(url(public))
+
+    rows = table(response, "ladder")
+    assert [row[:4] for row in rows] == [
+        ["1", "Bob Birch", "1601", "12"],
+        ["2", "Ann Alder", "1500", "30"],
+        ["3", "Cid Cedar provisional", "1700", "2"],
+        ["4", "Dee Dogwood provisional", "1450", "4"],
+    ]
+    assert [row[5] for row in rows] == ["−3.0", "+12.3", "—", "0.0"]
+    assert "Eve Elm" not in response.content.decode()
+
+
+def test_provisional_players_are_grey_and_also_marked_in_words(client, public):
+    rated(public, "Cid Cedar", 1700, 2)
+    html = client.get(url(public)).content.decode()
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Cid Cedar.*?</tr>", html, re.S).group(0)
+    assert row.startswith('<tr class="provisional">')
+    assert '<span class="tag">provisional</span>' in row
+
+
+def test_the_active_filter_keeps_players_who_played_in_the_last_twelve_months(client, public):
+    today = timezone.localdate()
+    rated(public, "Recent Player", 1500, 30, last_played=today - dt.timedelta(days=364))
+    rated(public, "Long Gone", 1600, 30, last_played=today - dt.timedelta(days=400))
+
+    everyone = [row[1] for row in table(client.get(url(public)), "ladder")]
+    active = [row[1] for row in table(client.get(url(public), {"active": "1"}), "ladder")]
+
+    assert everyone == ["Long Gone", "Recent Player"]
+    assert active == ["Recent Player"]
+
+
+def test_every_page_says_when_the_ladder_is_being_recalculated(client, public):
+    ann = rated(public, "Ann Alder", 1500, 30)
+    event = make_event(public, [(1, ann, rated(public, "Bob Birch", 1400, 30), W)])
+    pages = ["", "players/", f"players/{ann.pk}/", "events/", f"events/{event.pk}/"]
+    notice = "The ladder is being recalculated"
+
+    Club.objects.filter(pk=public.pk).update(data_version=1, built_version=1)
+    assert not any(notice in client.get(url(public, p)).content.decode() for p in pages)
+
+    Club.objects.filter(pk=public.pk).update(data_version=2)
+    for page in pages:
+        assert notice in client.get(url(public, page)).content.decode(), page
+
+
+# --- a hand-built history: the player page and the event page ---------------------------------
+
+
+@pytest.fixture
+def history(public):
+    """Ann and Bob are established with K 20, Dee established with K 40, Cid provisional."""
+    ann = Player.objects.create(club=public, name="Ann Alder", start_rating=1500, start_games=30)
+    bob = Player.objects.create(club=public, name="Bob Birch", start_rating=1400, start_games=30)
+    cid = Player.objects.create(club=public, name="Cid Cedar")
+    dee = Player.objects.create(club=public, name="Dee Dogwood", start_rating=1300, start_games=10)
+    swiss = make_event(
+        public,
+        [
+            (1, ann, bob, W),
+            (1, cid, dee, D),  # protection: counts for Cid only
+            (2, ann, dee, Result.WHITE_FORFEIT_WIN),
+            (2, bob, None, Result.BYE_FULL),
+            (2, cid, None, Result.BYE_HALF),
+            (3, dee, ann, Result.UNRATED_WHITE_WIN),
+            (3, bob, cid, B),  # protection: counts for Cid only
+        ],
+        date=dt.date(2026, 1, 10),
+        name="January Swiss",
+    )
+    friendly = make_event(
+        public, [(1, ann, bob, D)], date=dt.date(2026, 2, 1), name="Friendly", rated=False
+    )
+    bughouse = make_event(
+        public,
+        [(1, ann, cid, W)],
+        date=dt.date(2026, 3, 1),
+        name="Bughouse night",
+        kind=Event.Kind.BUGHOUSE,
+    )
+    replay(public)
+    return {
+        "ann": ann,
+        "bob": bob,
+        "cid": cid,
+        "dee": dee,
+        "swiss": swiss,
+        "friendly": friendly,
+        "bughouse": bughouse,
+    }
+
+
+def test_the_player_page_shows_rating_status_and_the_lifetime_record(client, public, history):
+    ann = history["ann"]
+    response = client.get(url(public, f"players/{ann.pk}/"))
+    html = response.content.decode()
+
+    assert "<h1>Ann Alder</h1>" in html
+    assert re.search(r"<dt>Rating</dt><dd>1507</dd>", html)  # 1500 + 20 x (1 - 0.64)
+    assert re.search(r"<dt>Status</dt><dd>established</dd>", html)
+    # Over the board: the win against Bob, the draw in the friendly, the bughouse win and the
+    # unrated loss to Dee; the forfeit is counted apart.
+    assert table(response, "record") == [["4", "2", "1", "1", "0", "1", "0"]]
+
+
+def test_byes_are_counted_apart_in_the_lifetime_record(client, public, history):
+    response = client.get(url(public, f"players/{history['bob'].pk}/"))
+    #                                    played won drawn lost byes forfeits won/lost
+    assert table(response, "record") == [["3", "0", "1", "2", "1", "0", "0"]]
+
+
+def test_the_breakdown_shows_each_game_and_why_it_did_or_did_not_count(client, public, history):
+    ann, swiss = history["ann"], history["swiss"]
+    response = client.get(url(public, f"players/{ann.pk}/"))
+    html = response.content.decode()
+
+    games = tables(response, "games")
+    assert len(games) == 3  # one table per event, newest first
+    bughouse, friendly, january = (rows[1:] for rows in games)
+    assert january == [
+        ["1", "white", "Bob Birch", "1400", "0.64", "1", "yes"],
+        [
+            "2",
+            "white",
+            "Dee Dogwood",
+            "1300",
+            "—",
+            "+",
+            "no: a forfeit or a game without a result is never rated",
+        ],
+        ["3", "black", "Dee Dogwood", "1300", "—", "0", "no: the result was marked unrated"],
+    ]
+    assert friendly == [
+        ["1", "white", "Bob Birch", "1393", "—", "½", "no: the event was not rated"]
+    ]
+    assert bughouse[0][-1] == "no: bughouse is never rated"
+    # The sentence that answers "why did I gain so little".
+    assert (
+        "Rating 1500 before the event, 1507 after it. In the one counted game: score 1, "
+        "expected 0.64." in html
+    )
+    assert "Change = K × (score − expected) = 20 × (1 − 0.64) = +7.2." in html
+    assert f'href="{url(public, f"events/{swiss.pk}/")}"' in html
+
+
+def test_the_protection_rule_is_explained_on_the_established_players_page(client, public, history):
+    response = client.get(url(public, f"players/{history['dee'].pk}/"))
+    (january,) = tables(response, "games")
+    assert january[1] == [
+        "1",
+        "black",
+        "Cid Cedar",
+        "1200",
+        "—",
+        "½",
+        "no: an established player against a provisional one: counted for the provisional",
+    ]
+    response = client.get(url(public, f"players/{history['cid'].pk}/"))
+    cid_january = tables(response, "games")[-1]
+    assert cid_january[1][-1] == "yes"
+    assert cid_january[1][4] == "0.36"  # 1200 against 1300
+
+
+def test_the_player_page_has_the_chart_and_the_same_numbers_in_a_table(client, public, history):
+    response = client.get(url(public, f"players/{history['ann'].pk}/"))
+    html = response.content.decode()
+    svg = re.search(r"<svg .*?</svg>", html, re.S).group(0)
+    assert 'viewBox="0 0 480 240"' in svg
+    assert '<title id="chart-title">Rating history of Ann Alder</title>' in svg
+    assert svg.count("<circle") == 3
+    (history_table,) = tables(response, "visually-hidden")
+    assert history_table[1:] == [
+        ["01/10/2026", "January Swiss", "1507"],
+        ["02/01/2026", "Friendly", "1507"],
+        ["03/01/2026", "Bughouse night", "1507"],
+    ]
+    changes = re.findall(r'<span class="change">([^<]+)</span>', html)
+    assert changes == ["0.0", "0.0", "+7.2"]
+
+
+def test_a_merged_players_page_leads_to_the_player_they_were_merged_into(client, public, history):
+    ann, bob = history["ann"], history["bob"]
+    Player.objects.filter(pk=bob.pk).update(merged_into=ann)
+    response = client.get(url(public, f"players/{bob.pk}/"))
+    assert response.status_code == 302
+    assert response["Location"] == url(public, f"players/{ann.pk}/")
+
+
+def test_the_event_page_counts_byes_and_forfeits_in_the_standings(client, public, history):
+    response = client.get(url(public, f"events/{history['swiss'].pk}/"))
+    standings = table(response, "standings")
+    #  rank, name, points, played, byes, forfeits, change
+    assert standings == [
+        ["1", "Ann Alder", "2", "2", "0", "1", "+7.2"],
+        ["1", "Cid Cedar", "2", "2", "1", "0", "+36.0"],
+        ["3", "Dee Dogwood", "1½", "2", "0", "1", "0.0"],
+        ["4", "Bob Birch", "1", "2", "1", "0", "−7.2"],
+    ]
+
+
+def test_the_event_page_lists_every_round(client, public, history):
+    response = client.get(url(public, f"events/{history['swiss'].pk}/"))
+    rounds = [rows[1:] for rows in tables(response, "round")]
+    assert rounds == [
+        [["1", "Ann Alder", "1–0", "Bob Birch"], ["2", "Cid Cedar", "½–½", "Dee Dogwood"]],
+        [
+            ["1", "Ann Alder", "+ – − (forfeit)", "Dee Dogwood"],
+            ["2", "Bob Birch", "full-point bye", "—"],
+            ["3", "Cid Cedar", "half-point bye", "—"],
+        ],
+        [
+            ["1", "Dee Dogwood", "1–0 (unrated)", "Ann Alder"],
+            ["2", "Bob Birch", "0–1", "Cid Cedar"],
+        ],
+    ]
+
+
+def test_the_event_page_shows_the_rating_changes(client, public, history):
+    response = client.get(url(public, f"events/{history['swiss'].pk}/"))
+    changes = table(response, "rating-changes")
+    assert [row[0] for row in changes] == ["Cid Cedar", "Ann Alder", "Dee Dogwood", "Bob Birch"]
+    assert changes[1] == ["Ann Alder", "1500", "1", "1", "0.64", "+7.2", "1507"]
+    assert changes[0] == ["Cid Cedar", "1200", "2", "1.5", "0.60", "+36.0", "1236"]
+
+
+def test_an_unrated_event_shows_no_rating_changes(client, public, history):
+    response = client.get(url(public, f"events/{history['friendly'].pk}/"))
+    html = response.content.decode()
+    assert "not rated" in html
+    assert not tables(response, "rating-changes")
+    assert len(table(response, "standings")[0]) == 6  # no change column
+
+
+def test_a_round_robin_gets_a_crosstable(client, public):
+    a, b, c, d = (
+        Player.objects.create(club=public, name=name) for name in ["Ann", "Bob", "Cid", "Dee"]
+    )
+    event = make_event(
+        public,
+        [
+            (1, a, b, W),
+            (1, c, d, D),
+            (2, a, c, D),
+            (2, d, b, Result.WHITE_FORFEIT_WIN),
+            (3, d, a, B),
+            (3, b, c, W),
+        ],
+    )
+    replay(public)
+    response = client.get(url(public, f"events/{event.pk}/"))
+    crosstable = table(response, "crosstable")
+    assert [row[1] for row in crosstable] == ["Ann", "Dee", "Bob", "Cid"]
+    cells = {row[1]: row for row in crosstable}
+    order = [row[1] for row in crosstable]
+    col = {name: 2 + order.index(name) for name in order}
+    assert cells["Ann"][col["Bob"]] == "1" and cells["Bob"][col["Ann"]] == "0"
+    assert cells["Ann"][col["Cid"]] == "½" and cells["Cid"][col["Ann"]] == "½"
+    assert cells["Dee"][col["Bob"]] == "+" and cells["Bob"][col["Dee"]] == "−"
+    assert cells["Ann"][col["Ann"]] == "×"
+    assert cells["Ann"][-1] == "2½"
+
+
+def test_a_swiss_gets_no_crosstable(client, public, history):
+    response = client.get(url(public, f"events/{history['swiss'].pk}/"))
+    assert not tables(response, "crosstable")
+
+
+def test_draft_and_deleted_events_are_not_shown(client, public, history):
+    draft = make_event(public, [(1, history["ann"], history["bob"], W)], published=False)
+    deleted = history["friendly"]
+    deleted.soft_delete()
+    assert client.get(url(public, f"events/{draft.pk}/")).status_code == 404
+    assert client.get(url(public, f"events/{deleted.pk}/")).status_code == 404
+    names = [row[1] for row in table(client.get(url(public, "events/")), "events")]
+    assert names == ["Bughouse night", "January Swiss"]
+
+
+def test_the_list_of_events_shows_date_kind_players_and_whether_it_was_rated(
+    client, public, history
+):
+    rows = table(client.get(url(public, "events/")), "events")
+    assert rows == [
+        ["03/01/2026", "Bughouse night", "Bughouse", "2", "not rated"],
+        ["02/01/2026", "Friendly", "Standard", "2", "not rated"],
+        ["01/10/2026", "January Swiss", "Standard", "4", "rated"],
+    ]
+
+
+def test_the_roster_lists_everyone_by_name_with_their_status(client, public):
+    rated(public, "Bob Birch", 1500, 30)
+    rated(public, "Ann Alder", 1450.5, 3)
+    Player.objects.create(club=public, name="Cid Cedar")
+    rows = table(client.get(url(public, "players/")), "roster")
+    assert [row[:4] for row in rows] == [
+        ["Ann Alder", "1451", "provisional", "3"],
+        ["Bob Birch", "1500", "established", "30"],
+        ["Cid Cedar", "—", "not rated yet", "0"],
+    ]
+
+
+# --- exports ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def three(public):
+    today = timezone.localdate()
+    rated(public, "Ann Alder", 1500.4, 30, last_played=today, last_change=12.26)
+    rated(public, "Bob Birch", 1600.6, 12, last_played=dt.date(2020, 1, 1))
+    rated(public, "Cid Cedar", 1700, 2, last_played=today, last_change=-40.0)
+    return today
+
+
+def test_the_ladder_exports_as_csv(client, public, three):
+    response = client.get(url(public, "ladder.csv"))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="knights-ladder.csv"'
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows == [
+        ["rank", "name", "rating", "rated_games", "provisional", "last_played", "last_change"],
+        ["1", "Bob Birch", "1601", "12", "false", "2020-01-01", ""],
+        ["2", "Ann Alder", "1500", "30", "false", three.isoformat(), "12.3"],
+        ["3", "Cid Cedar", "1700", "2", "true", three.isoformat(), "-40.0"],
+    ]
+
+
+def test_the_ladder_exports_as_json_under_the_club_pages_url(client, public, three):
+    assert reverse("club_ladder_json", args=[public.slug]) == "/c/knights/ladder.json"
+    response = client.get("/c/knights/ladder.json")
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    data = json.loads(response.content)
+    assert data["club"] == "Knights" and data["ladder_is_current"] is True
+    assert data["players"][1] == {
+        "rank": 2,
+        "name": "Ann Alder",
+        "rating": 1500,
+        "rated_games": 30,
+        "provisional": False,
+        "last_played": three.isoformat(),
+        "last_change": 12.3,
+    }
+    active = json.loads(client.get("/c/knights/ladder.json", {"active": "1"}).content)
+    assert [p["name"] for p in active["players"]] == ["Ann Alder", "Cid Cedar"]
+
+
+def test_the_seeding_list_is_in_ladder_order_in_trf_player_lines(client, public, three):
+    response = client.get(url(public, "seeding.trf"))
+    lines = response.content.decode().splitlines()
+    assert lines == [
+        "001    1      Bob Birch                         1601",
+        "001    2      Ann Alder                         1500",
+        "001    3      Cid Cedar                         1700",
+    ]
+    # FIDE TRF columns (1-based): starting rank 5-8, name 15-47, rating 49-52.
+    assert lines[0][4:8] == "   1" and lines[0][14:47].strip() == "Bob Birch"
+    assert lines[0][48:52] == "1601"
+    # And the club's own TRF reader reads it back.
+    players = parse_file(response.content, "trf").players
+    assert [(p.key, p.name, p.rating) for p in players] == [
+        (1, "Bob Birch", 1601),
+        (2, "Ann Alder", 1500),
+        (3, "Cid Cedar", 1700),
+    ]
+
+
+def test_the_seeding_list_as_csv(client, public, three):
+    rows = list(csv.reader(io.StringIO(client.get(url(public, "seeding.csv")).content.decode())))
+    assert rows == [
+        ["rank", "name", "rating"],
+        ["1", "Bob Birch", "1601"],
+        ["2", "Ann Alder", "1500"],
+        ["3", "Cid Cedar", "1700"],
+    ]
+
+
+def test_a_name_that_looks_like_a_formula_is_defused_in_csv(client, public):
+    rated(public, "=HYPERLINK(1)", 1500, 30)
+    text = client.get(url(public, "ladder.csv")).content.decode()
+    assert "'=HYPERLINK(1)" in text
+
+
+def test_long_names_are_cut_to_the_trf_name_columns(client, public):
+    rated(public, "Maximiliana Alexandrovna Wolkonskaja-Petrowa", 1500, 30)
+    (line,) = client.get(url(public, "seeding.trf")).content.decode().splitlines()
+    assert line[14:47] == "Maximiliana Alexandrovna Wolkonsk"
+    assert line[48:52] == "1500"
+
+
+def test_the_export_command_still_prints_full_names_and_full_precision(public):
+    from django.core.management import call_command
+
+    rated(public, "Ann Alder", 1500.4, 30, junior=True)
+    out = io.StringIO()
+    call_command("export_ladder", "knights", stdout=out)
+    assert json.loads(out.getvalue()) == [
+        {"rank": 1, "name": "Ann Alder", "rating": 1500.4, "games": 30, "provisional": False}
+    ]
+
+
+# --- an inactive club page --------------------------------------------------------------------
+
+
+@pytest.fixture
+def billing_on(settings):
+    settings.BILLING_ENABLED = True  # and no subscription: the club page is inactive
+
+
+def test_visitors_of_an_inactive_club_see_the_notice_but_each_event_stays_public(
+    client, public, history, billing_on
+):
+    notice = "This club page is not active at the moment"
+    ann = history["ann"]
+    for page in ["", "players/", f"players/{ann.pk}/", "events/", "ladder.csv", "ladder.json"]:
+        response = client.get(url(public, page))
+        html = response.content.decode()
+        assert response.status_code == 200, page
+        assert notice in html, page
+        assert "Ann Alder" not in html, page
+    event = client.get(url(public, f"events/{history['swiss'].pk}/"))
+    assert event.status_code == 200
+    html = event.content.decode()
+    assert "Ann Alder" in html and "January Swiss" in html
+    assert "the results of each event stay public by their own link" in html
+    assert f"players/{ann.pk}/" not in html  # the player pages are part of the inactive page
+
+
+def test_the_event_page_of_an_inactive_club_still_follows_the_visibility_rules(
+    client, club, billing_on
+):
+    ann = Player.objects.create(club=club, name="Ann")
+    bob = Player.objects.create(club=club, name="Bob")
+    event = make_event(club, [(1, ann, bob, W)])
+    plain = reverse("club_event", args=[club.slug, event.pk])
+    secret = reverse("club_event_secret", args=[club.slug, club.secret, event.pk])
+    assert client.get(plain).status_code == 404  # unlisted: only with the secret
+    response = client.get(secret)
+    assert response.status_code == 200
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_directors_of_an_inactive_club_still_see_everything(
+    client, public, history, owner, billing_on
+):
+    client.force_login(owner)
+    html = client.get(url(public)).content.decode()
+    assert "Visitors see that this club page is inactive" in html
+    assert "Ann Alder" in html
+
+
+# --- the directors' settings ------------------------------------------------------------------
+
+
+def test_a_director_changes_visibility_names_and_language_and_it_is_logged(client, club, director):
+    client.force_login(director)
+    settings_url = reverse("club_settings", args=[club.slug])
+    assert client.get(settings_url).status_code == 200
+    response = client.post(
+        settings_url, {"visibility": "public", "name_display": "initials", "language": "nl"}
+    )
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert (club.visibility, club.name_display, club.language) == ("public", "initials", "nl")
+    entry = AuditEntry.objects.get(club=club)
+    assert entry.action == "club.page_settings" and entry.user == director
+    assert entry.details["changes"] == {
+        "visibility": ["unlisted", "public"],
+        "name_display": ["full", "initials"],
+        "language": ["en", "nl"],
+    }
+
+
+def test_saving_unchanged_settings_logs_nothing(client, club, director):
+    client.force_login(director)
+    client.post(
+        reverse("club_settings", args=[club.slug]),
+        {"visibility": club.visibility, "name_display": club.name_display, "language": "en"},
+    )
+    assert not AuditEntry.objects.filter(club=club).exists()
+
+
+def test_an_invalid_setting_is_refused_and_nothing_changes(client, club, director):
+    client.force_login(director)
+    response = client.post(
+        reverse("club_settings", args=[club.slug]),
+        {"visibility": "everyone", "name_display": "full", "language": "en"},
+    )
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+    club.refresh_from_db()
+    assert club.visibility == "unlisted"
+    assert not AuditEntry.objects.exists()
+
+
+def test_rotating_the_secret_is_logged_without_the_secret(client, club, director):
+    old = club.secret
+    client.force_login(director)
+    response = client.post(reverse("club_rotate_secret", args=[club.slug]))
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.secret != old and len(club.secret) >= 22
+    entry = AuditEntry.objects.get(club=club)
+    assert entry.action == "club.secret_rotated"
+    assert old not in json.dumps(entry.details) and club.secret not in json.dumps(entry.details)
+
+
+def test_rotation_is_a_post(client, club, director):
+    client.force_login(director)
+    assert client.get(reverse("club_rotate_secret", args=[club.slug])).status_code == 405
+
+
+@pytest.mark.parametrize("persona", ["anonymous", "outsider"])
+def test_outsiders_get_404_from_settings_and_rotation(client, club, outsider, persona):
+    if persona == "outsider":
+        client.force_login(outsider)
+    old = club.secret
+    settings_url = reverse("club_settings", args=[club.slug])
+    assert client.get(settings_url).status_code == 404
+    assert client.post(settings_url, {"visibility": "public"}).status_code == 404
+    assert client.post(reverse("club_rotate_secret", args=[club.slug])).status_code == 404
+    club.refresh_from_db()
+    assert club.secret == old and club.visibility == "unlisted"
+    assert not AuditEntry.objects.filter(club=club).exists()
+
+
+def test_the_rebuild_button_still_works(client, club, director, django_capture_on_commit_callbacks):
+    client.force_login(director)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("ladder_rebuild", args=[club.slug]))
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.data_version == 1 and club.ladder_is_current
+
+
+def test_pages_answer_only_get_and_head(client, public):
+    assert client.post(url(public)).status_code == 405
+    assert client.head(url(public)).status_code == 200
+
+
+def test_a_director_is_linked_to_the_managers_pages(client, public, owner):
+    client.force_login(owner)
+    html = client.get(url(public)).content.decode()
+    assert reverse("club_manage", args=[public.slug]) in html
+    client.logout()
+    assert (
+        reverse("club_manage", args=[public.slug]) not in client.get(url(public)).content.decode()
+    )
+
+
+def test_the_club_menu_marks_the_current_section(client, public, history):
+    pages = {
+        "": "/c/knights/",
+        "players/": "/c/knights/players/",
+        f"players/{history['ann'].pk}/": "/c/knights/players/",
+        "events/": "/c/knights/events/",
+        f"events/{history['swiss'].pk}/": "/c/knights/events/",
+    }
+    for page, current in pages.items():
+        html = client.get(url(public, page)).content.decode()
+        assert re.findall(r'<a href="([^"]+)" aria-current="page">', html) == [current], page

@@ -1,0 +1,381 @@
+"""Privacy on the club pages: who sees a club, which names they see, what search engines see."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Club, Player
+from ladder.display import NameFacts, initials, shown_name, shown_names
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_user
+
+pytestmark = pytest.mark.django_db
+
+W, D = Result.WHITE_WIN, Result.DRAW
+PAGES = [
+    "",
+    "players/",
+    "events/",
+    "ladder.csv",
+    "ladder.json",
+    "seeding.trf",
+    "seeding.csv",
+]
+HTML_PAGES = ["", "players/", "events/"]
+
+
+def url(club: Club, suffix: str = "", secret: str | None = None) -> str:
+    if secret is None and club.visibility != Club.Visibility.PUBLIC:
+        secret = club.secret
+    if secret is None:
+        return reverse("club_page", args=[club.slug]) + suffix
+    return reverse("club_page_secret", args=[club.slug, secret]) + suffix
+
+
+def every_page(club: Club, player: Player, event) -> list[str]:
+    return [*PAGES, f"players/{player.pk}/", f"events/{event.pk}/"]
+
+
+def populate(club: Club) -> tuple[list[Player], object]:
+    """A junior without consent, a junior with consent and two adults, one rated event."""
+    players = [
+        Player.objects.create(club=club, name="Jasper Bakker", junior=True),
+        Player.objects.create(club=club, name="Lotte Smit", junior=True, full_name_consent=True),
+        Player.objects.create(club=club, name="Henk Bos"),
+        Player.objects.create(club=club, name="Ingrid Dekker"),
+    ]
+    jasper, lotte, henk, ingrid = players
+    event = make_event(club, [(1, jasper, henk, W), (1, lotte, ingrid, D), (2, jasper, lotte, D)])
+    replay_ladder(club.pk, full=True)
+    club.refresh_from_db()
+    return players, event
+
+
+@pytest.fixture
+def public(owner):
+    return make_club(slug="knights", owner=owner, visibility=Club.Visibility.PUBLIC)
+
+
+def text_of(response) -> str:
+    return response.content.decode()
+
+
+def without_csrf(html: str) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+
+
+# --- names: the one rule ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Jasper Bakker", "J. B."),
+        ("Pieter van der Berg", "P. v. d. B."),
+        ("Anna-Lena Müller", "A.-L. M."),
+        ("Bakker, Jasper", "B. J."),
+        ("  ", ""),
+        ("प्रिया शर्मा", "प्. श."),
+        ("Zoë", "Z."),
+    ],
+)
+def test_initials(name, expected):
+    assert initials(name) == expected
+
+
+class _Club:
+    def __init__(self, name_display: str) -> None:
+        self.name_display = name_display
+
+
+@pytest.mark.parametrize(
+    ("mode", "junior", "consent", "director", "expected"),
+    [
+        ("full", False, False, False, "Jasper Bakker"),
+        ("full", True, False, False, "J. B."),
+        ("full", True, True, False, "Jasper Bakker"),
+        ("initials", False, False, False, "J. B."),
+        ("initials", True, True, False, "J. B."),
+        ("initials", True, False, True, "Jasper Bakker"),
+        ("full", True, False, True, "Jasper Bakker"),
+    ],
+)
+def test_shown_name(mode, junior, consent, director, expected):
+    player = NameFacts(1, "Jasper Bakker", junior, consent)
+    assert shown_name(player, _Club(mode), director) == expected
+
+
+def test_look_alikes_are_numbered_by_player_order():
+    players = [
+        NameFacts(7, "Jan Bakker", False, False),
+        NameFacts(3, "Joke Bos", False, False),
+        NameFacts(9, "Anna Smit", False, False),
+        NameFacts(12, "jan bakker", False, False),
+    ]
+    assert shown_names(players, _Club("initials"), False) == {
+        3: "J. B.",
+        7: "J. B. (2)",
+        9: "A. S.",
+        12: "j. b. (3)",  # the same letters, whatever their case
+    }
+    full = shown_names(players, _Club("full"), False)
+    assert full[7] == "Jan Bakker" and full[12] == "jan bakker (2)" and full[3] == "Joke Bos"
+
+
+# --- names on the pages -----------------------------------------------------------------------
+
+
+def test_a_junior_is_shown_by_initials_on_every_page_and_export(client, public):
+    (jasper, _lotte, henk, _), event = populate(public)
+    for page in [*every_page(public, jasper, event), f"players/{henk.pk}/"]:
+        content = text_of(client.get(url(public, page)))
+        assert "Jasper" not in content and "Bakker" not in content, page
+    ladder = text_of(client.get(url(public)))
+    assert "J. B." in ladder and "Lotte Smit" in ladder and "Henk Bos" in ladder
+    player_page = text_of(client.get(url(public, f"players/{jasper.pk}/")))
+    assert "<h1>J. B.</h1>" in player_page and "<title>J. B. · Knights</title>" in player_page
+
+
+def test_a_junior_is_shown_by_initials_in_json_and_csv(client, public):
+    populate(public)
+    names = [
+        p["name"] for p in json.loads(client.get(url(public, "ladder.json")).content)["players"]
+    ]
+    assert "J. B." in names and "Lotte Smit" in names
+    rows = csv.DictReader(io.StringIO(text_of(client.get(url(public, "ladder.csv")))))
+    assert {"J. B.", "Lotte Smit", "Henk Bos", "Ingrid Dekker"} == {r["name"] for r in rows}
+    assert "J. B." in text_of(client.get(url(public, "seeding.trf")))
+
+
+def test_in_initials_mode_nobody_is_named_in_full(client, public):
+    public.name_display = Club.NameDisplay.INITIALS
+    public.save()
+    (jasper, *_), event = populate(public)
+    for page in every_page(public, jasper, event):
+        content = text_of(client.get(url(public, page)))
+        for word in ["Jasper", "Lotte", "Henk", "Ingrid", "Bakker", "Smit", "Bos", "Dekker"]:
+            assert word not in content, (page, word)
+    names = {
+        p["name"] for p in json.loads(client.get(url(public, "ladder.json")).content)["players"]
+    }
+    assert names == {"J. B.", "L. S.", "H. B.", "I. D."}
+
+
+def test_directors_always_see_full_names(client, public, owner):
+    public.name_display = Club.NameDisplay.INITIALS
+    public.save()
+    (jasper, *_), event = populate(public)
+    client.force_login(owner)
+    for page in ["", "players/", f"players/{jasper.pk}/", f"events/{event.pk}/", "ladder.csv"]:
+        content = text_of(client.get(url(public, page)))
+        assert "Jasper Bakker" in content, page
+    names = {
+        p["name"] for p in json.loads(client.get(url(public, "ladder.json")).content)["players"]
+    }
+    assert names == {"Jasper Bakker", "Lotte Smit", "Henk Bos", "Ingrid Dekker"}
+
+
+def test_two_players_with_the_same_initials_stay_apart_on_every_page(client, public):
+    public.name_display = Club.NameDisplay.INITIALS
+    public.save()
+    jan = Player.objects.create(club=public, name="Jan Bakker")
+    joke = Player.objects.create(club=public, name="Joke Bos")
+    event = make_event(public, [(1, jan, joke, W)])
+    replay_ladder(public.pk, full=True)
+
+    ladder = text_of(client.get(url(public)))
+    assert f'<a href="/c/knights/players/{jan.pk}/">J. B.</a>' in ladder
+    assert f'<a href="/c/knights/players/{joke.pk}/">J. B. (2)</a>' in ladder
+    for page in ["players/", f"events/{event.pk}/", f"players/{jan.pk}/", "ladder.json"]:
+        assert "J. B. (2)" in text_of(client.get(url(public, page))), page
+
+
+def test_nothing_on_a_page_reveals_the_junior_flag(client, public):
+    """A junior whose family agreed to full names looks exactly like an adult."""
+    (_jasper, lotte, _henk, _ingrid), event = populate(public)
+    pages = every_page(public, lotte, event)
+    before = {page: without_csrf(text_of(client.get(url(public, page)))) for page in pages}
+    assert not any("junior" in content.lower() for content in before.values())
+    Player.objects.filter(pk=lotte.pk).update(junior=False, full_name_consent=False)
+    for page in pages:
+        assert without_csrf(text_of(client.get(url(public, page)))) == before[page], page
+
+
+# --- who may see a club -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def clubs(owner):
+    """The same small history in a public, an unlisted and a director-only club."""
+    made = {}
+    for visibility in Club.Visibility.values:
+        club = make_club(slug=f"club-{visibility}", owner=owner, visibility=visibility)
+        (player, *_), event = populate(club)
+        made[visibility] = (club, player, event)
+    return made
+
+
+def test_director_only_wrong_secret_and_missing_clubs_give_the_same_404(client, clubs):
+    hidden, hidden_player, hidden_event = clubs["director"]
+    unlisted, unlisted_player, unlisted_event = clubs["unlisted"]
+    _public, _public_player, _public_event = clubs["public"]
+    for page in [*PAGES, "players/{player}/", "events/{event}/"]:
+        missing = client.get(
+            reverse("club_page", args=["no-such-club"])
+            + page.format(player=hidden_player.pk, event=hidden_event.pk)
+        )
+        assert missing.status_code == 404
+        answers = [
+            client.get(url(hidden, page.format(player=hidden_player.pk, event=hidden_event.pk))),
+            client.get(
+                url(hidden, page.format(player=hidden_player.pk, event=hidden_event.pk), "x" * 32)
+            ),
+            client.get(
+                url(
+                    unlisted,
+                    page.format(player=unlisted_player.pk, event=unlisted_event.pk),
+                    "x" * 32,
+                )
+            ),
+            client.get(
+                reverse("club_page", args=[unlisted.slug])
+                + page.format(player=unlisted_player.pk, event=unlisted_event.pk)
+            ),
+            # A public club's page with another club's player or event id.
+            client.get(url(_public, page.format(player=hidden_player.pk, event=hidden_event.pk)))
+            if "{" in page
+            else missing,
+        ]
+        for answer in answers:
+            assert answer.status_code == 404, page
+            assert answer.content == missing.content, page
+            assert "X-Robots-Tag" not in answer or answer["X-Robots-Tag"] == missing.get(
+                "X-Robots-Tag"
+            )
+
+
+def test_a_director_sees_a_director_only_club(client, clubs, owner):
+    hidden, player, event = clubs["director"]
+    other_director = make_user("second@example.org")
+    hidden.roles.create(user=other_director, role="director")
+    client.force_login(other_director)
+    for page in every_page(hidden, player, event):
+        response = client.get(url(hidden, page))
+        assert response.status_code == 200, page
+        assert response["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_a_director_of_another_club_gets_404(client, clubs, outsider):
+    client.force_login(outsider)
+    hidden, player, event = clubs["director"]
+    for page in every_page(hidden, player, event):
+        assert client.get(url(hidden, page)).status_code == 404, page
+
+
+def test_rotating_the_secret_kills_every_old_link(client, clubs, owner):
+    unlisted, player, event = clubs["unlisted"]
+    old = unlisted.secret
+    pages = every_page(unlisted, player, event)
+    assert all(client.get(url(unlisted, page, old)).status_code == 200 for page in pages)
+
+    client.force_login(owner)
+    client.post(reverse("club_rotate_secret", args=[unlisted.slug]))
+    client.logout()
+    unlisted.refresh_from_db()
+
+    for page in pages:
+        assert client.get(url(unlisted, page, old)).status_code == 404, page
+        assert client.get(url(unlisted, page)).status_code == 200, page
+
+
+def test_unlisted_pages_ask_not_to_be_indexed_and_send_no_referrer(client, clubs):
+    unlisted, player, event = clubs["unlisted"]
+    for page in every_page(unlisted, player, event):
+        response = client.get(url(unlisted, page))
+        assert response.status_code == 200, page
+        assert response["X-Robots-Tag"] == "noindex, nofollow", page
+        assert response["Referrer-Policy"] == "no-referrer", page
+        if response["Content-Type"].startswith("text/html"):
+            assert '<meta name="robots" content="noindex">' in text_of(response), page
+
+
+def test_unlisted_links_keep_the_secret_and_public_pages_never_show_one(client, clubs):
+    unlisted, player, event = clubs["unlisted"]
+    ladder = text_of(client.get(url(unlisted)))
+    assert f'href="/c/{unlisted.slug}/s/{unlisted.secret}/players/{player.pk}/"' in ladder
+    public, player, event = clubs["public"]
+    for page in every_page(public, player, event):
+        response = client.get(url(public, page))
+        assert public.secret not in text_of(response), page
+
+
+def test_public_pages_are_indexable(client, clubs):
+    public, player, event = clubs["public"]
+    for page in every_page(public, player, event):
+        response = client.get(url(public, page))
+        assert response.status_code == 200, page
+        assert "X-Robots-Tag" not in response, page
+        assert 'content="noindex"' not in text_of(response), page
+        assert response["Referrer-Policy"] == "same-origin", page
+
+
+def test_a_public_club_is_not_shown_at_a_secret_url(client, clubs):
+    public, *_ = clubs["public"]
+    assert client.get(url(public, "", public.secret)).status_code == 404
+
+
+def test_the_inactive_notice_is_not_indexed_either(client, clubs, settings):
+    settings.BILLING_ENABLED = True
+    public, _player, event = clubs["public"]
+    response = client.get(url(public))
+    assert "This club page is not active" in text_of(response)
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    assert '<meta name="robots" content="noindex">' in text_of(response)
+    # A public club's event page stays public, and indexable, by its own link.
+    event_page = client.get(url(public, f"events/{event.pk}/"))
+    assert event_page.status_code == 200 and "X-Robots-Tag" not in event_page
+    assert 'content="noindex"' not in text_of(event_page)
+
+
+# --- search engines ---------------------------------------------------------------------------
+
+
+def test_robots_txt_allows_only_the_public_pages(client, settings):
+    settings.SITE_URL = "https://clubs.example.org"
+    response = client.get("/robots.txt")
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    lines = text_of(response).splitlines()
+    assert "User-agent: *" in lines
+    assert "Disallow: /c/*/s/" in lines
+    assert "Disallow: /manage/" in lines
+    assert "Disallow: /accounts/" in lines
+    assert "Sitemap: https://clubs.example.org/sitemap.xml" in lines
+
+
+def test_the_sitemap_lists_only_public_clubs(client, clubs, settings):
+    settings.SITE_URL = "https://clubs.example.org"
+    response = client.get("/sitemap.xml")
+    assert response["Content-Type"].startswith("application/xml")
+    locations = re.findall(r"<loc>([^<]+)</loc>", text_of(response))
+    public, _player, event = clubs["public"]
+    site = "https://clubs.example.org"
+    assert locations == [
+        f"{site}/c/{public.slug}/",
+        f"{site}/c/{public.slug}/players/",
+        f"{site}/c/{public.slug}/events/",
+        f"{site}/c/{public.slug}/events/{event.pk}/",
+    ]
+    for club, *_ in (clubs["unlisted"], clubs["director"]):
+        assert club.slug not in text_of(response) and club.secret not in text_of(response)
+
+
+def test_the_directory_links_only_public_clubs(client, clubs):
+    html = text_of(client.get(reverse("club_directory")))
+    public, *_ = clubs["public"]
+    assert f'href="/c/{public.slug}/"' in html
+    assert "club-unlisted" not in html and "club-director" not in html

@@ -1,0 +1,104 @@
+"""Every URL pattern of the project, with the objects of a real club to fill it in."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.apps import apps
+from django.urls import URLPattern, URLResolver, get_resolver
+
+# Who may use a route:
+#   public    everyone
+#   login     any signed-in user (anonymous visitors are sent to the login page)
+#   director  the club's directors and owner
+#   owner     the club's owner only
+#   visitor   whoever may see the club's pages: for an unlisted club the secret
+#             URL is open to all, the plain URL only to directors
+#   webhook   Stripe's calls (billing is off in these tests: 404)
+#   admin     staff only (the Django admin)
+ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
+
+
+def route(name: str, access: str, *methods: str) -> None:
+    ROUTES[name] = (access, frozenset(methods))
+
+
+for name in ("home", "healthz", "signup", "login", "password_reset", "password_reset_done",
+             "password_reset_confirm", "password_reset_complete", "club_directory",
+             "robots_txt", "sitemap"):  # fmt: skip
+    route(name, "public", "GET")
+route("signup", "public", "GET", "POST")
+route("login", "public", "GET", "POST")
+route("password_reset", "public", "GET", "POST")
+route("logout", "public", "POST")
+route("set_language", "public", "POST")
+route("club_create", "login", "GET", "POST")
+route("billing:webhook", "webhook", "POST")
+
+for name in ("club_manage", "audit_log", "roster_players", "roster_player", "roster_duplicates",
+             "roster_merge_confirm", "roster_merges", "event_list", "event_detail",
+             "event_results", "event_preview"):  # fmt: skip
+    route(name, "director", "GET")
+for name in ("ladder_rebuild", "roster_dismiss", "roster_merge", "roster_merge_undo",
+             "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
+             "event_publish", "event_unpublish", "event_delete", "event_restore",
+             "club_rotate_secret"):  # fmt: skip
+    route(name, "director", "POST")
+for name in ("player_erase", "roster_repoint", "event_create", "event_edit", "event_grid",
+             "event_names", "club_settings"):  # fmt: skip
+    route(name, "director", "GET", "POST")
+
+route("director_add", "owner", "POST")
+route("director_remove", "owner", "POST")
+route("billing:page", "owner", "GET")
+route("billing:subscribe", "owner", "POST")
+route("billing:portal", "owner", "POST")
+
+for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
+             "club_seeding_csv", "club_roster", "club_player", "club_events",
+             "club_event"):  # fmt: skip
+    route(name, "visitor", "GET")
+    route(f"{name}_secret", "visitor", "GET")
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    pattern: str
+    params: tuple[str, ...]
+
+
+def all_routes() -> Iterator[Route]:
+    """Every named URL pattern outside the Django admin (which has its own test)."""
+
+    def walk(patterns: list, prefix: str, namespace: str) -> Iterator[Route]:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                ns = pattern.namespace or namespace
+                if ns == "admin":
+                    continue
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern), ns)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                name = f"{namespace}:{pattern.name}" if namespace else pattern.name
+                yield Route(name, prefix + str(pattern.pattern), tuple(pattern.pattern.converters))
+
+    seen: set[str] = set()
+    for r in walk(get_resolver().url_patterns, "", ""):
+        if r.name not in seen:  # the first pattern of a name is the one reverse() uses
+            seen.add(r.name)
+            yield r
+
+
+def database_checksum() -> dict[str, str]:
+    """A digest per table of every row of the project's own tables."""
+    checksums = {}
+    for model in apps.get_models():
+        if model._meta.app_label not in {"clubs", "ladder", "billing"}:
+            continue
+        if model._meta.label == "clubs.User":
+            continue  # signing in writes last_login; users are not club data
+        rows = sorted(model.objects.values_list(), key=repr)
+        checksums[model._meta.label] = hashlib.sha256(repr(rows).encode()).hexdigest()
+    return checksums
