@@ -6,6 +6,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from clubs import audit
 from clubs.models import (
     AuditEntry,
     Club,
@@ -54,6 +55,7 @@ class ClubAdmin(admin.ModelAdmin):
         for club_id in queryset.values_list("id", flat=True):
             with transaction.atomic():
                 request_full_rebuild(club_id)
+                audit.record(club_id, request.user, "ladder.rebuild", by="staff")
         self.message_user(request, "Rebuild queued.", messages.SUCCESS)
 
 

@@ -26,6 +26,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from clubs import audit
 from clubs.access import NOT_FOUND, club_for_director, club_for_visitor
 from clubs.models import Club, Event, Player
 from ladder import pages
@@ -280,5 +281,6 @@ def rebuild(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     with transaction.atomic():
         request_full_rebuild(club.pk)
+        audit.record(club, request.user, "ladder.rebuild")
     messages.success(request, _("The ladder is being rebuilt from the first event."))
     return redirect("club_manage", slug=club.slug)

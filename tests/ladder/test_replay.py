@@ -314,6 +314,7 @@ def test_the_rebuild_button_replays_from_the_first_event(
     last = LadderReplay.objects.order_by("-pk").first()
     assert last.from_position == 0
     assert LadderReplay.objects.count() == 2
+    assert club.audit_entries.filter(action="ladder.rebuild", user=director).exists()
 
 
 def test_the_rebuild_button_only_answers_post(client, club, director):
