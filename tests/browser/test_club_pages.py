@@ -1,0 +1,79 @@
+"""Club pages as a member's browser shows them: privacy, the chart, Hindi, accessibility."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.db import transaction
+
+from clubs.demo import create_demo_club
+from clubs.models import Club
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def demo():
+    create_demo_club()  # the in-process replay builds its ladder on commit
+    club = Club.objects.get(slug="demo")
+    assert club.ladder_is_current
+    return club
+
+
+def serious_violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']}"
+        for v in results.response["violations"]
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+def test_an_unlisted_ladder_reached_through_its_link_carries_noindex(page, demo):
+    with transaction.atomic():
+        Club.objects.filter(pk=demo.pk).update(visibility=Club.Visibility.UNLISTED)
+    demo.refresh_from_db()
+    response = page.page.goto(f"/c/demo/s/{demo.secret}/")
+    assert response.status == 200
+    assert response.headers["x-robots-tag"] == "noindex, nofollow"
+    robots = page.page.locator('meta[name="robots"]').get_attribute("content")
+    assert robots == "noindex"
+    assert page.page.goto("/c/demo/").status == 404
+    assert page.csp_violations() == []
+
+
+def test_a_player_page_shows_the_rating_chart(page, demo):
+    player = demo.players.on_ladder().in_ladder_order().first()
+    page.page.goto(f"/c/demo/players/{player.pk}/")
+    chart = page.page.locator("svg").first
+    assert chart.is_visible()
+    assert chart.locator("circle, path, polyline").count() > 0
+    box = chart.bounding_box()
+    assert box["width"] > 200 and box["height"] > 100
+    assert page.csp_violations() == []
+
+
+def test_the_hindi_ladder_renders_devanagari_with_the_shipped_font(page, demo):
+    page.page.goto("/c/demo/")
+    page.page.get_by_role("button", name="हिंदी").click()  # the language switcher
+    page.page.wait_for_load_state()
+    assert page.page.locator("html").get_attribute("lang") == "hi"
+    heading = page.page.locator("h2, h1").all_inner_texts()
+    assert any("\u0900" <= ch <= "\u097f" for text in heading for ch in text)
+    page.page.evaluate("document.fonts.ready")
+    # The face shipped in static/fonts, not a system font, is what the page loaded.
+    loaded = page.page.evaluate(
+        "() => [...document.fonts].filter(f => f.family.includes('Noto Sans Devanagari')"
+        " && f.status === 'loaded').length"
+    )
+    assert loaded >= 1
+    assert page.csp_violations() == []
+
+
+@pytest.mark.parametrize("which", ["ladder", "player", "event"])
+def test_automated_accessibility_checks_find_no_serious_violation(page, demo, which):
+    urls = {
+        "ladder": "/c/demo/",
+        "player": f"/c/demo/players/{demo.players.on_ladder().first().pk}/",
+        "event": f"/c/demo/events/{demo.events.published().filter(rated=True).first().pk}/",
+    }
+    page.page.goto(urls[which])
+    assert serious_violations(page.page) == []
