@@ -134,7 +134,10 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
 def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
-        csv_text(public_ladder(rows), LADDER_FIELDS), "text/csv", f"{visit.club.slug}-ladder.csv"
+        csv_text(public_ladder(rows), LADDER_FIELDS),
+        "text/csv",
+        f"{visit.club.slug}-ladder.csv",
+        visit.club,
     )
 
 
@@ -156,20 +159,26 @@ def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
 @club_view()
 def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
-    return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf")
+    return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club)
 
 
 @club_view()
 def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
-        csv_text(seeding_rows(rows), SEEDING_FIELDS), "text/csv", f"{visit.club.slug}-seeding.csv"
+        csv_text(seeding_rows(rows), SEEDING_FIELDS),
+        "text/csv",
+        f"{visit.club.slug}-seeding.csv",
+        visit.club,
     )
 
 
-def _download(text: str, content_type: str, filename: str) -> HttpResponse:
+def _download(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    # A file has no room for a notice; scripts can tell from the header that the
+    # numbers are the last good ones while a replay is pending.
+    response["X-Ladder-Status"] = "current" if club.ladder_is_current else "recalculating"
     return response
 
 

@@ -336,3 +336,16 @@ def test_the_admin_action_rebuilds_any_club(client, club, four, django_capture_o
         )
     assert response.status_code == 302
     assert LadderReplay.objects.filter(club=club, from_position=0).count() == 2
+
+
+def test_exports_of_a_ladder_behind_its_data_say_so(client, club, four):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    changed(club)
+    base = f"/c/{club.slug}/s/{club.secret}/"
+    assert client.get(base + "ladder.csv")["X-Ladder-Status"] == "current"
+    assert client.get(base + "ladder.json").json()["ladder_is_current"] is True
+    changed(club, run=False)
+    assert client.get(base + "ladder.csv")["X-Ladder-Status"] == "recalculating"
+    assert client.get(base + "seeding.trf")["X-Ladder-Status"] == "recalculating"
+    assert client.get(base + "ladder.json").json()["ladder_is_current"] is False
