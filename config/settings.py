@@ -145,7 +145,11 @@ STORAGES = {
 
 # Uploads are parsed in memory and never written to disk.
 FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
+# Form fields (not files) of one request; a pasted CSV of one event fits easily.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024
+# One results file per request: anything more is not one of our forms.
+DATA_UPLOAD_MAX_NUMBER_FILES = 2
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 
 # E-mail: the console locally; SMTP when EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")
