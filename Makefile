@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DEBUG ?= true
 
-.PHONY: install install-dev run test lint format worker cron migrate demo lock ci bench clean
+
+.PHONY: install install-dev run test test-long lint format worker cron migrate demo lock ci bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -34,6 +35,10 @@ run: demo
 test: install-dev
 	$(BIN)/pytest
 
+# The long versions of the load and fault tests (marked `slow`), bounded by their own timeouts.
+test-long: install-dev
+	$(BIN)/pytest -m slow -p no:cacheprovider
+
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -56,3 +61,10 @@ ci:
 
 clean:
 	rm -rf $(VENV) var
+
+# Mixed load (bench/load.py): gunicorn, one rq worker, local PostgreSQL and Redis. Drops and
+# recreates the database clubpages_load; uses Redis database 11.
+.PHONY: load
+load: install
+	DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_load \
+	REDIS_URL=redis://127.0.0.1:6379/11 $(BIN)/python bench/load.py

@@ -23,7 +23,12 @@ from ladder.results import Result
 from tests.factories import make_club, make_event, make_history, make_players
 from tests.live import free_port, kill, run_burst_worker, start_worker, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(240),
+]
 
 
 @pytest.fixture

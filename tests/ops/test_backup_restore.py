@@ -15,7 +15,11 @@ from ladder.replay import replay_ladder
 from tests.factories import make_club, make_history
 from tests.live import ROOT, database_url, start_gunicorn
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(180),
+]
 RESTORED = "clubpages_restore_check"
 
 

@@ -22,7 +22,12 @@ from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.live import kill, start_worker, wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
 
 RESULTS = ["1-0", "0-1", "1/2-1/2"]
 THREADS, CORRECTIONS = 4, 25
@@ -58,6 +63,18 @@ def correction_csv(event: Event, rng: random.Random) -> str:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_concurrent_corrections_end_with_every_ladder_equal_to_a_fresh_replay(seed):
+    run_corrections(seed, corrections=CORRECTIONS)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("seed", range(10, 20))
+def test_long_concurrent_corrections(seed):
+    """`make test-long`: ten seeds of four threads with 100 corrections each."""
+    run_corrections(seed, corrections=100)
+
+
+def run_corrections(seed: int, corrections: int) -> None:
     redis_url = settings.REDIS_URL
     Redis.from_url(redis_url).flushdb()
     director = make_user("busy@example.org")
@@ -72,7 +89,7 @@ def test_concurrent_corrections_end_with_every_ladder_equal_to_a_fresh_replay(se
         client = Client()
         client.force_login(director)
         try:
-            for _ in range(CORRECTIONS):
+            for _ in range(corrections):
                 event = rng.choice(events)
                 version = Event.objects.get(pk=event.pk).edit_version
                 url = reverse("event_paste", args=[event.club.slug, event.pk])
@@ -94,10 +111,10 @@ def test_concurrent_corrections_end_with_every_ladder_equal_to_a_fresh_replay(se
         for thread in threads:
             thread.join(timeout=300)
         assert errors == []
-        assert len(statuses) == THREADS * CORRECTIONS
+        assert len(statuses) == THREADS * corrections
         assert all(status < 500 for status in statuses), statuses
         accepted = AuditEntry.objects.filter(action="event.results").count()
-        assert accepted >= THREADS * CORRECTIONS // 2  # most were accepted, some refused as stale
+        assert accepted >= THREADS * corrections // 2  # most were accepted, some refused as stale
 
         def at_rest() -> bool:
             return replay_queue().count == 0 and all(

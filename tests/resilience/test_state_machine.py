@@ -124,3 +124,18 @@ def test_any_interleaving_leaves_no_ladder_stale_after_a_sweep_and_every_ladder_
             suppress_health_check=[HealthCheck.too_slow],
         ),
     )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_long_interleavings():
+    """`make test-long`: many more and longer interleavings."""
+    run_state_machine_as_test(
+        LadderMachine,
+        settings=settings(
+            max_examples=200,
+            stateful_step_count=40,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )

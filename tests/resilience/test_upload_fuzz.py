@@ -16,7 +16,11 @@ from clubs.models import Entry, Event, Game, Player
 from tests.factories import PASSWORD, make_club, make_event, make_user
 from tests.live import process_env, start_gunicorn
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(180),
+]
 
 FILES = Path(__file__).resolve().parents[1] / "clubs" / "importers" / "files"
 SAMPLES = 60
