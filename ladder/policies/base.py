@@ -135,23 +135,25 @@ def participants(event: EventInput) -> frozenset[int]:
     return frozenset(players)
 
 
-def check_event(event: EventInput, before: Mapping[int, PlayerState]) -> None:
+def check_event(event: EventInput, before: Mapping[int, PlayerState]) -> frozenset[int]:
     """Reject malformed input loudly: a silent mis-rating would be far worse.
 
     Raises ValueError for duplicate game keys, byes with an opponent, pairings
     without one, a player paired with themselves, or a participant missing
-    from ``before``.
+    from ``before``. Returns the participants, which every policy needs next.
     """
     seen: set[int] = set()
+    players: set[int] = set()
     for game in event.games:
         if game.id in seen:
             raise ValueError(f"event {event.id}: game {game.id} appears twice")
         seen.add(game.id)
-        if game.result.is_bye and game.black is not None:
+        bye = game.result.is_bye
+        if bye and game.black is not None:
             raise ValueError(
                 f"event {event.id}, game {game.id}: a bye ({game.result.value}) has no opponent"
             )
-        if not game.result.is_bye and game.black is None:
+        if not bye and game.black is None:
             raise ValueError(
                 f"event {event.id}, game {game.id}: result {game.result.value} needs two players"
             )
@@ -159,9 +161,13 @@ def check_event(event: EventInput, before: Mapping[int, PlayerState]) -> None:
             raise ValueError(
                 f"event {event.id}, game {game.id}: player {game.white} is paired with themselves"
             )
-    missing = sorted(participants(event) - before.keys())
+        players.add(game.white)
+        if game.black is not None:
+            players.add(game.black)
+    missing = sorted(players - before.keys())
     if missing:
         raise ValueError(f"event {event.id}: no pre-event state for players {missing}")
+    return frozenset(players)
 
 
 def unrated_reason(event: EventInput, game: GameInput) -> UnratedReason | None:

@@ -24,7 +24,6 @@ from ladder.policies.base import (
     PlayerOutcome,
     PlayerState,
     check_event,
-    participants,
     reject_unknown,
     require_finite,
     require_int,
@@ -91,8 +90,7 @@ class HsbPolicy:
     def rate_event(
         self, event: EventInput, before: Mapping[int, PlayerState], settings: HsbSettings
     ) -> EventRating:
-        check_event(event, before)
-        players_in_event = participants(event)
+        players_in_event = check_event(event, before)
 
         # Per player: opponents' pre-event ratings and own scores over rated
         # games, one entry per game (a ten-game match counts the opponent ten

@@ -17,7 +17,6 @@ from ladder.policies.base import (
     PlayerState,
     UnratedReason,
     check_event,
-    participants,
     reject_unknown,
     require_bool,
     require_finite,
@@ -112,8 +111,8 @@ class LadderPolicy:
     def rate_event(
         self, event: EventInput, before: Mapping[int, PlayerState], settings: LadderSettings
     ) -> EventRating:
-        check_event(event, before)
-        provisional = {p: self.is_provisional(before[p], settings) for p in participants(event)}
+        players = check_event(event, before)
+        provisional = {p: self.is_provisional(before[p], settings) for p in players}
 
         # Per player, the expected and actual score of every game counted for
         # them. Kept as lists and summed with math.fsum, which is exactly
