@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://… DEBUG=true .venv/bin/python bench/pages_data.py
 
 Creates the club `bench-pages` once (later runs reuse it): 500 players, 300
-published events on consecutive days with 40 players and 5 rounds each (60,000
+published events on consecutive days with 40 players and 5 rounds each (30,000
 games), one player in every event, then replays the ladder. Prints the ladder,
 the busiest player's page and the last event's page, one path a line.
 """
