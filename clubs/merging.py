@@ -425,3 +425,36 @@ def _build_roster(club: Club) -> tuple[PreparedRoster, tuple[int, ...]]:
     owners = tuple(row[0] for row in rows)
     roster = build_roster([row[1] for row in rows], keys=[row[2] for row in rows], owners=owners)
     return roster, owners
+
+
+def update_player_details(
+    player: Player,
+    *,
+    junior: bool,
+    full_name_consent: bool,
+    start_rating: float | None,
+    user: Any,
+) -> list[str]:
+    """Record a player's junior flag, the family's consent and a starting estimate.
+
+    Returns the names of the fields that changed. The junior flag (the junior K
+    rule) and the starting estimate are ladder inputs and replay the ladder;
+    consent only changes how the name is shown.
+    """
+    new = {"junior": junior, "full_name_consent": full_name_consent, "start_rating": start_rating}
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        changed = sorted(field for field, value in new.items() if getattr(locked, field) != value)
+        if not changed:
+            return []
+        Player.objects.filter(pk=player.pk).update(**{f: new[f] for f in changed})
+        audit.record(
+            locked.club_id,
+            user,
+            "player.details",
+            player_id=player.pk,
+            changed={f: [getattr(locked, f), new[f]] for f in changed},
+        )
+        if {"junior", "start_rating"} & set(changed):
+            ladder_inputs_changed(locked.club_id)
+    return changed

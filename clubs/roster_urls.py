@@ -7,6 +7,11 @@ from clubs import roster_views as views
 urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/players/", views.players, name="roster_players"),
     path("manage/<slug:slug>/players/<int:player_id>/", views.player, name="roster_player"),
+    path(
+        "manage/<slug:slug>/players/<int:player_id>/details/",
+        views.player_details,
+        name="roster_player_details",
+    ),
     path("manage/<slug:slug>/players/duplicates/", views.duplicates, name="roster_duplicates"),
     path(
         "manage/<slug:slug>/players/duplicates/dismiss/",

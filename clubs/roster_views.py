@@ -31,6 +31,7 @@ from clubs.merging import (
     repoint_entry,
     undo_blockers,
     undo_merge,
+    update_player_details,
 )
 from clubs.models import Club, Entry, Player
 from matching import suggest_prepared
@@ -105,6 +106,34 @@ class RepointForm(forms.Form):
         return data
 
 
+class PlayerDetailsForm(forms.Form):
+    junior = forms.BooleanField(label=gettext_lazy("Junior"), required=False)
+    full_name_consent = forms.BooleanField(
+        label=gettext_lazy("The family agreed that the full name may be shown"), required=False
+    )
+    start_rating = forms.FloatField(
+        label=gettext_lazy("Starting estimate (empty: the club's start rating)"),
+        required=False,
+        min_value=0,
+        max_value=4000,
+    )
+
+
+@require_POST
+def player_details(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    found = player_for_director(request, slug, player_id)
+    form = PlayerDetailsForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return redirect("roster_player", slug=slug, player_id=found.pk)
+    changed = update_player_details(found, user=request.user, **form.cleaned_data)
+    if changed:
+        messages.success(request, _("The player's details are saved."))
+    return redirect("roster_player", slug=slug, player_id=found.pk)
+
+
 @require_safe
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
@@ -128,6 +157,13 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
             "record": player_record(found),
             "others": others if found.merged_into_id is None else None,
             "merged_into": found.merged_into,
+            "details_form": PlayerDetailsForm(
+                initial={
+                    "junior": found.junior,
+                    "full_name_consent": found.full_name_consent,
+                    "start_rating": found.start_rating,
+                }
+            ),
         },
     )
 

@@ -351,3 +351,40 @@ def test_a_director_of_another_club_cannot_reach_this_clubs_ids_through_their_ow
     assert state(club) == before
     own_entry.refresh_from_db()
     assert own_entry.player == own[0]
+
+
+def test_a_director_records_junior_consent_and_a_starting_estimate(
+    client, django_capture_on_commit_callbacks
+):
+    from clubs.models import AuditEntry, ClubRole, Player
+    from tests.factories import make_club, make_user
+
+    director = make_user("details@example.org")
+    club = make_club(slug="details", directors=[director])
+    player = Player.objects.create(club=club, name="Pim Junior", junior=True)
+    client.force_login(director)
+    url = f"/manage/{club.slug}/players/{player.pk}/details/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            url, {"junior": "on", "full_name_consent": "on", "start_rating": "950"}
+        )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.full_name_consent and player.junior and player.start_rating == 950
+    club.refresh_from_db()
+    assert club.data_version == 1  # the starting estimate is a ladder input
+    assert AuditEntry.objects.filter(club=club, action="player.details").exists()
+    assert ClubRole.objects.filter(club=club).count() == 1
+
+
+def test_player_details_refuse_an_impossible_estimate_and_store_nothing(client):
+    from clubs.models import Player
+    from tests.factories import make_club, make_user
+
+    director = make_user("details@example.org")
+    club = make_club(slug="details", directors=[director])
+    player = Player.objects.create(club=club, name="Pim")
+    client.force_login(director)
+    client.post(f"/manage/{club.slug}/players/{player.pk}/details/", {"start_rating": "-40"})
+    player.refresh_from_db()
+    assert player.start_rating is None

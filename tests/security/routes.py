@@ -41,7 +41,8 @@ for name in ("club_manage", "audit_log", "roster_players", "roster_player", "ros
              "roster_merge_confirm", "roster_merges", "event_list", "event_detail",
              "event_results", "event_preview"):  # fmt: skip
     route(name, "director", "GET")
-for name in ("ladder_rebuild", "roster_dismiss", "roster_merge", "roster_merge_undo",
+for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roster_merge",
+             "roster_merge_undo",
              "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
              "event_publish", "event_unpublish", "event_delete", "event_restore",
              "club_rotate_secret"):  # fmt: skip
