@@ -32,7 +32,9 @@ def event_fingerprint(event: EventInput, initial: Mapping[int, PlayerState]) -> 
     starts = [
         (p, initial[p].rating, initial[p].rated_games, initial[p].junior) for p in participants
     ]
-    payload = json.dumps([event.id, event.rated, event.bughouse, games, starts])
+    # repr of tuples of ints, floats, bools and strings: stable, and several
+    # times faster than JSON over the 100,000 games of a large history.
+    payload = repr((event.id, event.rated, event.bughouse, games, starts))
     return hashlib.sha256(payload.encode()).hexdigest()
 
 

@@ -33,11 +33,21 @@ class RatedEvent(models.Model):
 
 
 class PlayerEventResult(models.Model):
-    """One player's rating arithmetic in one event."""
+    """One player's rating arithmetic in one event.
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="player_results")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="event_results")
+    Derived rows, written only by the replay and checked by verify_ladder. Their
+    foreign keys carry no database constraint: checking 120,000 of them at the
+    commit of a full replay cost most of a second, and the ORM still cascades
+    deletes of clubs, events and players to these rows.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="player_results", db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="event_results", db_constraint=False
+    )
     position = models.PositiveIntegerField()
     event_date = models.DateField()
     pre_rating = models.FloatField()

@@ -12,7 +12,7 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from ladder.results import Result
 
@@ -26,8 +26,9 @@ class PlayerState:
     junior: bool = False
 
 
-@dataclass(frozen=True)
-class GameInput:
+class GameInput(NamedTuple):
+    # A NamedTuple, not a frozen dataclass: a full replay builds 100,000 of
+    # them, and a tuple is several times cheaper to create.
     id: int  # game key
     round: int
     white: int  # player key
@@ -178,11 +179,19 @@ def unrated_reason(event: EventInput, game: GameInput) -> UnratedReason | None:
     standard event does the game's own result decide. The protection rule is
     policy-specific and not decided here.
     """
+    return event_unrated_reason(event) or RESULT_UNRATED_REASON[game.result]
+
+
+def event_unrated_reason(event: EventInput) -> UnratedReason | None:
+    """The reason every game of the event shares, if the event is never rated."""
     if event.bughouse:
         return UnratedReason.BUGHOUSE
     if not event.rated:
         return UnratedReason.UNRATED_EVENT
-    result = game.result
+    return None
+
+
+def _result_reason(result: Result) -> UnratedReason | None:
     if result.is_bye:
         return UnratedReason.BYE
     if result.is_forfeit:
@@ -193,6 +202,26 @@ def unrated_reason(event: EventInput, game: GameInput) -> UnratedReason | None:
         return None
     # A Result added later that nobody classified must not be rated by accident.
     raise ValueError(f"result {result.value!r} is not classified as played or unplayed")
+
+
+# Decided once per result code at import, not once per game: a full replay
+# asks for 100,000 games.
+RESULT_UNRATED_REASON: dict[Result, UnratedReason | None] = {r: _result_reason(r) for r in Result}
+
+
+def outcome(
+    rated_for_white: bool, rated_for_black: bool, reason: UnratedReason | None
+) -> GameOutcome:
+    """The shared GameOutcome for these values (they are immutable, so one of each suffices)."""
+    return _OUTCOMES[(rated_for_white, rated_for_black, reason)]
+
+
+_OUTCOMES = {
+    (white, black, reason): GameOutcome(white, black, reason)
+    for white in (True, False)
+    for black in (True, False)
+    for reason in (None, *UnratedReason)
+}
 
 
 def require_finite(field: str, value: object, *, low: float, high: float) -> float:

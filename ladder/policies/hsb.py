@@ -24,6 +24,7 @@ from ladder.policies.base import (
     PlayerOutcome,
     PlayerState,
     check_event,
+    outcome,
     reject_unknown,
     require_finite,
     require_int,
@@ -102,7 +103,7 @@ class HsbPolicy:
 
         for game in event.games:
             reason = unrated_reason(event, game)
-            games[game.id] = GameOutcome(reason is None, reason is None, reason)
+            games[game.id] = outcome(reason is None, reason is None, reason)
             if reason is not None:
                 continue
             white, black = game.white, game.black

@@ -17,6 +17,7 @@ from ladder.policies.base import (
     PlayerState,
     UnratedReason,
     check_event,
+    outcome,
     reject_unknown,
     require_bool,
     require_finite,
@@ -124,7 +125,7 @@ class LadderPolicy:
         for game in event.games:
             reason = unrated_reason(event, game)
             if reason is not None:
-                games[game.id] = GameOutcome(False, False, reason)
+                games[game.id] = outcome(False, False, reason)
                 continue
             white, black = game.white, game.black
             assert black is not None  # check_event: only byes lack an opponent
@@ -137,7 +138,7 @@ class LadderPolicy:
                     rated_white, reason = False, UnratedReason.PROTECTED_WHITE
                 else:
                     rated_black, reason = False, UnratedReason.PROTECTED_BLACK
-            games[game.id] = GameOutcome(rated_white, rated_black, reason)
+            games[game.id] = outcome(rated_white, rated_black, reason)
 
             white_score, black_score = game.result.scores
             w_rating, b_rating = before[white].rating, before[black].rating
