@@ -16,6 +16,7 @@ name after normalisation.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -62,6 +63,12 @@ class PreparedRoster:
         return found
 
 
+# A roster changes by a few names between two events, so re-preparing it after
+# a change mostly reads keys seen before: remember their profiles (a few
+# hundred bytes each) instead of deriving them again.
+_profile_of = functools.lru_cache(maxsize=50_000)(profile)
+
+
 def prepare_roster(
     names: Sequence[str],
     *,
@@ -81,7 +88,7 @@ def prepare_roster(
         raise ValueError("owners must have one entry per name")
     stored = [_stored_key(key) for key in keys] if keys is not None else [None] * len(names)
     profiles = tuple(
-        profile(key or name_key(name)) for key, name in zip(stored, names, strict=True)
+        _profile_of(key or name_key(name)) for key, name in zip(stored, names, strict=True)
     )
     exact: dict[str, list[int]] = {}
     words: dict[str, list[int]] = {}
