@@ -27,6 +27,23 @@ def ladder_rating(page, club, name):
 
 
 def test_a_director_uploads_confirms_previews_publishes_and_corrects(page):
+    """Jobs run in-process here; the next test runs the same flow with a real worker."""
+    publish_and_correct(page, after_change=lambda: None)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_same_flow_with_a_real_worker_replaying(page):
+    from django.conf import settings
+    from redis import Redis
+
+    from tests.live import run_burst_worker
+
+    Redis.from_url(settings.REDIS_URL).flushdb()
+    publish_and_correct(page, after_change=lambda: run_burst_worker(settings.REDIS_URL))
+
+
+def publish_and_correct(page, after_change) -> None:
     director = make_user("director@example.org")
     club = make_club(slug="scalea", owner=director, visibility=Club.Visibility.PUBLIC)
     Player.objects.create(club=club, name="Luca Bianchi")
@@ -54,6 +71,8 @@ def test_a_director_uploads_confirms_previews_publishes_and_corrects(page):
     preview = p.locator("main").inner_text()
     assert "Luca Bianchi" in preview
     p.get_by_role("button", name="Publish").click()
+    p.wait_for_load_state()
+    after_change()
 
     before = ladder_rating(p, club, "Luca Bianchi")
     assert "Luca Bianchi" in before
@@ -71,6 +90,8 @@ def test_a_director_uploads_confirms_previews_publishes_and_corrects(page):
     )
     first_result.select_option(other.get_attribute("value"))
     p.get_by_role("button", name="Save results").click()
+    p.wait_for_load_state()
+    after_change()
     after = ladder_rating(p, club, "Luca Bianchi")
     assert after != before, options
     assert page.csp_violations() == []
