@@ -42,7 +42,6 @@ import io
 import os
 import platform
 import pstats
-import random
 import shlex
 import statistics
 import sys
@@ -168,56 +167,19 @@ def load_average() -> str:
 
 def build_club():
     """The synthetic club, with bulk inserts; returns (club, first event, last event)."""
-    import datetime as dt
-
     from django.db import transaction
 
     from clubs.models import Club, Entry, Event, Game, Player
     from ladder.changes import ladder_inputs_changed
-    from ladder.results import Result
+    from tests.factories import make_history
 
-    rng = random.Random(20260101)
-    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
     with transaction.atomic():
         club = Club.objects.create(slug="bench", name="Bench club")
-        roster = Player.objects.bulk_create(
-            Player(club=club, name=f"Player {n:04d}") for n in range(PLAYERS)
-        )
         start = time.perf_counter()
         # Consecutive days, so the ladder order is the creation order.
-        events = Event.objects.bulk_create(
-            (
-                Event(
-                    club=club,
-                    name=f"Club night {n + 1}",
-                    date=dt.date(2020, 1, 1) + dt.timedelta(days=n),
-                    status=Event.Status.PUBLISHED,
-                )
-                for n in range(EVENTS)
-            ),
-            batch_size=1000,
+        events = make_history(
+            club, events=EVENTS, players=PLAYERS, per_event=PER_EVENT, rounds=ROUNDS, seed=20260101
         )
-        entries = Entry.objects.bulk_create(
-            (
-                Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
-                for event in events
-                for rank, p in enumerate(rng.sample(roster, PER_EVENT), start=1)
-            ),
-            batch_size=5000,
-        )
-        by_event: dict[int, list] = {}
-        for entry in entries:
-            by_event.setdefault(entry.event_id, []).append(entry)
-        games = []
-        for event in events:
-            field = by_event[event.pk]
-            for round_no in range(1, ROUNDS + 1):
-                rng.shuffle(field)
-                games.extend(
-                    Game(event=event, round=round_no, white=w, black=b, result=rng.choice(results))
-                    for w, b in zip(field[::2], field[1::2], strict=True)
-                )
-        Game.objects.bulk_create(games, batch_size=5000)
     build_s = time.perf_counter() - start
     start = time.perf_counter()
     with transaction.atomic():

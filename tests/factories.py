@@ -86,9 +86,12 @@ def make_history(
         for n in range(events)
     )
     entries = Entry.objects.bulk_create(
-        Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
-        for event in made
-        for rank, p in enumerate(rng.sample(roster, per_event), start=1)
+        (
+            Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
+            for event in made
+            for rank, p in enumerate(rng.sample(roster, per_event), start=1)
+        ),
+        batch_size=5000,
     )
     by_event: dict[int, list[Entry]] = {}
     for entry in entries:
