@@ -18,8 +18,9 @@ class RatedEvent(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rated_events")
     position = models.PositiveIntegerField()
     chain_hash = models.CharField(max_length=64)
-    # {game_id: [rated_for_white, rated_for_black, reason]}: one row per event
-    # keeps a full replay of 100,000 games to a thousand writes.
+    # {game_id: [rated_for_white, rated_for_black, reason]} for the games NOT
+    # rated for both sides (a game missing here was rated for both): one row
+    # per event keeps a full replay of 100,000 games to a thousand writes.
     game_outcomes = models.JSONField(default=dict)
 
     class Meta:

@@ -371,9 +371,13 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
 
 
 def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool | None, str]:
-    """Whether the game counted for this side and, if not, why (None: not rated yet)."""
+    """Whether the game counted for this side and, if not, why.
+
+    Only called for events the replay has rated; it stores only the games not
+    rated for both sides, so a game without an entry counted for both.
+    """
     if outcome is None:
-        return None, ""
+        return True, ""
     rated_white, rated_black, reason = outcome
     if rated_white if side == "white" else rated_black:
         return True, ""

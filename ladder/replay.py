@@ -301,6 +301,20 @@ _RESULT_COLUMNS = (
 )  # fmt: skip
 
 
+def stored_outcomes(step: HistoryStep) -> dict[str, list[object]]:
+    """The games of an event that were not rated for both sides, with why.
+
+    A game missing from this map was rated for both players: most games are,
+    and leaving them out keeps a full replay from building and encoding
+    100,000 entries nobody needs to look up.
+    """
+    return {
+        str(game_id): [o.rated_for_white, o.rated_for_black, o.reason]
+        for game_id, o in step.rating.games.items()
+        if o.reason is not None
+    }
+
+
 def _store_steps(club: Club, inputs: LadderInputs, start: int, steps: list[HistoryStep]) -> None:
     rated_events = []
     results = []
@@ -311,10 +325,7 @@ def _store_steps(club: Club, inputs: LadderInputs, start: int, steps: list[Histo
                 club.pk,
                 position,
                 inputs.chain[position - inputs.offset],
-                {
-                    str(game_id): [o.rated_for_white, o.rated_for_black, o.reason or ""]
-                    for game_id, o in step.rating.games.items()
-                },
+                stored_outcomes(step),
             )
         )
         event_date = inputs.event_dates[step.event_id]
@@ -402,10 +413,7 @@ def verify_ladder(club: Club) -> list[str]:
     )
     expected_keys = set()
     for step in steps:
-        outcomes = {
-            str(gid): [o.rated_for_white, o.rated_for_black, o.reason or ""]
-            for gid, o in step.rating.games.items()
-        }
+        outcomes = stored_outcomes(step)
         if stored_events.get(step.event_id) != outcomes:
             differences.append(f"event {step.event_id}: stored game outcomes differ")
         for player_id, o in step.rating.players.items():

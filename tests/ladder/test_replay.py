@@ -46,6 +46,8 @@ def test_a_replay_stores_each_events_results_beside_it(club, four):
     outcomes = RatedEvent.objects.get(event=event).game_outcomes
     bye = Game.objects.get(event=event, black__isnull=True)
     assert outcomes[str(bye.pk)] == [False, False, "bye"]
+    played = Game.objects.get(event=event, white__player=ann, black__isnull=False)
+    assert str(played.pk) not in outcomes  # rated for both sides: not stored
     ann.refresh_from_db()
     assert ann.rating == pytest.approx(1220.0)
     assert ann.rated_games == 1
