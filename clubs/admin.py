@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db import transaction
@@ -20,7 +21,8 @@ from clubs.models import (
     PlayerAlias,
     User,
 )
-from ladder.changes import request_full_rebuild
+from ladder.changes import ladder_inputs_changed, request_full_rebuild
+from ladder.policies import get_policy
 
 
 @admin.register(User)
@@ -42,13 +44,46 @@ class ClubRoleInline(admin.TabularInline):
     raw_id_fields = ("user",)
 
 
+class ClubAdminForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = (
+            "slug", "name", "rating_policy", "rating_settings", "visibility", "name_display",
+            "language",
+        )  # fmt: skip
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        policy_name = data.get("rating_policy")
+        if policy_name:
+            try:
+                policy = get_policy(policy_name)
+                data["rating_settings"] = policy.settings_to_dict(
+                    policy.parse_settings(data.get("rating_settings") or {})
+                )
+            except (ValueError, TypeError) as error:
+                # A policy's messages name the field and the allowed range.
+                self.add_error("rating_settings", str(error))
+        return data
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    form = ClubAdminForm
     list_display = ("name", "slug", "visibility", "rating_policy", "data_version", "built_version")
     search_fields = ("name", "slug")
     readonly_fields = ("data_version", "built_version", "out_of_date_since", "secret")
     inlines = (ClubRoleInline,)
     actions = ("rebuild_ladders",)
+
+    def save_model(
+        self, request: HttpRequest, obj: Club, form: forms.ModelForm, change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        # The admin saves inside a transaction, so the mark commits with the change.
+        if change and {"rating_policy", "rating_settings"} & set(form.changed_data):
+            ladder_inputs_changed(obj.pk)
+            audit.record(obj, request.user, "club.rating_settings", by="staff")
 
     @admin.action(description="Rebuild the ladder of the selected clubs from the first event")
     def rebuild_ladders(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:

@@ -1,0 +1,53 @@
+"""The staff admin: new rating settings replay the ladder; impossible ones are refused."""
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import AuditEntry, Club
+from ladder.results import Result
+from tests.factories import make_event, make_players, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def admin_post(client, club, **changes):
+    data = {
+        "slug": club.slug,
+        "name": club.name,
+        "rating_policy": club.rating_policy,
+        "rating_settings": "{}",
+        "visibility": club.visibility,
+        "name_display": club.name_display,
+        "language": club.language,
+        "roles-TOTAL_FORMS": "0",
+        "roles-INITIAL_FORMS": "0",
+        **changes,
+    }
+    return client.post(reverse("admin:clubs_club_change", args=[club.pk]), data)
+
+
+def test_changing_rating_settings_in_the_admin_replays_the_ladder(
+    client, club, django_capture_on_commit_callbacks
+):
+    ann, bob = make_players(club, ["Ann", "Bob"])
+    make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
+    client.force_login(make_user("staff@example.org", staff=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_post(client, club, rating_settings='{"k_high": 60}')
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.rating_settings["k_high"] == 60
+    assert club.ladder_is_current and club.data_version == 1
+    ann.refresh_from_db()
+    assert ann.rating == pytest.approx(1230.0)
+    assert AuditEntry.objects.filter(club=club, action="club.rating_settings").exists()
+
+
+def test_impossible_rating_settings_are_refused_in_the_admin(client, club):
+    client.force_login(make_user("staff@example.org", staff=True))
+    response = admin_post(client, club, rating_policy="hsb", rating_settings='{"bonus": 12}')
+    assert response.status_code == 200
+    assert "bonus" in response.content.decode()
+    club.refresh_from_db()
+    assert club.rating_policy == "ladder" and club.data_version == 0
+    assert Club.objects.get(pk=club.pk).rating_settings == {}
