@@ -99,8 +99,21 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "club", "rating", "rated_games", "provisional", "merged_into")
     list_filter = ("club",)
     search_fields = ("name",)
-    raw_id_fields = ("merged_into",)
-    readonly_fields = ("rating", "rated_games", "provisional", "last_played", "last_change")
+    # Merges happen on the directors' screens, which record them so they can be undone.
+    readonly_fields = (
+        "club", "merged_into", "rating", "rated_games", "provisional", "last_played",
+        "last_change",
+    )  # fmt: skip
+
+    def save_model(
+        self, request: HttpRequest, obj: Player, form: forms.ModelForm, change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        if change and {"junior", "start_rating", "start_games"} & set(form.changed_data):
+            ladder_inputs_changed(obj.club_id)
+        if change and form.changed_data:
+            audit.record(obj.club_id, request.user, "player.admin_edit", player_id=obj.pk,
+                         changed=sorted(form.changed_data))  # fmt: skip
 
 
 @admin.register(PlayerAlias)

@@ -51,3 +51,19 @@ def test_impossible_rating_settings_are_refused_in_the_admin(client, club):
     club.refresh_from_db()
     assert club.rating_policy == "ladder" and club.data_version == 0
     assert Club.objects.get(pk=club.pk).rating_settings == {}
+
+
+def test_a_starting_rating_changed_in_the_admin_replays_the_ladder(
+    client, club, django_capture_on_commit_callbacks
+):
+    ann, bob = make_players(club, ["Ann", "Bob"])
+    make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
+    client.force_login(make_user("staff@example.org", staff=True))
+    data = {"name": "Ann", "name_key": "", "start_rating": "1500", "start_games": "0"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:clubs_player_change", args=[ann.pk]), data)
+    assert response.status_code == 302
+    ann.refresh_from_db()
+    club.refresh_from_db()
+    assert club.ladder_is_current and club.data_version == 1
+    assert ann.rating > 1500  # rated from the new start
