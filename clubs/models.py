@@ -294,25 +294,31 @@ class Event(models.Model):
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED and self.deleted_at is None
 
-    def soft_delete(self) -> None:
+    def soft_delete(self, user: Any = None) -> None:
         """Hide the event and take it out of the ladder; restore() brings it back."""
+        from clubs import audit
         from ladder.changes import ladder_inputs_changed
 
         with transaction.atomic():
             changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=True).update(
                 deleted_at=timezone.now(), edit_version=models.F("edit_version") + 1
             )
+            if changed:
+                audit.record(self.club_id, user, "event.delete", event_id=self.pk, name=self.name)
             if changed and self.status == self.Status.PUBLISHED:
                 ladder_inputs_changed(self.club_id, from_date=self.date)
         self.refresh_from_db()
 
-    def restore(self) -> None:
+    def restore(self, user: Any = None) -> None:
+        from clubs import audit
         from ladder.changes import ladder_inputs_changed
 
         with transaction.atomic():
             changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=False).update(
                 deleted_at=None, edit_version=models.F("edit_version") + 1
             )
+            if changed:
+                audit.record(self.club_id, user, "event.restore", event_id=self.pk, name=self.name)
             if changed and self.status == self.Status.PUBLISHED:
                 ladder_inputs_changed(self.club_id, from_date=self.date)
         self.refresh_from_db()

@@ -529,6 +529,8 @@ def test_delete_event_takes_it_out_of_the_ladder_and_restore_brings_it_back_exac
     assert ratings(club) == with_it
     assert results(club) == stored_with_it
     assert run("verify_ladder", club.slug)[0] == "rooks: ok\n"
+    logged = list(club.audit_entries.order_by("pk").values_list("action", "details__event_id"))
+    assert logged[-2:] == [("event.delete", second.pk), ("event.restore", second.pk)]
 
 
 def test_delete_event_refuses_an_event_of_another_club(club, season):
