@@ -8,10 +8,19 @@ import pytest
 from django.conf import settings as django_settings
 from django.db import connection
 from django.test import override_settings
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import make_club, make_user
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# No per-example deadline: on a loaded 2-core machine a slow example is not a
+# bug. Under CI the examples are derived from the test, not random, so a run is
+# repeatable; local runs keep exploring.
+hypothesis_settings.register_profile("project", deadline=None, print_blob=True)
+hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profile("project"),
+                                     derandomize=True)  # fmt: skip
+hypothesis_settings.load_profile("ci" if IN_CI else "project")
 
 
 def _require(reason: str) -> None:
