@@ -68,7 +68,6 @@ class PlayerEventResult(models.Model):
         ]
         indexes: ClassVar[list[models.Index]] = [
             models.Index(fields=["club", "player", "position"]),
-            models.Index(fields=["club", "position"]),
         ]
 
     def __str__(self) -> str:

@@ -201,8 +201,11 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         start = 0
     else:
         start = skip + first_difference([h for _, h in stored[skip:]], inputs.chain)
-    RatedEvent.objects.filter(club=club, position__gte=start).delete()
-    PlayerEventResult.objects.filter(club=club, position__gte=start).delete()
+    replaced = RatedEvent.objects.filter(club=club, position__gte=start)
+    # Through the events: the (event, player) index finds these rows, so the
+    # table needs no (club, position) index to maintain on every write.
+    PlayerEventResult.objects.filter(event_id__in=replaced.values("event_id")).delete()
+    replaced.delete()
 
     before, summaries = _state_before(club, inputs, start)
     steps, _final = rate_history(
