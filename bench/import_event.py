@@ -176,6 +176,7 @@ def one_run(seed: int) -> dict[str, float]:
     from ladder.changes import ladder_inputs_changed
     from ladder.replay import replay_ladder, verify_ladder
     from matching import name_key
+    from tests.factories import make_history
 
     if Club.objects.filter(slug=SLUG).exists():
         raise SystemExit(f"a club {SLUG!r} exists already in this database; not touching it")
@@ -200,7 +201,15 @@ def one_run(seed: int) -> dict[str, float]:
             for g, s in roster_pairs
         )
         players = list(Player.objects.filter(club=club).order_by("id"))
-        build_history(club, players, rng)
+        make_history(
+            club,
+            events=HISTORY_EVENTS,
+            players=0,
+            per_event=HISTORY_FIELD,
+            rounds=HISTORY_ROUNDS,
+            seed=seed,
+            roster=players,
+        )
         with transaction.atomic():
             ladder_inputs_changed(club.pk)
         replay_ladder(club.pk)
@@ -270,44 +279,6 @@ def one_run(seed: int) -> dict[str, float]:
         Entry.objects.filter(event__club=club).delete()
         club.delete()
         user.delete()
-
-
-def build_history(club, players, rng: random.Random) -> None:
-    import datetime as dt
-
-    from clubs.models import Entry, Event, Game
-    from ladder.results import Result
-
-    events = Event.objects.bulk_create(
-        Event(
-            club=club,
-            name=f"Club night {n + 1}",
-            date=dt.date(2025, 1, 1) + dt.timedelta(days=n),
-            status=Event.Status.PUBLISHED,
-        )
-        for n in range(HISTORY_EVENTS)
-    )
-    events = list(Event.objects.filter(club=club).order_by("date"))
-    entries = Entry.objects.bulk_create(
-        Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
-        for event in events
-        for rank, p in enumerate(rng.sample(players, HISTORY_FIELD), start=1)
-    )
-    by_event: dict[int, list] = {}
-    for entry in Entry.objects.filter(event__club=club).order_by("id"):
-        by_event.setdefault(entry.event_id, []).append(entry)
-    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN]
-    games = []
-    for event in events:
-        field = by_event[event.pk]
-        for round_no in range(1, HISTORY_ROUNDS + 1):
-            rng.shuffle(field)
-            games.extend(
-                Game(event=event, round=round_no, white=w, black=b, result=rng.choice(results))
-                for w, b in zip(field[::2], field[1::2], strict=True)
-            )
-    Game.objects.bulk_create(games, batch_size=5000)
-    del entries
 
 
 def timed(times: dict[str, float], step: str, work: Callable):

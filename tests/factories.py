@@ -67,15 +67,26 @@ def make_event(
 
 
 def make_history(
-    club: Club, *, events: int, players: int, per_event: int, rounds: int, seed: int = 1
+    club: Club,
+    *,
+    events: int,
+    players: int,
+    per_event: int,
+    rounds: int,
+    seed: int = 1,
+    roster: Sequence[Player] | None = None,
 ) -> list[Event]:
-    """A synthetic published history built with bulk inserts, for heavier tests."""
+    """A synthetic published history built with bulk inserts, for heavier tests and benches.
+
+    With `roster`, its players take part instead of `players` new ones.
+    """
     import random
 
     rng = random.Random(seed)
-    roster = Player.objects.bulk_create(
-        Player(club=club, name=f"Player {n:04d}") for n in range(players)
-    )
+    if roster is None:
+        roster = Player.objects.bulk_create(
+            Player(club=club, name=f"Player {n:04d}") for n in range(players)
+        )
     made = Event.objects.bulk_create(
         Event(
             club=club,
