@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
@@ -21,7 +23,7 @@ from clubs.models import (
     PlayerAlias,
     User,
 )
-from ladder.changes import ladder_inputs_changed, request_full_rebuild
+from ladder.changes import club_pages_changed, ladder_inputs_changed, request_full_rebuild
 from ladder.policies import get_policy
 
 
@@ -94,8 +96,33 @@ class ClubAdmin(admin.ModelAdmin):
         self.message_user(request, "Rebuild queued.", messages.SUCCESS)
 
 
+class RetiresCachedPages(admin.ModelAdmin):
+    """Staff edits can change what a club's pages show (a name, a consent): every save or
+    delete retires the club's cached pages, whatever the field."""
+
+    def club_id_of(self, obj: Any) -> int:
+        return obj.club_id
+
+    def save_model(
+        self, request: HttpRequest, obj: Any, form: forms.ModelForm, change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        club_pages_changed(self.club_id_of(obj))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        club_id = self.club_id_of(obj)
+        super().delete_model(request, obj)
+        club_pages_changed(club_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        club_ids = {self.club_id_of(obj) for obj in queryset}
+        super().delete_queryset(request, queryset)
+        for club_id in club_ids:
+            club_pages_changed(club_id)
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(RetiresCachedPages):
     list_display = ("name", "club", "rating", "rated_games", "provisional", "merged_into")
     list_filter = ("club",)
     search_fields = ("name",)
@@ -123,7 +150,7 @@ class PlayerAliasAdmin(admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(RetiresCachedPages):
     list_display = ("name", "club", "date", "order_in_day", "kind", "rated", "status", "deleted_at")
     list_filter = ("status", "kind", "club")
     search_fields = ("name",)
@@ -132,10 +159,13 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(RetiresCachedPages):
     list_display = ("typed_name", "event", "player")
     raw_id_fields = ("event", "player")
     readonly_fields = ("event", "player")
+
+    def club_id_of(self, obj: Any) -> int:
+        return obj.event.club_id
 
 
 @admin.register(Game)

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from clubs import audit
 from clubs.models import AuditEntry, Entry, Player, PlayerAlias
+from ladder.changes import club_pages_changed
 
 
 def placeholder_name(player_id: int) -> str:
@@ -38,6 +39,7 @@ def erase_player(player: Player, user: Any) -> None:
         if details != entry.details:
             AuditEntry.objects.filter(pk=entry.pk).update(details=details)
     audit.record(player.club_id, user, "player.erase", player_id=player.pk)
+    club_pages_changed(player.club_id)
 
 
 def _scrub(value: Any, names: set[str], placeholder: str) -> Any:

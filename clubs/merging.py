@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs import audit
 from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_pages_changed, ladder_inputs_changed
 from matching import KEY_VERSION, PreparedRoster, Reason, name_key, possible_duplicates
 from matching import prepare_roster as build_roster
 
@@ -457,4 +457,6 @@ def update_player_details(
         )
         if {"junior", "start_rating"} & set(changed):
             ladder_inputs_changed(locked.club_id)
+        else:
+            club_pages_changed(locked.club_id)  # consent: how the name is shown
     return changed

@@ -104,6 +104,10 @@ class Club(models.Model):
     replay_from = models.DateField(null=True, blank=True)
     # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
     full_rebuild_requested = models.BooleanField(default=False)
+    # What the club's pages show beyond its own row and its ladder versions: names, a
+    # family's consent, events' names, who is on the roster. club_pages_changed() bumps it,
+    # and cached pages are keyed on it (ladder/page_cache.py).
+    pages_version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()

@@ -28,7 +28,7 @@ from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportF
 from clubs.importers.base import name_key as typed_key
 from clubs.merging import REASON_LABELS, prepared_roster
 from clubs.models import Club, Entry, Event, Game, Player
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_pages_changed, ladder_inputs_changed
 from ladder.history import rate_history
 from ladder.models import PlayerEventResult
 from ladder.policies import get_policy
@@ -107,6 +107,8 @@ def update_event(event_id: int, version: int, details: EventDetails, user: Any) 
         if event.is_published and set(changed) & set(_LADDER_FIELDS):
             earliest = min(event.date, new.get("date", event.date))
             ladder_inputs_changed(event.club_id, from_date=earliest)
+        elif changed:
+            club_pages_changed(event.club_id)  # the name, or a draft's details
     return _reload(event_id)
 
 
@@ -538,6 +540,8 @@ def apply_name_decisions(
         )
         if event.is_published and (applied.linked or applied.created or applied.dropped):
             ladder_inputs_changed(event.club_id, from_date=event.date)
+        elif applied.created:
+            club_pages_changed(event.club_id)  # new players join the roster page
     return applied
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs import audit
-from clubs.access import club_for_director, club_for_owner, player_for_director
+from clubs.access import NOT_FOUND, club_for_director, club_for_owner, player_for_director
 from clubs.erasure import erase_player
 from clubs.forms import AddDirectorForm, ClubCreateForm, SignUpForm
 from clubs.models import Club, ClubRole
@@ -21,6 +24,31 @@ from clubs.models import Club, ClubRole
 def home(request: HttpRequest) -> HttpResponse:
     my_clubs = Club.objects.directed_by(request.user).order_by("name")
     return render(request, "clubs/home.html", {"my_clubs": my_clubs})
+
+
+@require_safe
+def choose_language(request: HttpRequest, code: str) -> HttpResponse:
+    """The language switcher: plain links, so that pages carry no per-visitor form token and
+    can be shared from the page cache. Only sets the language cookie and goes back."""
+    if code not in dict(settings.LANGUAGES):
+        raise Http404(NOT_FOUND)
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("home")
+    response = HttpResponseRedirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:

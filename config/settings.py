@@ -92,6 +92,21 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Club pages as visitors without a session see them, kept whole in each process's memory
+# (ladder/page_cache.py). Per process on purpose: keys carry every version a change bumps,
+# so no process has to tell another to forget a page, and a deploy starts empty.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "pages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "club-pages",
+        "TIMEOUT": env_int("PAGE_CACHE_SECONDS", 600, minimum=0),
+        "OPTIONS": {"MAX_ENTRIES": env_int("PAGE_CACHE_ENTRIES", 2000, minimum=1)},
+    },
+}
+# Larger pages (a player with hundreds of events) are built afresh each time.
+PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 512 * 1024, minimum=0)
+
 # Jobs: with REDIS_URL a real RQ queue, without it jobs run in-process right after commit.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
 RQ_QUEUES = {
@@ -178,6 +193,8 @@ if BILLING_ENABLED and not (STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_MONTHLY and S
 
 # Security: safe by default, relaxed only in DEBUG.
 SESSION_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

@@ -12,7 +12,7 @@ urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path(settings.ADMIN_PATH, admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/<str:code>/", club_views.choose_language, name="choose_language"),
     # Accounts
     path("accounts/signup/", club_views.signup, name="signup"),
     path(

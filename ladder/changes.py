@@ -41,3 +41,12 @@ def request_full_rebuild(club_id: int) -> None:
     """A director's or admin's "rebuild when in doubt": replay from the very first event."""
     Club.objects.filter(pk=club_id).update(full_rebuild_requested=True)
     ladder_inputs_changed(club_id)
+
+
+def club_pages_changed(club_id: int) -> None:
+    """Retire every cached page of the club after a change its pages show that is not a
+    ladder input: a name, a family's consent, an event's name, a new player on the roster.
+
+    Ladder inputs need no call of their own: data_version is part of every page's key.
+    """
+    Club.objects.filter(pk=club_id).update(pages_version=F("pages_version") + 1)

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -29,7 +29,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import audit
 from clubs.access import NOT_FOUND, club_for_director, club_for_visitor
 from clubs.models import Club, Event, Player
-from ladder import pages
+from ladder import page_cache, pages
 from ladder.changes import request_full_rebuild
 from ladder.chart import ChartPoint, ChartText, rating_chart
 from ladder.export import (
@@ -103,7 +103,7 @@ def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
         ) -> HttpResponse:
             visit = _visit(request, slug, secret)
             if visit.page_open or free:
-                return _protect(view(request, visit, **kwargs), visit.noindex)
+                return _protect(_page(view, request, visit, **kwargs), visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             inactive = render(request, "ladder/inactive.html", visit.context(noindex=True))
             return _protect(inactive, noindex=True)
@@ -111,6 +111,24 @@ def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
         return wrapper
 
     return decorate
+
+
+def _page(view: ClubView, request: HttpRequest, visit: Visit, **kwargs: Any) -> HttpResponse:
+    """The view's page, from the page cache when the visitor may share it with others."""
+    if visit.is_director or not page_cache.may_use_cache(request):
+        return view(request, visit, **kwargs)
+    key = page_cache.page_key(
+        visit.club,
+        path=request.get_full_path(),
+        language=translation.get_language(),
+        page_open=visit.page_open,
+        today=timezone.localdate(),
+    )
+    response = page_cache.cached_page(key)
+    if response is None:
+        response = view(request, visit, **kwargs)
+        page_cache.keep_page(key, request, response)
+    return response
 
 
 def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[pages.LadderRow], bool]:

@@ -6,10 +6,12 @@ import os
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.cache import caches
 from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+from ladder import page_cache
 from tests.factories import make_club, make_user
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -44,6 +46,8 @@ def _services(request: pytest.FixtureRequest):
     else:
         # Only tests marked `redis` talk to a queue; the rest run jobs in-process.
         overrides["REDIS_URL"] = None
+    # Test databases reuse ids and versions, so a page kept by one test could answer another.
+    caches[page_cache.CACHE_ALIAS].clear()
     # override_settings, not the `settings` fixture: some tests name a parameter `settings`.
     with override_settings(**overrides):
         yield

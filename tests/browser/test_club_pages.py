@@ -53,7 +53,7 @@ def test_a_player_page_shows_the_rating_chart(page, demo):
 
 def test_the_hindi_ladder_renders_devanagari_with_the_shipped_font(page, demo):
     page.page.goto("/c/demo/")
-    page.page.get_by_role("button", name="हिंदी").click()  # the language switcher
+    page.page.get_by_role("link", name="हिंदी").click()  # the language switcher
     page.page.wait_for_load_state()
     assert page.page.locator("html").get_attribute("lang") == "hi"
     heading = page.page.locator("h2, h1").all_inner_texts()

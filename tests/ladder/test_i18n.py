@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from django.conf import settings
@@ -205,9 +206,22 @@ def test_the_visitors_own_choice_wins_over_browser_and_club(client, public):
     public.language = "nl"
     public.save()
     path = reverse("club_page", args=[public.slug])
-    response = client.post(reverse("set_language"), {"language": "hi", "next": path})
+    response = client.get(reverse("choose_language", args=["hi"]), {"next": path})
     assert response.status_code == 302 and response["Location"] == path
     assert heading(client.get(path, HTTP_ACCEPT_LANGUAGE="de")) == LADDER_WORD["hi"]
+
+
+def test_the_switcher_never_sends_a_visitor_off_the_site(client, public):
+    for target in ["https://evil.example/", "//evil.example/", "javascript:alert(1)"]:
+        response = client.get(reverse("choose_language", args=["de"]), {"next": target})
+        assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert client.cookies["django_language"].value == "de"
+
+
+def test_the_switcher_knows_only_our_four_languages(client):
+    response = client.get(reverse("choose_language", args=["fr"]), {"next": "/"})
+    assert response.status_code == 404
+    assert "django_language" not in response.cookies
 
 
 def test_every_page_has_the_language_switcher(client, public):
@@ -223,17 +237,19 @@ def test_every_page_has_the_language_switcher(client, public):
     ]
     for path in paths:
         html = client.get(path).content.decode()
-        form = re.search(r'<form class="languages" action="/i18n/setlang/".*?</form>', html, re.S)
-        assert form, path
-        buttons = re.findall(r'name="language" value="(\w+)" lang="\w+"', form.group(0))
-        assert buttons == ["en", "nl", "de", "hi"], path
-        assert f'name="next" value="{path}"' in form.group(0)
+        switcher = re.search(r'<nav class="languages".*?</nav>', html, re.S)
+        assert switcher, path
+        links = re.findall(
+            r'<a href="/i18n/(\w+)/\?next=([^"]*)" hreflang="\w+"', switcher.group(0)
+        )
+        assert [code for code, _next in links] == ["en", "nl", "de", "hi"], path
+        assert {unquote(back) for _code, back in links} == {path}
 
 
 def test_each_language_is_offered_in_its_own_name(client, public):
     html = client.get(reverse("club_page", args=[public.slug])).content.decode()
     for name in ["English", "Nederlands", "Deutsch", "हिंदी"]:
-        assert f">{name}</button>" in html
+        assert f">{name}</a>" in html
 
 
 def test_dates_and_numbers_follow_the_pages_language(client, public):

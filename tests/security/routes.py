@@ -18,6 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #             URL is open to all, the plain URL only to directors
 #   webhook   Stripe's calls (billing is off in these tests: 404)
 #   admin     staff only (the Django admin)
+#   redirect  everyone, answered with a redirect (the language switcher's links)
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -33,7 +34,7 @@ route("signup", "public", "GET", "POST")
 route("login", "public", "GET", "POST")
 route("password_reset", "public", "GET", "POST")
 route("logout", "public", "POST")
-route("set_language", "public", "POST")
+route("choose_language", "redirect", "GET")
 route("club_create", "login", "GET", "POST")
 route("billing:webhook", "webhook", "POST")
 

@@ -41,6 +41,7 @@ def world():
         "other_player_id": bob.pk,
         "uidb64": "MQ",
         "token": "not-a-token",
+        "code": "nl",
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users
@@ -50,6 +51,8 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
     ok = OK_GET if method == "GET" else OK_POST
     if access == "public":
         return ok
+    if access == "redirect":
+        return {302}
     if access == "login":
         return {302} if persona == "anonymous" else ok
     if access == "webhook":

@@ -1,0 +1,84 @@
+"""Club pages kept whole, per process, for visitors who are not signed in.
+
+Such a visitor's page is a function of the club's row (its settings and secret, and the
+versions every change bumps: data_version for ladder inputs, built_version for each replay,
+pages_version for names, consent and the like), the page's language, its path and query,
+whether the page is open, and today's date (the "active in the last 12 months" filter). The
+key is made of exactly these, so nothing ever has to find and delete a stale page: a change
+moves a version, the old pages are never asked for again and age out of the cache.
+
+Signed-in users (directors see full names and their own controls) and visitors with a
+session or pending messages always get a freshly built page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+
+from clubs.models import Club
+
+CACHE_ALIAS = "pages"
+# Headers a club page sets itself; the middleware adds the rest to every response.
+KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
+
+
+def may_use_cache(request: HttpRequest) -> bool:
+    """A visitor with no session (so not signed in) and no message waiting to be shown."""
+    return (
+        request.method in ("GET", "HEAD")
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and CookieStorage.cookie_name not in request.COOKIES
+    )
+
+
+def page_key(club: Club, *, path: str, language: str, page_open: bool, today: dt.date) -> str:
+    parts = (
+        club.pk,
+        club.secret,
+        club.slug,
+        club.name,
+        club.visibility,
+        club.name_display,
+        club.language,
+        club.data_version,
+        club.built_version,
+        club.pages_version,
+        language,
+        page_open,
+        today.isoformat(),
+        path,
+    )
+    # Hashed: the secret must not sit in the cache in clear, and keys stay short.
+    return "page:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def cached_page(key: str) -> HttpResponse | None:
+    stored = caches[CACHE_ALIAS].get(key)
+    if stored is None:
+        return None
+    content, headers = stored
+    response = HttpResponse(content)
+    for name, value in headers:
+        response[name] = value
+    return response
+
+
+def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> None:
+    """Keep a plain 200 page that is the same for every visitor without a session."""
+    if (
+        response.status_code != 200
+        or response.streaming
+        or response.cookies
+        # A page that asked for a CSRF token is one visitor's page.
+        or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+        or len(response.content) > settings.PAGE_CACHE_MAX_BYTES
+    ):
+        return
+    headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
+    caches[CACHE_ALIAS].set(key, (response.content, headers))

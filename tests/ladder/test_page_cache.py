@@ -1,0 +1,246 @@
+"""Whole club pages kept for visitors without a session, shared while nothing on them changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from clubs.erasure import erase_player
+from clubs.merging import update_player_details
+from clubs.models import Club, Entry, Event, Player
+from clubs.publishing import (
+    Action,
+    EventDetails,
+    NameDecision,
+    apply_name_decisions,
+    delete_event,
+    update_event,
+)
+from ladder import page_cache
+from ladder.changes import ladder_inputs_changed
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_user
+
+pytestmark = pytest.mark.django_db
+
+W = Result.WHITE_WIN
+
+
+@pytest.fixture
+def world(owner):
+    club = make_club(slug="knights", owner=owner, visibility=Club.Visibility.PUBLIC)
+    jasper = Player.objects.create(club=club, name="Jasper Bakker", junior=True)
+    henk = Player.objects.create(club=club, name="Henk Bos")
+    event = make_event(club, [(1, jasper, henk, W)], name="Spring Open")
+    replay_ladder(club.pk, full=True)
+    return club, jasper, henk, event
+
+
+def page(club: Club, suffix: str = "", client: Client | None = None, **headers: str) -> str:
+    base = reverse("club_page", args=[club.slug])
+    if club.visibility != Club.Visibility.PUBLIC:
+        base = reverse("club_page_secret", args=[club.slug, club.secret])
+    response = (client or Client()).get(base + suffix, **headers)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def queries_for(club: Club, suffix: str = "") -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        html = page(club, suffix)
+    return len(queries), html
+
+
+@pytest.mark.parametrize("suffix", ["", "players/", "events/", "ladder.json"])
+def test_a_kept_page_costs_one_query_and_is_the_same_page(world, suffix):
+    club = world[0]
+    built, first = queries_for(club, suffix)
+    kept, again = queries_for(club, suffix)
+    assert again == first
+    assert kept == 1 < built  # the club's row, which carries every version the key needs
+
+
+def test_player_and_event_pages_are_kept_too(world):
+    club, jasper, _henk, event = world
+    for suffix in [f"players/{jasper.pk}/", f"events/{event.pk}/"]:
+        built, first = queries_for(club, suffix)
+        kept, again = queries_for(club, suffix)
+        assert (kept, again) == (1, first) and built > 1
+
+
+def in_transaction(change: Callable[[], object]) -> Callable[[], object]:
+    def run() -> object:
+        with transaction.atomic():
+            return change()
+
+    return run
+
+
+def record_consent(club, jasper, henk, event):
+    update_player_details(jasper, junior=True, full_name_consent=True, start_rating=None, user=None)
+
+
+def erase_henk(club, jasper, henk, event):
+    erase_player(henk, None)
+
+
+def rename_event(club, jasper, henk, event):
+    update_event(
+        event.pk, event.edit_version, EventDetails(name="Summer Open", date=event.date), None
+    )
+
+
+def delete_the_event(club, jasper, henk, event):
+    delete_event(event.pk, event.edit_version, None)
+
+
+def new_player_from_a_draft(club, jasper, henk, event):
+    draft = Event.objects.create(club=club, name="Next week", date=event.date)
+    entry = Entry.objects.create(event=draft, typed_name="Nina Nieuwenhuis")
+    decision = NameDecision(entry.pk, Action.NEW)
+    apply_name_decisions(draft.pk, draft.edit_version, [decision], None)
+
+
+def staff_rename(club, jasper, henk, event):
+    staff = make_user("staff@example.org", staff=True)
+    client = Client()
+    client.force_login(staff)
+    url = reverse("admin:clubs_player_change", args=[henk.pk])
+    form = {"name": "Hendrik Bos", "name_key": henk.name_key, "junior": "", "start_games": 0}
+    response = client.post(url, {**form, "start_rating": "", "full_name_consent": ""})
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def initials_setting(club, jasper, henk, event):
+    client = Client()
+    client.force_login(club.roles.get().user)
+    response = client.post(
+        reverse("club_settings", args=[club.slug]),
+        {"visibility": "public", "name_display": "initials", "language": "en"},
+    )
+    assert response.status_code == 302
+
+
+# (what changes, the page, text it removes (None: it only adds), text it shows)
+CHANGES = [
+    (record_consent, "", "J. B.", "Jasper Bakker"),
+    (erase_henk, "players/", "Henk Bos", "Erased player"),
+    (rename_event, "events/", "Spring Open", "Summer Open"),
+    (delete_the_event, "events/", "Spring Open", "No events"),
+    (new_player_from_a_draft, "players/", None, "Nina Nieuwenhuis"),
+    (staff_rename, "", "Henk Bos", "Hendrik Bos"),
+    (initials_setting, "", "Henk Bos", "H. B."),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "suffix", "gone", "shown"), CHANGES, ids=[c[0].__name__ for c in CHANGES]
+)
+def test_every_change_a_page_shows_retires_the_kept_page(world, change, suffix, gone, shown):
+    club, jasper, henk, event = world
+    first = page(club, suffix)
+    assert shown not in first and (gone is None or gone in first)
+    assert page(club, suffix) == first  # kept
+    in_transaction(lambda: change(club, jasper, henk, event))()
+    club.refresh_from_db()
+    now = page(club, suffix)
+    assert shown in now and (gone is None or gone not in now)
+
+
+def test_a_replay_retires_the_pages_built_before_it(world):
+    club, _jasper, henk, _event = world
+    Player.objects.filter(pk=henk.pk).update(start_rating=1500)
+    # The test's transaction never commits, so the replay this queues does not run yet.
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    club.refresh_from_db()
+    stale = page(club)
+    assert "being recalculated" in stale
+    replay_ladder(club.pk)
+    club.refresh_from_db()
+    assert "being recalculated" not in page(club)
+
+
+def test_directors_always_get_their_own_page_and_never_fill_the_cache(world):
+    club, *_ = world
+    director = Client()
+    director.force_login(club.roles.get().user)
+    assert "J. B." in page(club)
+    assert "Jasper Bakker" in page(club, client=director)
+    assert "Jasper Bakker" not in page(club)
+
+
+def test_a_visitor_with_a_session_bypasses_the_cache(world):
+    club, jasper, *_ = world
+    page(club)
+    # Behind the helpers' back, so that only a page built afresh can show it.
+    Player.objects.filter(pk=jasper.pk).update(full_name_consent=True)
+    assert "J. B." in page(club)
+    with_session = Client()
+    with_session.cookies["sessionid"] = "no-such-session"
+    assert "Jasper Bakker" in page(club, client=with_session)
+
+
+def test_each_language_and_query_has_a_page_of_its_own(world):
+    club, *_ = world
+    assert "<h1>Rangliste" in page(club, HTTP_ACCEPT_LANGUAGE="de")
+    assert "<h1>Ranglijst" in page(club, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "<h1>Ladder" in page(club)
+    everyone, active = page(club), page(club, "?active=1")
+    assert everyone != active
+
+
+def test_kept_downloads_keep_their_headers(world):
+    club, *_ = world
+    url = reverse("club_ladder_csv", args=[club.slug])
+    first, again = Client().get(url), Client().get(url)
+    for header in ("Content-Type", "Content-Disposition", "X-Ladder-Status"):
+        assert again[header] == first[header]
+    assert again.content == first.content
+
+
+def test_a_rotated_secret_closes_kept_pages(world):
+    club, *_ = world
+    Club.objects.filter(pk=club.pk).update(visibility=Club.Visibility.UNLISTED)
+    club.refresh_from_db()
+    old = reverse("club_page_secret", args=[club.slug, club.secret])
+    assert Client().get(old).status_code == 200
+    club.rotate_secret()
+    response = Client().get(old)
+    assert response.status_code == 404
+    kept_unlisted = Client().get(reverse("club_page_secret", args=[club.slug, club.secret]))
+    assert kept_unlisted["X-Robots-Tag"] == "noindex, nofollow"
+    again = Client().get(reverse("club_page_secret", args=[club.slug, club.secret]))
+    assert again["X-Robots-Tag"] == "noindex, nofollow"
+    assert again["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_club_whose_subscription_ends_shows_the_notice_not_the_kept_page(world, settings):
+    club, *_ = world
+    assert "Henk Bos" in page(club)
+    settings.BILLING_ENABLED = True  # and no subscription
+    html = Client().get(reverse("club_page", args=[club.slug])).content.decode()
+    assert "Henk Bos" not in html
+
+
+def test_no_cache_at_all_when_its_lifetime_is_zero(world):
+    club, jasper, *_ = world
+    with override_settings(
+        CACHES={
+            "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+            page_cache.CACHE_ALIAS: {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "zero",
+                "TIMEOUT": 0,
+            },
+        }
+    ):
+        page(club)
+        Player.objects.filter(pk=jasper.pk).update(full_name_consent=True)
+        assert "Jasper Bakker" in page(club)
