@@ -104,8 +104,8 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": env_int("PAGE_CACHE_ENTRIES", 2000, minimum=1)},
     },
 }
-# Larger pages (a player with hundreds of events) are built afresh each time.
-PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 512 * 1024, minimum=0)
+# Pages are kept compressed (about a tenth of their size); larger ones are built afresh.
+PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 4 * 1024 * 1024, minimum=0)
 
 # Jobs: with REDIS_URL a real RQ queue, without it jobs run in-process right after commit.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))

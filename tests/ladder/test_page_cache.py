@@ -244,3 +244,11 @@ def test_no_cache_at_all_when_its_lifetime_is_zero(world):
         page(club)
         Player.objects.filter(pk=jasper.pk).update(full_name_consent=True)
         assert "Jasper Bakker" in page(club)
+
+
+def test_a_page_larger_than_the_limit_is_built_every_time(world, settings):
+    club, *_ = world
+    settings.PAGE_CACHE_MAX_BYTES = 1000  # smaller than any page
+    built, _html = queries_for(club)
+    again, _html = queries_for(club)
+    assert again == built > 1
