@@ -25,6 +25,8 @@ from django.http import HttpRequest, HttpResponse
 from clubs.models import Club
 
 CACHE_ALIAS = "pages"
+# "hit" or "miss" on every page that could be shared: for operators and the load bench.
+STATUS_HEADER = "X-Page-Cache"
 # Headers a club page sets itself; the middleware adds the rest to every response.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
 

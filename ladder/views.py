@@ -128,6 +128,9 @@ def _page(view: ClubView, request: HttpRequest, visit: Visit, **kwargs: Any) -> 
     if response is None:
         response = view(request, visit, **kwargs)
         page_cache.keep_page(key, request, response)
+        response[page_cache.STATUS_HEADER] = "miss"
+    else:
+        response[page_cache.STATUS_HEADER] = "hit"
     return response
 
 
