@@ -384,7 +384,8 @@ class Run:
         self.gunicorn = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "config.wsgi:application",
              "--bind", f"127.0.0.1:{port}", "--workers", str(GUNICORN_WORKERS),
-             "--timeout", "60", "--log-level", "warning"],
+             "--timeout", "60", "--log-level", "warning",
+             *shlex.split(os.environ.get("GUNICORN_EXTRA", ""))],
             cwd=ROOT, env=env, stdout=(self.logs / "gunicorn.log").open("wb"),
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +138,45 @@ def active_since(today: dt.date) -> dt.date:
     return today - dt.timedelta(days=ACTIVE_DAYS)
 
 
+# Rosters this process built lately, by everything a roster depends on: any change to a
+# name, a rating or who is on the roster bumps one of the club's versions, so an entry
+# is never stale, only unused. Every page of a club starts from its roster, and a page not
+# in the page cache (a player's, say) then costs a third less.
+_ROSTERS_KEPT = 64
+_rosters: OrderedDict[tuple[Any, ...], Roster] = OrderedDict()
+_rosters_lock = threading.Lock()
+
+
 def load_roster(club: Club, viewer_is_director: bool) -> Roster:
+    key = (
+        club.pk,
+        club.secret,  # a new club that got a deleted one's id (tests, restores) has a new secret
+        club.name_display,
+        club.data_version,
+        club.built_version,
+        club.pages_version,
+        viewer_is_director,
+    )
+    with _rosters_lock:
+        roster = _rosters.get(key)
+        if roster is not None:
+            _rosters.move_to_end(key)
+            return roster
+    roster = _build_roster(club, viewer_is_director)
+    with _rosters_lock:
+        _rosters[key] = roster
+        while len(_rosters) > _ROSTERS_KEPT:
+            _rosters.popitem(last=False)
+    return roster
+
+
+def forget_rosters() -> None:
+    """For tests, whose rolled-back databases hand out the same ids and versions again."""
+    with _rosters_lock:
+        _rosters.clear()
+
+
+def _build_roster(club: Club, viewer_is_director: bool) -> Roster:
     rows = list(
         club.players.active()
         .in_ladder_order()
