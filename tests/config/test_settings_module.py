@@ -51,3 +51,16 @@ def test_stripe_key_without_prices_is_refused():
 def test_deploy_check_is_clean_with_production_like_variables():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("switch", "expected"),
+    [({}, "{'server_side_binding': True, 'prepare_threshold': 5}"),
+     ({"DATABASE_PREPARED_STATEMENTS": "false"}, "{}")],
+)  # fmt: skip
+def test_postgresql_prepares_repeated_statements_unless_turned_off(switch, expected):
+    database = {"DATABASE_URL": "postgres://user@db.example:5432/clubs", **switch}
+    code = "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS'))"
+    result = run_manage("shell", "-c", code, env={**PRODUCTION, **database})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == expected
