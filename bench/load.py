@@ -31,6 +31,9 @@ real site: directors do not publish more results because more members are readin
 At the defaults that is 3,600 corrections and 1,800 uploads an hour, far beyond any
 club, so the worker replays throughout.
 
+GUNICORN_EXTRA adds options to gunicorn's command line, to compare configurations
+(GUNICORN_EXTRA="--workers 3"; the last --workers given wins).
+
 Secure cookies: with DEBUG off Django marks the session and CSRF cookies Secure
 and there is no setting to turn that off, so over plain http a browser (and
 requests) would not send them back. The client stands in for the TLS proxy of a
