@@ -31,12 +31,18 @@ STATUS_HEADER = "X-Page-Cache"
 KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
 
 
+# The only query parameter a club page reads (?active=1 on the ladder and its exports).
+# Other parameters would only fill the cache with copies, so such requests bypass it.
+PAGE_QUERY_PARAMETERS = frozenset({"active"})
+
+
 def may_use_cache(request: HttpRequest) -> bool:
     """A visitor with no session (so not signed in) and no message waiting to be shown."""
     return (
         request.method in ("GET", "HEAD")
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and CookieStorage.cookie_name not in request.COOKIES
+        and request.GET.keys() <= PAGE_QUERY_PARAMETERS
     )
 
 

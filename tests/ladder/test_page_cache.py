@@ -269,3 +269,12 @@ def test_a_directors_page_is_built_from_the_current_roster(world, change, suffix
     in_transaction(lambda: change(club, jasper, henk, event))()
     now = page(club, suffix, client=director)
     assert shown in now and (gone is None or gone not in now)
+
+
+def test_unknown_query_parameters_bypass_the_cache(world):
+    club, *_ = world
+    url = reverse("club_page", args=[club.slug])
+    for junk in ("?utm_source=x", "?active=1&page=2", "?q=1"):
+        assert "X-Page-Cache" not in Client().get(url + junk)
+    assert Client().get(url + "?active=1")["X-Page-Cache"] == "miss"
+    assert Client().get(url + "?active=1")["X-Page-Cache"] == "hit"
