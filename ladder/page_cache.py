@@ -1,11 +1,16 @@
 """Club pages kept whole, per process, for visitors who are not signed in.
 
 Such a visitor's page is a function of the club's row (its settings and secret, and the
-versions every change bumps: data_version for ladder inputs, built_version for each replay,
-pages_version for names, consent and the like), the page's language, its path and query,
-whether the page is open, and today's date (the "active in the last 12 months" filter). The
-key is made of exactly these, so nothing ever has to find and delete a stale page: a change
-moves a version, the old pages are never asked for again and age out of the cache.
+versions changes bump: built_version for each replay, pages_version for names, consent and
+the like), the page's language, its path and query, whether the page is open, and today's
+date (the "active in the last 12 months" filter). The key is made of exactly these, so
+nothing ever has to find and delete a stale page: a change moves a version, the old pages
+are never asked for again and age out of the cache.
+
+A change to a ladder input (data_version) does not retire the HTML pages: until the replay
+moves built_version they keep showing the last good numbers, as the spec allows, and gain
+the "being recalculated" notice in the region ladder/status.html marks. Downloads say
+whether the ladder is current in their content, so they are keyed on data_version too.
 
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
@@ -46,7 +51,9 @@ def may_use_cache(request: HttpRequest) -> bool:
     )
 
 
-def page_key(club: Club, *, path: str, language: str, page_open: bool, today: dt.date) -> str:
+def page_key(
+    club: Club, *, path: str, language: str, page_open: bool, today: dt.date, download: bool
+) -> str:
     parts = (
         club.pk,
         club.secret,
@@ -55,7 +62,7 @@ def page_key(club: Club, *, path: str, language: str, page_open: bool, today: dt
         club.visibility,
         club.name_display,
         club.language,
-        club.data_version,
+        club.data_version if download else None,
         club.built_version,
         club.pages_version,
         language,
@@ -65,6 +72,14 @@ def page_key(club: Club, *, path: str, language: str, page_open: bool, today: dt
     )
     # Hashed: the secret must not sit in the cache in clear, and keys stay short.
     return "page:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+EMPTY_STATUS = b"<!--ladder-status--><!--/ladder-status-->"
+
+
+def with_status(content: bytes, status: str) -> bytes:
+    """A page kept while the ladder was current, with the notice it needs now."""
+    return content.replace(EMPTY_STATUS, status.strip().encode(), 1)
 
 
 def cached_page(key: str) -> HttpResponse | None:

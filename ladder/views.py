@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
@@ -91,9 +92,10 @@ def _protect(response: HttpResponse, noindex: bool) -> HttpResponse:
 ClubView = Callable[..., HttpResponse]
 
 
-def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
+def club_view(*, free: bool = False, download: bool = False) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
-    the club's subscription is off."""
+    the club's subscription is off; a `download` says in its content whether the ladder is
+    current (an HTML page has the notice region of ladder/status.html instead)."""
 
     def decorate(view: ClubView) -> ClubView:
         @wraps(view)
@@ -103,7 +105,8 @@ def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
         ) -> HttpResponse:
             visit = _visit(request, slug, secret)
             if visit.page_open or free:
-                return _protect(_page(view, request, visit, **kwargs), visit.noindex)
+                page = _page(view, request, visit, download=download, **kwargs)
+                return _protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             inactive = render(request, "ladder/inactive.html", visit.context(noindex=True))
             return _protect(inactive, noindex=True)
@@ -113,7 +116,9 @@ def club_view(*, free: bool = False) -> Callable[[ClubView], ClubView]:
     return decorate
 
 
-def _page(view: ClubView, request: HttpRequest, visit: Visit, **kwargs: Any) -> HttpResponse:
+def _page(
+    view: ClubView, request: HttpRequest, visit: Visit, *, download: bool, **kwargs: Any
+) -> HttpResponse:
     """The view's page, from the page cache when the visitor may share it with others."""
     if visit.is_director or not page_cache.may_use_cache(request):
         return view(request, visit, **kwargs)
@@ -123,6 +128,7 @@ def _page(view: ClubView, request: HttpRequest, visit: Visit, **kwargs: Any) -> 
         language=translation.get_language(),
         page_open=visit.page_open,
         today=timezone.localdate(),
+        download=download,
     )
     response = page_cache.cached_page(key)
     if response is None:
@@ -131,6 +137,9 @@ def _page(view: ClubView, request: HttpRequest, visit: Visit, **kwargs: Any) -> 
         response[page_cache.STATUS_HEADER] = "miss"
     else:
         response[page_cache.STATUS_HEADER] = "hit"
+        if not download and not visit.club.ladder_is_current:
+            status = render_to_string("ladder/status.html", {"club": visit.club})
+            response.content = page_cache.with_status(response.content, status)
     return response
 
 
@@ -151,7 +160,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view()
+@club_view(download=True)
 def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
@@ -162,7 +171,7 @@ def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view()
+@club_view(download=True)
 def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, active_only = _ladder(request, visit)
     data = {
@@ -177,13 +186,13 @@ def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view()
+@club_view(download=True)
 def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club)
 
 
-@club_view()
+@club_view(download=True)
 def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
