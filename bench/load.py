@@ -31,8 +31,9 @@ real site: directors do not publish more results because more members are readin
 At the defaults that is 3,600 corrections and 1,800 uploads an hour, far beyond any
 club, so the worker replays throughout.
 
-GUNICORN_EXTRA adds options to gunicorn's command line, to compare configurations
-(GUNICORN_EXTRA="--workers 3"; the last --workers given wins).
+LOAD_SAMPLES=path.json writes every request's sample there. GUNICORN_EXTRA adds
+options to gunicorn's command line, to compare configurations (GUNICORN_EXTRA=
+"--workers 3"; the last --workers given wins).
 
 Secure cookies: with DEBUG off Django marks the session and CSRF cookies Secure
 and there is no setting to turn that off, so over plain http a browser (and
@@ -885,6 +886,8 @@ class Run:
         probe: dict[str, list[float]],
     ) -> int:
         samples = self.samples
+        if dump := os.environ.get("LOAD_SAMPLES"):  # every request, for a closer look
+            Path(dump).write_text(json.dumps([s.__dict__ for s in samples]))
         total = len(samples)
         print(f"\nrequests:   {total:,} in {elapsed:.1f} s = {total / elapsed:,.1f}/s")
         cores = len(os.sched_getaffinity(0))
