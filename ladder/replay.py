@@ -19,7 +19,7 @@ from ladder.fingerprint import (
     first_difference,
     settings_fingerprint,
 )
-from ladder.history import HistoryStep, rate_history
+from ladder.history import HistoryStep, rate_events, rate_history
 from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies import get_policy
 from ladder.policies.base import EventInput, GameInput, PlayerState
@@ -208,10 +208,7 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
     replaced.delete()
 
     before, summaries = _state_before(club, inputs, start)
-    steps, _final = rate_history(
-        inputs.policy, inputs.settings, inputs.events[start - skip :], before
-    )
-    _store_steps(club, inputs, start, steps)
+    steps = _rate_and_store(club, inputs, start, before)
     for step in steps:
         event_date = inputs.event_dates[step.event_id]
         for player_id, outcome in step.rating.players.items():
@@ -318,50 +315,82 @@ def stored_outcomes(step: HistoryStep) -> dict[str, list[object]]:
     }
 
 
-def _store_steps(club: Club, inputs: LadderInputs, start: int, steps: list[HistoryStep]) -> None:
-    rated_events = []
-    results = []
-    for position, step in enumerate(steps, start=start):
-        rated_events.append(
-            (
-                step.event_id,
-                club.pk,
-                position,
-                inputs.chain[position - inputs.offset],
-                stored_outcomes(step),
-            )
-        )
-        event_date = inputs.event_dates[step.event_id]
-        results.extend(
-            (club.pk, step.event_id, player_id, position, event_date, o.pre_rating, o.k,
-             o.provisional, o.games_counted, o.expected, o.actual, o.change, o.post_rating,
-             o.rated_games_after)
-            for player_id, o in step.rating.players.items()
-        )  # fmt: skip
-    if connection.vendor == "postgresql":
+def _rate_and_store(
+    club: Club, inputs: LadderInputs, start: int, before: dict[int, PlayerState]
+) -> list[HistoryStep]:
+    """Rate the events from position `start` on and store what each one did."""
+    events = inputs.events[start - inputs.offset :]
+    rated = rate_events(inputs.policy, inputs.settings, events, dict(before))
+    if connection.vendor != "postgresql":
+        steps = list(rated)
+        _bulk_create_steps(club, inputs, start, steps)
+        return steps
+    steps = []
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
         # COPY: a full replay writes tens of thousands of rows, and bulk_create
-        # spends most of a full replay building and compiling them.
-        with connection.cursor() as cursor:
-            raw = cursor.cursor
-            table = RatedEvent._meta.db_table
-            columns = "(event_id, club_id, position, chain_hash, game_outcomes)"
-            with raw.copy(f"COPY {table} {columns} FROM STDIN") as copy:
-                for event_id, club_id, position, chain_hash, outcomes in rated_events:
-                    copy.write_row((event_id, club_id, position, chain_hash, json.dumps(outcomes)))
-            table = PlayerEventResult._meta.db_table
-            with raw.copy(f"COPY {table} ({', '.join(_RESULT_COLUMNS)}) FROM STDIN") as copy:
-                for row in results:
-                    copy.write_row(row)
-        return
+        # spends most of a full replay building and compiling them. Each
+        # event's rows are sent while the next events are rated, so the server
+        # inserts and indexes them on another core instead of after the rating.
+        table = PlayerEventResult._meta.db_table
+        with raw.copy(f"COPY {table} ({', '.join(_RESULT_COLUMNS)}) FROM STDIN") as copy:
+            write_row = copy.write_row
+            for position, step in enumerate(rated, start=start):
+                steps.append(step)
+                event_id, event_date = step.event_id, inputs.event_dates[step.event_id]
+                for player_id, o in step.rating.players.items():
+                    write_row(
+                        (club.pk, event_id, player_id, position, event_date, o.pre_rating, o.k,
+                         o.provisional, o.games_counted, o.expected, o.actual, o.change,
+                         o.post_rating, o.rated_games_after)
+                    )  # fmt: skip
+        table = RatedEvent._meta.db_table
+        columns = "(event_id, club_id, position, chain_hash, game_outcomes)"
+        with raw.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+            for position, step in enumerate(steps, start=start):
+                chain_hash = inputs.chain[position - inputs.offset]
+                outcomes = json.dumps(stored_outcomes(step))
+                copy.write_row((step.event_id, club.pk, position, chain_hash, outcomes))
+    return steps
+
+
+def _bulk_create_steps(
+    club: Club, inputs: LadderInputs, start: int, steps: list[HistoryStep]
+) -> None:
     RatedEvent.objects.bulk_create(
         [
-            RatedEvent(event_id=e, club_id=c, position=p, chain_hash=h, game_outcomes=o)
-            for e, c, p, h, o in rated_events
+            RatedEvent(
+                event_id=step.event_id,
+                club_id=club.pk,
+                position=position,
+                chain_hash=inputs.chain[position - inputs.offset],
+                game_outcomes=stored_outcomes(step),
+            )
+            for position, step in enumerate(steps, start=start)
         ],
         batch_size=1000,
     )
     PlayerEventResult.objects.bulk_create(
-        [PlayerEventResult(**dict(zip(_RESULT_COLUMNS, row, strict=True))) for row in results],
+        [
+            PlayerEventResult(
+                club_id=club.pk,
+                event_id=step.event_id,
+                player_id=player_id,
+                position=position,
+                event_date=inputs.event_dates[step.event_id],
+                pre_rating=o.pre_rating,
+                k=o.k,
+                provisional=o.provisional,
+                games_counted=o.games_counted,
+                expected=o.expected,
+                actual=o.actual,
+                change=o.change,
+                post_rating=o.post_rating,
+                rated_games_after=o.rated_games_after,
+            )
+            for position, step in enumerate(steps, start=start)
+            for player_id, o in step.rating.players.items()
+        ],
         batch_size=2000,
     )
 
