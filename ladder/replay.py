@@ -417,12 +417,13 @@ def _bulk_create_steps(
     )
 
 
+_SUMMARY_FIELDS = ("rating", "rated_games", "provisional", "last_played", "last_change")
+
+
 def _store_summaries(club: Club, inputs: LadderInputs, summaries: dict[int, PlayerSummary]) -> None:
-    changed = []
-    for player in Player.objects.filter(club=club).only(
-        "id", "rating", "rated_games", "provisional", "last_played", "last_change"
-    ):
-        summary = summaries[player.pk]
+    changed: list[tuple[int, float, int, bool, dt.date | None, float | None]] = []
+    for pk, *old in Player.objects.filter(club=club).values_list("id", *_SUMMARY_FIELDS):
+        summary = summaries[pk]
         provisional = inputs.policy.is_provisional(
             PlayerState(summary.rating, summary.rated_games), inputs.settings
         )
@@ -433,25 +434,30 @@ def _store_summaries(club: Club, inputs: LadderInputs, summaries: dict[int, Play
             summary.last_played,
             summary.last_change,
         )
-        old = (
-            player.rating,
-            player.rated_games,
-            player.provisional,
-            player.last_played,
-            player.last_change,
-        )
-        if new != old:
-            (
-                player.rating,
-                player.rated_games,
-                player.provisional,
-                player.last_played,
-                player.last_change,
-            ) = new
-            changed.append(player)
+        if new != tuple(old):
+            changed.append((pk, *new))
+    if not changed:
+        return
+    if connection.vendor == "postgresql":
+        # One UPDATE from arrays: bulk_update's CASE WHEN per field and player
+        # cost ~240 ms when the ratings of all 400 players of a club moved.
+        fields = [Player._meta.get_field(name) for name in _SUMMARY_FIELDS]
+        assignments = ", ".join(f"{f.column} = v.{f.column}" for f in fields)
+        arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [Player._meta.pk, *fields])
+        names = ", ".join(["id", *(f.column for f in fields)])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Player._meta.db_table} p SET {assignments} "
+                f"FROM unnest({arrays}) AS v({names}) WHERE p.id = v.id",
+                [list(column) for column in zip(*changed, strict=True)],
+            )
+        return
     Player.objects.bulk_update(
-        changed,
-        ["rating", "rated_games", "provisional", "last_played", "last_change"],
+        [
+            Player(pk=pk, **dict(zip(_SUMMARY_FIELDS, values, strict=True)))
+            for pk, *values in changed
+        ],
+        list(_SUMMARY_FIELDS),
         batch_size=1000,
     )
 
