@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
 import logging
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,7 +174,8 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             if club.built_version >= version and not full:
                 return rebuilt
             started = timezone.now()
-            from_position, events_rated = _rebuild(club, from_start=full)
+            with _cyclic_gc_paused():
+                from_position, events_rated = _rebuild(club, from_start=full)
             Club.objects.filter(pk=club_id).update(built_version=version)
             # Only when no change arrived meanwhile: otherwise the next pass needs both.
             Club.objects.filter(pk=club_id, data_version=version).update(
@@ -190,6 +193,24 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             full = False
         if not Club.objects.filter(pk=club_id, data_version__gt=version).exists():
             return rebuilt
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Python's cycle collector off for a rebuild, and back as it was afterwards.
+
+    A full replay builds some 300,000 tuples and dicts, none of them in a
+    cycle, and the collector kept traversing them (and everything else alive)
+    as they piled up: ~20 % of a full replay. Reference counting still frees
+    them; only cycles wait for the collector to be back on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _lock_club(club_id: int) -> None:
