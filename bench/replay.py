@@ -7,7 +7,8 @@ PostgreSQL only (the replay's advisory lock and DISTINCT ON path are what
 production runs). The script never touches the database DATABASE_URL names: on
 the same server it drops and creates a database of its own, `clubpages_bench`,
 migrates it, fills it with bulk inserts and drops it again at the end (`--keep`
-leaves it for inspection).
+leaves it for inspection). Set BENCH_DB to use another name, for instance when
+another bench may run on the same server at the same time.
 
 The club: 400 players, 1,000 published events on consecutive days, each with
 40 of the players (a fixed-seed sample), 5 rounds of 20 boards: 100,000 games,
@@ -53,7 +54,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BENCH_DB = "clubpages_bench"
+# Overridable so two benches on one server do not drop each other's database.
+BENCH_DB = os.environ.get("BENCH_DB", "clubpages_bench")
 EVENTS, PLAYERS, PER_EVENT, ROUNDS = 1_000, 400, 40, 5
 REPEAT = 3
 TARGET_FULL_S = 2.0
@@ -111,6 +113,8 @@ def shown_command(url: str) -> str:
     if parts.password:
         netloc = netloc.replace(f":{parts.password}@", ":***@")
     env = [f"DATABASE_URL={urlunsplit(parts._replace(netloc=netloc))}"]
+    if "BENCH_DB" in os.environ:
+        env.append(f"BENCH_DB={os.environ['BENCH_DB']}")
     if "DEBUG" in os.environ:
         env.append(f"DEBUG={os.environ['DEBUG']}")
     python = os.path.relpath(sys.executable, Path.cwd())

@@ -8,7 +8,7 @@ because each event sees nothing but its participants' states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -37,7 +37,22 @@ def rate_history(
     all players in ``states``, as a new dict; ``states`` is not modified.
     """
     current = dict(states)
-    steps: list[HistoryStep] = []
+    steps = list(rate_events(policy, settings, events, current))
+    return steps, current
+
+
+def rate_events(
+    policy: RatingPolicy[SettingsT],
+    settings: SettingsT,
+    events: Iterable[EventInput],
+    current: dict[int, PlayerState],
+) -> Iterator[HistoryStep]:
+    """``rate_history`` one event at a time: yields each step as soon as it is rated.
+
+    ``current`` is updated in place, so after the last step it holds the final
+    states. A caller that stores the steps can write each one while the next is
+    rated (a full replay overlaps its database writes with the rating this way).
+    """
     for event in events:
         players = participants(event)
         missing = sorted(players - current.keys())
@@ -54,5 +69,4 @@ def rate_history(
                 rated_games=outcome.rated_games_after,
                 junior=current[player].junior,
             )
-        steps.append(HistoryStep(event_id=event.id, rating=rating))
-    return steps, current
+        yield HistoryStep(event_id=event.id, rating=rating)

@@ -42,9 +42,18 @@ class PlayerEventResult(models.Model):
     deletes of clubs, events and players to these rows.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    # No index of their own: (club, player, position) and the unique (event,
+    # player) start with these columns, and every index costs a full replay
+    # ~35 ms of maintenance while it writes 40,000 rows.
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, related_name="player_results", db_constraint=False
+        Event,
+        on_delete=models.CASCADE,
+        related_name="player_results",
+        db_constraint=False,
+        db_index=False,
     )
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="event_results", db_constraint=False

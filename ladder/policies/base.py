@@ -17,9 +17,11 @@ from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 from ladder.results import Result
 
 
-@dataclass(frozen=True)
-class PlayerState:
+class PlayerState(NamedTuple):
     """A player's state before an event."""
+
+    # NamedTuples, like GameInput and PlayerOutcome: a full replay creates
+    # 40,000 of each, and a frozen dataclass costs four times as much to build.
 
     rating: float
     rated_games: int
@@ -64,8 +66,7 @@ class GameOutcome:
     reason: UnratedReason | None  # None when rated for both sides
 
 
-@dataclass(frozen=True)
-class PlayerOutcome:
+class PlayerOutcome(NamedTuple):
     pre_rating: float
     k: float | None  # None for policies without K (hsb)
     provisional: bool  # at the start of the event

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ladder.policies.base import (
+    RESULT_UNRATED_REASON,
     EventInput,
     EventRating,
     GameOutcome,
@@ -17,13 +18,14 @@ from ladder.policies.base import (
     PlayerState,
     UnratedReason,
     check_event,
+    event_unrated_reason,
     outcome,
     reject_unknown,
     require_bool,
     require_finite,
     require_int,
-    unrated_reason,
 )
+from ladder.results import RESULT_SCORES
 
 # Bounds are sanity limits for a form, not chess rules: they keep a typo such
 # as K 400 or a start rating of 12000 from wrecking a club's ladder.
@@ -122,8 +124,11 @@ class LadderPolicy:
         actual: dict[int, list[float]] = {p: [] for p in provisional}
         games: dict[int, GameOutcome] = {}
 
+        # unrated_reason(), with its event-wide half decided once per event.
+        event_reason = event_unrated_reason(event)
+        rating = {p: before[p].rating for p in provisional}
         for game in event.games:
-            reason = unrated_reason(event, game)
+            reason = event_reason or RESULT_UNRATED_REASON[game.result]
             if reason is not None:
                 games[game.id] = outcome(False, False, reason)
                 continue
@@ -140,8 +145,8 @@ class LadderPolicy:
                     rated_black, reason = False, UnratedReason.PROTECTED_BLACK
             games[game.id] = outcome(rated_white, rated_black, reason)
 
-            white_score, black_score = game.result.scores
-            w_rating, b_rating = before[white].rating, before[black].rating
+            white_score, black_score = RESULT_SCORES[game.result]
+            w_rating, b_rating = rating[white], rating[black]
             if rated_white:
                 expected[white].append(expected_score(w_rating, b_rating))
                 actual[white].append(white_score)

@@ -1,6 +1,7 @@
 """replay_ladder on the database: stored results, incremental replays, the change helper."""
 
 import datetime as dt
+import gc
 
 import pytest
 from django.db import transaction
@@ -188,6 +189,19 @@ def test_a_replay_with_nothing_to_do_does_nothing(club, four):
     changed(club)
     assert replay_ladder(club.pk) is False
     assert LadderReplay.objects.count() == 1
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_replay_leaves_the_cycle_collector_as_it_found_it(club, four, enabled):
+    ann, bob, *_ = four
+    make_event(club, [(1, ann, bob, W)])
+    was_enabled = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert replay_ladder(club.pk, full=True)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
 
 
 def test_rebuild_request_replays_from_the_first_event(club, four):
