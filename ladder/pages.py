@@ -8,30 +8,20 @@ ladder numbers. The rest is one query per kind of row, assembled in Python.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import threading
 from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import (
-    Count,
-    F,
-    Func,
-    JSONField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    TextField,
-    Value,
-)
-from django.db.models.functions import Cast
+from django.db import connection
+from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Event, Game
+from clubs.models import Club, Entry, Event, Game
 from ladder.display import NameFacts, shown_names
-from ladder.models import PlayerEventResult
+from ladder.models import PlayerEventResult, RatedEvent
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
 from ladder.results import Result
@@ -284,92 +274,91 @@ def _score_symbol(result: Result, mine: float, theirs: float) -> str:
     return points_text(mine)
 
 
-class StoredOutcome(Func):
-    """RatedEvent.game_outcomes[str(game id)] read in the database: a page needs one entry
-    per game, not every game of every event decoded in Python."""
-
-    output_field = JSONField()
-
-    def __init__(self, outcomes: str, game_id: str) -> None:
-        super().__init__(F(outcomes), Cast(F(game_id), output_field=TextField()))
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
-        return self.as_sql(compiler, connection, template="(%(expressions)s)", arg_joiner=" -> ")
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
-        return self.as_sql(
-            compiler,
-            connection,
-            template="json_extract(%(expressions)s || '\"')",
-            arg_joiner=", '$.\"' || ",
-        )
+def _as_date(value: dt.date | str) -> dt.date:
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
 
 
-def _player_games(club: Club, player_id: int) -> QuerySet[Game, tuple]:
-    """Every game of the player in published events, each side once, with the opponent's
-    rating before that event and the game's stored outcome."""
-    published = Q(
-        event__club=club, event__status=Event.Status.PUBLISHED, event__deleted_at__isnull=True
+def _json(value: str | dict | None) -> dict:
+    """A JSON column read with a plain cursor: text (Django leaves decoding to the field)."""
+    if value is None:
+        return {}
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _player_rows(sql: str, params: list[object]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _player_results(club: Club, player_id: int) -> list[tuple]:
+    """The player's results in published events, oldest first, each with its event's name,
+    rated flag and kind and the event's stored game outcomes (JSON text).
+
+    Plain SQL, as for the games below: building these queries with the ORM cost more
+    than running them, on a page the page cache rarely holds (there is one per player).
+    """
+    result, event, rated = (
+        PlayerEventResult._meta.db_table,
+        Event._meta.db_table,
+        RatedEvent._meta.db_table,
     )
+    sql = f"""
+        SELECT r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
+               r.expected, r.actual, r.change, r.post_rating, r.games_counted, re.game_outcomes
+        FROM {result} r
+        JOIN {event} e ON e.id = r.event_id
+        LEFT JOIN {rated} re ON re.event_id = r.event_id
+        WHERE r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL
+        ORDER BY r.position
+    """
+    return _player_rows(sql, [club.pk, player_id, Event.Status.PUBLISHED])
 
-    def side(mine: str, theirs: str) -> QuerySet[Game, tuple]:
-        opponent_pre = (
-            PlayerEventResult.objects.filter(
-                event_id=OuterRef("event_id"), player_id=OuterRef(f"{theirs}__player_id")
-            )
-            .order_by()
-            .values("pre_rating")[:1]
-        )
-        return (
-            Game.objects.filter(published, **{f"{mine}__player_id": player_id})
-            .order_by()
-            .annotate(
-                side=Value(mine),
-                opponent=F(f"{theirs}__player_id"),
-                opponent_pre=Subquery(opponent_pre),
-                outcome=StoredOutcome("event__rating__game_outcomes", "id"),
-            )
-            .values_list(
-                "id", "event_id", "round", "result", "side", "opponent", "opponent_pre", "outcome"
-            )
-        )
 
-    return side("white", "black").union(side("black", "white"), all=True)
+def _player_games(club: Club, player_id: int) -> list[tuple]:
+    """Every game of the player in published events, each side once, with the opponent
+    and the opponent's rating before that event:
+    (game, event, round, result, side, opponent, opponent's pre-event rating)."""
+    game, entry, event, result = (
+        Game._meta.db_table,
+        Entry._meta.db_table,
+        Event._meta.db_table,
+        PlayerEventResult._meta.db_table,
+    )
+    side = f"""
+        SELECT g.id, g.event_id, g.round, g.result, %s, theirs.player_id,
+               (SELECT r.pre_rating FROM {result} r
+                WHERE r.event_id = g.event_id AND r.player_id = theirs.player_id)
+        FROM {game} g
+        JOIN {event} e ON e.id = g.event_id
+        JOIN {entry} mine ON mine.id = g.{{mine}}_id
+        LEFT JOIN {entry} theirs ON theirs.id = g.{{theirs}}_id
+        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL AND mine.player_id = %s
+    """
+    sql = (
+        side.format(mine="white", theirs="black")
+        + " UNION ALL "
+        + side.format(mine="black", theirs="white")
+    )
+    published = Event.Status.PUBLISHED
+    return _player_rows(
+        sql,
+        ["white", club.pk, published, player_id, "black", club.pk, published, player_id],
+    )
 
 
 def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None:
     player = roster.get(player_id)
     if player is None:
         return None
-    results = (
-        PlayerEventResult.objects.filter(
-            club=club,
-            player_id=player_id,
-            event__status=Event.Status.PUBLISHED,
-            event__deleted_at__isnull=True,
-        )
-        .order_by("position")
-        .values_list(
-            "event_id",
-            "event__name",
-            "event_date",
-            "event__rated",
-            "event__kind",
-            "pre_rating",
-            "k",
-            "expected",
-            "actual",
-            "change",
-            "post_rating",
-            "games_counted",
-        )
-    )
     events: dict[int, EventLine] = {}
-    for row in results:
-        event_id, name, date, rated, kind, *numbers = row
+    outcomes: dict[int, dict[str, list]] = {}
+    for row in _player_results(club, player_id):
+        event_id, name, date, rated, kind, *numbers, stored = row
         events[event_id] = EventLine(
-            event_id, name, date, rated and kind != Event.Kind.BUGHOUSE, *numbers
+            event_id, name, _as_date(date), rated and kind != Event.Kind.BUGHOUSE, *numbers
         )
+        outcomes[event_id] = _json(stored)
     record = Record()
     result_texts = {result: str(text) for result, text in RESULT_TEXT.items()}
     reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
@@ -377,7 +366,7 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
         PROTECTED_TEXT
     )
     games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
-    for _id, event_id, round_no, result_code, side, opponent, opponent_pre, outcome in games:
+    for game_id, event_id, round_no, result_code, side, opponent, opponent_pre in games:
         result = Result(result_code)
         white_score, black_score = result.scores
         mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
@@ -385,7 +374,7 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
         event = events.get(event_id)
         if event is None:
             continue  # published after the last replay: counted above, rated soon
-        counted, reason = _counted(outcome, side, reasons)
+        counted, reason = _counted(outcomes[event_id].get(str(game_id)), side, reasons)
         expected = None
         if counted and opponent_pre is not None:
             if event.k is not None:
