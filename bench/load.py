@@ -10,7 +10,7 @@ dropped), migrated and filled by bench/load_data.py: the 500-player, 300-event
 club of bench/pages_data.py, two small clubs (one unlisted, one on the HSB
 policy), every ladder replayed, a director who owns all three, draft events.
 
-Then gunicorn (4 sync workers on 127.0.0.1, DEBUG off, billing on with a test
+Then gunicorn (3 sync workers, as in production, on 127.0.0.1, DEBUG off, billing on with a test
 webhook secret; collectstatic first, for the static manifest) and one real
 `manage.py rqworker default` serve it, while --connections client threads, each
 with its own requests.Session, loop for --duration seconds:
@@ -79,7 +79,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-GUNICORN_WORKERS = 4
+GUNICORN_WORKERS = 3  # as the Dockerfile and compose.yaml serve
 P99_TARGET_MS = 250.0
 DRAIN_TIMEOUT_S = 60.0
 RSS_EVERY_S = 5.0
