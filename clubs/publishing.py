@@ -791,15 +791,7 @@ def preview_event(event: Event) -> EventPreview:
             player_id=pid,
             name=by_player[pid].player.name,
             typed_name=by_player[pid].typed_name,
-            pre_rating=o.pre_rating,
-            k=o.k,
-            provisional=o.provisional,
-            games_counted=o.games_counted,
-            expected=o.expected,
-            actual=o.actual,
-            change=o.change,
-            post_rating=o.post_rating,
-            rated_games_after=o.rated_games_after,
+            **o._asdict(),
         )
         for pid, o in rating.players.items()
     ]

@@ -425,15 +425,7 @@ def _bulk_create_steps(
                 player_id=player_id,
                 position=position,
                 event_date=inputs.event_dates[step.event_id],
-                pre_rating=o.pre_rating,
-                k=o.k,
-                provisional=o.provisional,
-                games_counted=o.games_counted,
-                expected=o.expected,
-                actual=o.actual,
-                change=o.change,
-                post_rating=o.post_rating,
-                rated_games_after=o.rated_games_after,
+                **o._asdict(),  # the outcome's fields are the row's rating columns
             )
             for position, step in enumerate(steps, start=start)
             for player_id, o in step.rating.players.items()
