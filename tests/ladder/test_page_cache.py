@@ -324,3 +324,31 @@ def test_a_page_kept_while_recalculating_shows_the_notice_once(world):
     first, again = Client().get(url), Client().get(url)
     assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
     assert again.content.decode().count(NOTICE) == 1
+
+
+def html_pages(player: Player, event: Event) -> list[str]:
+    return ["", "?active=1", "players/", "events/", f"players/{player.pk}/", f"events/{event.pk}/"]
+
+
+def test_every_html_club_page_marks_where_the_notice_goes(world):
+    """A kept page gains the notice only where the marked region is: every club page has one."""
+    club, _jasper, henk, event = world
+    for suffix in html_pages(henk, event):
+        html = page(club, suffix)
+        assert html.count(page_cache.EMPTY_STATUS.decode()) == 1, suffix
+
+
+def test_every_kept_html_page_gains_the_notice_and_loses_it_after_the_replay(world):
+    club, _jasper, henk, event = world
+    suffixes = html_pages(henk, event)
+    kept = {suffix: page(club, suffix) for suffix in suffixes}
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    club.refresh_from_db()
+    for suffix in suffixes:
+        now = page(club, suffix)
+        assert NOTICE in now and without_status(now) == without_status(kept[suffix]), suffix
+    replay_ladder(club.pk)
+    club.refresh_from_db()
+    for suffix in suffixes:
+        assert NOTICE not in page(club, suffix), suffix
