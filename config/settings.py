@@ -114,7 +114,7 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": env_int("PAGE_CACHE_ENTRIES", 2000, minimum=1)},
     },
 }
-# Pages are kept compressed (about a tenth of their size); larger ones are built afresh.
+# Pages are kept gzip-compressed (about a tenth of their size); larger ones are built afresh.
 PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 4 * 1024 * 1024, minimum=0)
 
 # Jobs: with REDIS_URL a real RQ queue, without it jobs run in-process right after commit.

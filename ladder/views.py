@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -130,16 +131,21 @@ def _page(
         today=timezone.localdate(),
         download=download,
     )
-    response = page_cache.cached_page(key)
-    if response is None:
+    kept = page_cache.cached_page(key)
+    if kept is None:
         response = view(request, visit, **kwargs)
-        page_cache.keep_page(key, request, response)
+        kept = page_cache.keep_page(key, request, response)
+        if kept is not None and page_cache.accepts_gzip(request):
+            # Built in the ladder's present state: any notice it needs is in it already.
+            response = page_cache.kept_response(request, kept, status=None)
         response[page_cache.STATUS_HEADER] = "miss"
     else:
-        response[page_cache.STATUS_HEADER] = "hit"
+        status = None
         if not download and not visit.club.ladder_is_current:
             status = render_to_string("ladder/status.html", {"club": visit.club})
-            response.content = page_cache.with_status(response.content, status)
+        response = page_cache.kept_response(request, kept, status)
+        response[page_cache.STATUS_HEADER] = "hit"
+    patch_vary_headers(response, ("Accept-Encoding",))
     return response
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Callable
 
@@ -352,3 +353,41 @@ def test_every_kept_html_page_gains_the_notice_and_loses_it_after_the_replay(wor
     club.refresh_from_db()
     for suffix in suffixes:
         assert NOTICE not in page(club, suffix), suffix
+
+
+def test_a_browser_that_takes_gzip_gets_the_kept_page_as_kept(world):
+    club, _jasper, henk, _event = world
+    url = reverse("club_player", args=[club.slug, henk.pk])
+    plain = Client().get(url)
+    for state in ("hit", "hit"):
+        response = Client().get(url, HTTP_ACCEPT_ENCODING="br, gzip, deflate")
+        assert response["X-Page-Cache"] == state and response["Content-Encoding"] == "gzip"
+        assert gzip.decompress(response.content) == plain.content
+        assert "Accept-Encoding" in response["Vary"]
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+
+
+def test_the_first_gzip_visitor_gets_the_page_compressed_too(world):
+    club, *_ = world
+    url = reverse("club_roster", args=[club.slug])
+    first = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert first["X-Page-Cache"] == "miss" and first["Content-Encoding"] == "gzip"
+    assert gzip.decompress(first.content) == Client().get(url).content
+
+
+def test_a_gzip_visitor_gets_the_notice_while_the_ladder_is_behind(world):
+    club, *_ = world
+    url = reverse("club_page", args=[club.slug])
+    Client().get(url)
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert response["X-Page-Cache"] == "hit" and "Content-Encoding" not in response
+    assert NOTICE in response.content.decode()
+
+
+def test_only_the_active_filter_may_be_in_a_kept_pages_query(world):
+    club, *_ = world
+    url = reverse("club_page", args=[club.slug])
+    for query in ("?active=0", "?active=1&active=1", "?active=%3Cb%3E"):
+        assert "X-Page-Cache" not in Client().get(url + query), query
