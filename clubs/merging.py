@@ -457,6 +457,8 @@ def update_player_details(
         )
         if {"junior", "start_rating"} & set(changed):
             ladder_inputs_changed(locked.club_id)
-        else:
-            club_pages_changed(locked.club_id)  # consent: how the name is shown
+        # The junior flag and consent decide how the name is shown, at once, not
+        # after the replay.
+        if {"junior", "full_name_consent"} & set(changed):
+            club_pages_changed(locked.club_id)
     return changed

@@ -107,8 +107,8 @@ def update_event(event_id: int, version: int, details: EventDetails, user: Any) 
         if event.is_published and set(changed) & set(_LADDER_FIELDS):
             earliest = min(event.date, new.get("date", event.date))
             ladder_inputs_changed(event.club_id, from_date=earliest)
-        elif changed:
-            club_pages_changed(event.club_id)  # the name, or a draft's details
+        if "name" in changed:
+            club_pages_changed(event.club_id)
     return _reload(event_id)
 
 
@@ -540,8 +540,8 @@ def apply_name_decisions(
         )
         if event.is_published and (applied.linked or applied.created or applied.dropped):
             ladder_inputs_changed(event.club_id, from_date=event.date)
-        elif applied.created:
-            club_pages_changed(event.club_id)  # new players join the roster page
+        if applied.created:
+            club_pages_changed(event.club_id)  # new players join the roster page at once
     return applied
 
 

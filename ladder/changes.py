@@ -44,9 +44,11 @@ def request_full_rebuild(club_id: int) -> None:
 
 
 def club_pages_changed(club_id: int) -> None:
-    """Retire every cached page of the club after a change its pages show that is not a
-    ladder input: a name, a family's consent, an event's name, a new player on the roster.
+    """Retire every cached page of the club after a change its pages show at once: a name,
+    a family's consent, an event's name, a new player on the roster.
 
-    Ladder inputs need no call of their own: data_version is part of every page's key.
+    A change that is only a ladder input needs no call: kept pages show the last good
+    numbers with the "being recalculated" notice until the replay moves built_version.
+    One that is both (a junior flag changed with the consent) calls both helpers.
     """
     Club.objects.filter(pk=club_id).update(pages_version=F("pages_version") + 1)

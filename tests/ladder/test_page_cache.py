@@ -88,6 +88,14 @@ def record_consent(club, jasper, henk, event):
     update_player_details(jasper, junior=True, full_name_consent=True, start_rating=None, user=None)
 
 
+def no_longer_a_junior(club, jasper, henk, event):
+    # A ladder input (the junior K rule) that also changes how the name is shown: the name
+    # must show at once, not only after the replay.
+    update_player_details(
+        jasper, junior=False, full_name_consent=False, start_rating=None, user=None
+    )
+
+
 def erase_henk(club, jasper, henk, event):
     erase_player(henk, None)
 
@@ -132,6 +140,7 @@ def initials_setting(club, jasper, henk, event):
 # (what changes, the page, text it removes (None: it only adds), text it shows)
 CHANGES = [
     (record_consent, "", "J. B.", "Jasper Bakker"),
+    (no_longer_a_junior, "players/", "J. B.", "Jasper Bakker"),
     (erase_henk, "players/", "Henk Bos", "Erased player"),
     (rename_event, "events/", "Spring Open", "Summer Open"),
     (new_player_from_a_draft, "players/", None, "Nina Nieuwenhuis"),
