@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import platform
@@ -330,7 +331,10 @@ class PageViewer:
 
     def get(self, url: str) -> PageResponse:
         try:
-            self.connection.request("GET", urlsplit(url).path)
+            parts = urlsplit(url)
+            self.connection.request(
+                "GET", f"{parts.path}?{parts.query}" if parts.query else parts.path
+            )
             response = self.connection.getresponse()
             response.read()
         except (OSError, http.client.HTTPException):
@@ -531,14 +535,16 @@ class Run:
             threading.Thread(target=self.client, args=(n, plan, deadline), daemon=True)
             for n in range(self.args.connections)
         ]
-        threads.append(threading.Thread(target=self.webhooks, args=(deadline,), daemon=True))
-        rng = random.Random(self.args.seed)
+        # Each writer thread draws from a generator of its own, so a seed repeats a run.
+        correcting, uploading = (random.Random(self.args.seed + n) for n in (1, 2))
         drafts = [(club.slug, draft) for club in plan.clubs for draft in club.draft_ids]
+        webhook_session, webhook_numbers = new_session(), itertools.count(1)
         writers = [
             (self.args.corrections_per_second,
-             lambda: self.correct(directors[0], rng.choice(plan.targets), rng)),
+             lambda: self.correct(directors[0], correcting.choice(plan.targets), correcting)),
             (self.args.uploads_per_second,
-             lambda: self.upload(directors[1], *rng.choice(drafts), rng)),
+             lambda: self.upload(directors[1], *uploading.choice(drafts), uploading)),
+            (1.0, lambda: self.webhook(webhook_session, next(webhook_numbers))),
         ]  # fmt: skip
         for rate, write in writers:
             if rate > 0:
@@ -738,38 +744,30 @@ class Run:
         if response is not None:
             sample.label = self._outcome(session, response, events)
 
-    def webhooks(self, deadline: float) -> None:
-        """One signed invoice.paid a second, for a subscription no club has."""
+    def webhook(self, session, number: int) -> None:
+        """One signed invoice.paid for a subscription no club has."""
         from tests.billing.stripe_events import load_event, sign
 
-        session = new_session()
-        url = f"{self.base}/stripe/webhook/"
-        number = 0
-        tick = time.monotonic()
-        while tick < deadline:
-            number += 1
-            event = load_event("invoice_paid", club_id=0)
-            event["id"] = f"evt_load_{os.getpid()}_{number}"
-            event["created"] = int(time.time())
-            invoice = event["data"]["object"]
-            invoice["customer"] = f"cus_load_unknown_{number}"
-            unknown = f"sub_load_unknown_{number}"
-            invoice["parent"]["subscription_details"]["subscription"] = unknown
-            for line in invoice["lines"]["data"]:
-                line["parent"]["subscription_item_details"]["subscription"] = unknown
-            payload = json.dumps(event)
-            self.timed(
-                "webhook",
-                "invoice.paid, unknown subscription",
-                lambda payload=payload: session.post(
-                    url,
-                    data=payload.encode(),
-                    headers={"Stripe-Signature": sign(payload), "Content-Type": "application/json"},
-                    timeout=REQUEST_TIMEOUT_S,
-                ),
-            )
-            tick += 1.0
-            time.sleep(max(0.0, min(tick, deadline) - time.monotonic()))
+        event = load_event("invoice_paid", club_id=0)
+        event["id"] = f"evt_load_{os.getpid()}_{number}"
+        event["created"] = int(time.time())
+        invoice = event["data"]["object"]
+        invoice["customer"] = f"cus_load_unknown_{number}"
+        unknown = f"sub_load_unknown_{number}"
+        invoice["parent"]["subscription_details"]["subscription"] = unknown
+        for line in invoice["lines"]["data"]:
+            line["parent"]["subscription_item_details"]["subscription"] = unknown
+        payload = json.dumps(event)
+        self.timed(
+            "webhook",
+            "invoice.paid, unknown subscription",
+            lambda: session.post(
+                f"{self.base}/stripe/webhook/",
+                data=payload.encode(),
+                headers={"Stripe-Signature": sign(payload), "Content-Type": "application/json"},
+                timeout=REQUEST_TIMEOUT_S,
+            ),
+        )
 
     # Measurements after the load ---------------------------------------------------------------
 
