@@ -16,13 +16,13 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -31,7 +31,14 @@ from django.utils.translation import gettext_lazy
 from clubs import audit
 from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
 from ladder.changes import club_pages_changed, ladder_inputs_changed
-from matching import KEY_VERSION, PreparedRoster, Reason, name_key, possible_duplicates
+from matching import (
+    KEY_VERSION,
+    PreparedRoster,
+    Reason,
+    clean_name,
+    name_key,
+    possible_duplicates,
+)
 from matching import prepare_roster as build_roster
 
 REASON_LABELS: dict[Reason, Promise] = {
@@ -75,17 +82,33 @@ class DuplicateCandidate:
 
 def duplicate_candidates(club: Club, limit: int = MAX_DUPLICATES) -> list[DuplicateCandidate]:
     """Pairs of active players that may be one person, best first; dismissed pairs left out."""
-    players = list(club.players.active().order_by("id"))
+    players = {p.pk: p for p in club.players.active().order_by("id")}
     dismissed = set(
         DuplicateDismissal.objects.filter(club=club).values_list("first_id", "second_id")
     )
-    pairs = possible_duplicates([p.name for p in players], limit=limit + len(dismissed))
     found = []
-    for pair in pairs:
-        first, second = sorted((players[pair.i], players[pair.j]), key=lambda p: p.pk)
-        if (first.pk, second.pk) not in dismissed:
-            found.append(DuplicateCandidate(first, second, pair.reason, pair.score))
+    for first_id, second_id, reason, score in _duplicate_pairs(club, limit + len(dismissed)):
+        first, second = players.get(first_id), players.get(second_id)
+        if first is not None and second is not None and (first_id, second_id) not in dismissed:
+            found.append(DuplicateCandidate(first, second, Reason(reason), score))
     return found[:limit]
+
+
+def _duplicate_pairs(club: Club, limit: int) -> list[tuple[int, int, str, float]]:
+    """(first id, second id, reason, score) of `possible_duplicates` over the active players,
+    kept in Django's cache under the roster's version: a 10,000-player roster takes
+    seconds to compare, and the screen is opened again after every merge or dismissal."""
+    key = f"{_roster_key(club)}:duplicates:{limit}"
+    found = cache.get(key)
+    if found is None:
+        rows = list(club.players.active().order_by("id").values_list("id", "name"))
+        pairs = possible_duplicates([name for _pk, name in rows], limit=limit)
+        found = []
+        for pair in pairs:
+            first, second = sorted((rows[pair.i][0], rows[pair.j][0]))
+            found.append((first, second, str(pair.reason), pair.score))
+        cache.set(key, found, _CACHE_SECONDS)
+    return found
 
 
 def dismiss_duplicate(club: Club, one: Player, other: Player, user: Any) -> DuplicateDismissal:
@@ -190,7 +213,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: Any) -> Merge:
         typed = Entry.objects.filter(pk__in=entry_ids).order_by("id").values_list("typed_name")
         created_alias_ids = []
         for written in [merged.name, *(row[0] for row in typed)]:
-            name = " ".join(written.split())
+            name = clean_name(written)
             if name and _same(name) not in known:
                 known.add(_same(name))
                 alias = PlayerAlias.objects.create(player=kept, name=name, name_key=name_key(name))
@@ -222,7 +245,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: Any) -> Merge:
 
 
 def _same(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return clean_name(name).casefold()
 
 
 # Undo
@@ -299,7 +322,7 @@ def undo_merge(merge: Merge, user: Any) -> Merge:
 def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: Any) -> Player:
     """Link one entry to another active player of its club, or to a new player named
     `new_name` (when `player` is None). Returns the player the entry now belongs to."""
-    new_name = " ".join(new_name.split())
+    new_name = clean_name(new_name)
     with transaction.atomic():
         if player is not None:
             # The player first, then the entry: the order a merge takes its locks in.
@@ -398,12 +421,16 @@ def _roster_key(club: Club) -> str:
     aliases = PlayerAlias.objects.filter(player__club_id=club.pk).aggregate(
         count=Count("id"), top=Max("id")
     )
-    data_version = Club.objects.filter(pk=club.pk).values_list("data_version", flat=True).first()
+    # pages_version moves with every changed name (an erasure, a staff edit), which keeps
+    # the roster's size and its ladder the same.
+    data_version, pages_version = (
+        Club.objects.filter(pk=club.pk).values_list("data_version", "pages_version").get()
+    )
     # created_at tells apart a club whose id was used before (a restored database, tests).
     born = _stamp(club.created_at)
     return (
-        f"clubs:roster:{_CACHE_FORMAT}:{KEY_VERSION}:{club.pk}:{born}:{data_version}:"
-        f"{players['count']}:{players['top']}:{players['active']}:"
+        f"clubs:roster:{_CACHE_FORMAT}:{KEY_VERSION}:{club.pk}:{born}:"
+        f"{data_version}:{pages_version}:{players['count']}:{players['top']}:{players['active']}:"
         f"{aliases['count']}:{aliases['top']}"
     )
 
@@ -413,18 +440,30 @@ def _stamp(moment: dt.datetime | None) -> str:
 
 
 def _build_roster(club: Club) -> tuple[PreparedRoster, tuple[int, ...]]:
-    rows: Sequence[tuple[int, str, str]] = [
-        *Player.objects.filter(club_id=club.pk)
-        .active()
-        .order_by("id")
-        .values_list("id", "name", "name_key"),
-        *PlayerAlias.objects.filter(player__club_id=club.pk, player__merged_into__isnull=True)
-        .order_by("id")
-        .values_list("player_id", "name", "name_key"),
-    ]
+    players = Player.objects.filter(club_id=club.pk).active().order_by("id")
+    aliases = PlayerAlias.objects.filter(
+        player__club_id=club.pk, player__merged_into__isnull=True
+    ).order_by("id")
+    rows = [*_with_current_keys(players, "id"), *_with_current_keys(aliases, "player_id")]
     owners = tuple(row[0] for row in rows)
     roster = build_roster([row[1] for row in rows], keys=[row[2] for row in rows], owners=owners)
     return roster, owners
+
+
+def _with_current_keys(rows: QuerySet[Any], owner: str) -> list[tuple[int, str, str]]:
+    """(owner, name, name_key) per row. A key of an older `KEY_VERSION` is recomputed and
+    written back once, so that later reads of the roster skip the work."""
+    stored = list(rows.values_list("id", owner, "name", "name_key"))
+    prefix = f"{KEY_VERSION}:"
+    stale = [
+        rows.model(pk=pk, name_key=name_key(name))
+        for pk, _owner, name, key in stored
+        if key and not key.startswith(prefix)  # "" is an erased name: left as erasure set it
+    ]
+    if stale:
+        rows.model.objects.bulk_update(stale, ["name_key"], batch_size=1000)
+    fresh = {row.pk: row.name_key for row in stale}
+    return [(found, name, fresh.get(pk, key)) for pk, found, name, key in stored]
 
 
 def update_player_details(

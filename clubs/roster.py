@@ -10,6 +10,7 @@ from django.db import transaction
 
 from clubs.models import Club, Player
 from ladder.changes import ladder_inputs_changed
+from matching import clean_name
 
 _YES = {"yes", "y", "true", "1", "ja", "j"}
 _NO = {"no", "n", "false", "0", "nee", "nein", ""}
@@ -46,7 +47,7 @@ def parse_roster(data: bytes) -> list[RosterRow]:
     seen: set[str] = set()
     for record in reader:
         line = reader.line_num  # the line the record ends on, blank lines included
-        name = " ".join((record.get("name") or "").split())
+        name = clean_name(record.get("name") or "")
         if not name:
             raise RosterError(f"Line {line}: the name is empty")
         if len(name) > 120:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.access import NOT_FOUND, club_for_director, player_for_director
+from clubs.event_forms import PlayerNameField
 from clubs.merging import (
     REASON_LABELS,
     RosterChangeError,
@@ -82,7 +83,7 @@ class DismissForm(forms.Form):
 
 
 class RepointForm(forms.Form):
-    new_name = forms.CharField(
+    new_name = PlayerNameField(
         label=gettext_lazy("Name of the new player"), max_length=120, required=False
     )
 

@@ -1,7 +1,7 @@
 """Player names: normalisation, ranked suggestions and possible duplicates. No Django."""
 
 from matching.duplicates import DuplicatePair, possible_duplicates
-from matching.normalize import KEY_VERSION, NameKey, name_key
+from matching.normalize import KEY_VERSION, NameKey, clean_name, name_key
 from matching.rules import Reason
 from matching.suggest import (
     PreparedRoster,
@@ -18,6 +18,7 @@ __all__ = [
     "PreparedRoster",
     "Reason",
     "Suggestion",
+    "clean_name",
     "name_key",
     "possible_duplicates",
     "prepare_roster",

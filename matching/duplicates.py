@@ -1,25 +1,34 @@
 """Pairs of roster names that may be one person, for the roster's duplicates screen.
 
-Only names that could be compared are: names that are the same after
-normalisation, and names that share a word and the initial of another word
-(the blocks of `profile.block_keys`). A roster of 10,000 names is thus never
-compared pair by pair.
+The evidence is the names screen's: each roster name is looked up in the roster as
+a typed name would be (`suggest.candidates`: names sharing a word or a word one typo
+away, the surname-and-initial blocks, the same name after normalisation) and each
+pair found is explained by the same rules. A pair is shown when the rules name a
+reason for it to be one person (not only "similar", not a Jr./Sr. difference) with
+at least `MIN_DUPLICATE_SCORE`. A roster of 10,000 names is thus never compared pair
+by pair, and each name explains a bounded number of others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from rapidfuzz import fuzz
 
-from matching.profile import block_keys
 from matching.rules import Reason, explain
-from matching.suggest import prepare_roster
+from matching.suggest import candidates, prepare_roster, same_after_normalisation
 
-MIN_DUPLICATE_SCORE = 85  # initials, nicknames, middle names, one typo; not Jr. against none
+# Initials, nicknames, middle names, a typo in a short word (Marco Rosi) or in every
+# word (Tarik Hasan); not "only similar" (Emma and Eva), not Jr. against none.
+MIN_DUPLICATE_SCORE = 70
+NOT_EVIDENCE = frozenset({Reason.SIMILAR, Reason.SUFFIX})
 _TEXT_CUTOFF = 50
+# Of the pool (names sharing a word or a word one typo away), only names this alike as
+# text can be one person for a reason the blocks do not already find (a typo in a word
+# with another initial, in every word, or in the whole name): the rest are explained
+# only to be dropped, and a 10,000-name roster has a great many of them.
+POOL_CUTOFF = 75
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,19 +42,22 @@ class DuplicatePair:
 def possible_duplicates(names: Sequence[str], limit: int = 200) -> list[DuplicatePair]:
     """Pairs that may be one person, best first, at most `limit`."""
     roster = prepare_roster(names)
-    blocks: dict[tuple[str, str], list[int]] = {}
-    for at, found in enumerate(roster.profiles):
-        for block in block_keys(found, nicknames=True):
-            blocks.setdefault(block, []).append(at)
-    candidates: set[tuple[int, int]] = set()
-    for group in (*roster.exact.values(), *blocks.values()):
-        candidates.update(combinations(sorted(set(group)), 2))
+    seen: set[tuple[int, int]] = set()
     pairs = []
-    for i, j in candidates:
-        texts = roster.profiles[i].text, roster.profiles[j].text
-        if fuzz.ratio(*texts, score_cutoff=_TEXT_CUTOFF):
+    for at, profile in enumerate(roster.profiles):
+        if not profile.units:
+            continue
+        same, _one_player = same_after_normalisation(profile, roster)
+        for other in candidates(profile, roster, POOL_CUTOFF) | same:
+            pair = (at, other) if at < other else (other, at)
+            if other == at or pair in seen:
+                continue
+            seen.add(pair)
+            i, j = pair
+            if not fuzz.ratio(roster.texts[i], roster.texts[j], score_cutoff=_TEXT_CUTOFF):
+                continue
             verdict = explain(roster.name(i), roster.name(j))
-            if verdict.score >= MIN_DUPLICATE_SCORE:
+            if verdict.score >= MIN_DUPLICATE_SCORE and verdict.reason not in NOT_EVIDENCE:
                 pairs.append(DuplicatePair(i, j, verdict.score, verdict.reason))
     pairs.sort(key=lambda pair: (-pair.score, pair.i, pair.j))
     return pairs[: max(0, limit)]

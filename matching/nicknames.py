@@ -68,9 +68,22 @@ def _families_by_name() -> dict[str, frozenset[int]]:
     return {name: frozenset(numbers) for name, numbers in found.items()}
 
 
+_NONE: frozenset[int] = frozenset()
+
+
 def families(name: str) -> frozenset[int]:
     """The families a loose given name belongs to (empty when it is in none)."""
-    return _families_by_name().get(name, frozenset())
+    return (_FAMILIES_BY_NAME or _remember_families()).get(name, _NONE)
+
+
+_FAMILIES_BY_NAME: dict[str, frozenset[int]] = {}
+
+
+def _remember_families() -> dict[str, frozenset[int]]:
+    # Built on first use, then read without a call through lru_cache: `families` is asked
+    # for every pair of given names a roster search compares.
+    _FAMILIES_BY_NAME.update(_families_by_name())
+    return _FAMILIES_BY_NAME
 
 
 def are_nicknames(first: str, second: str) -> bool:

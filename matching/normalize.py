@@ -1,7 +1,10 @@
 """From a written player name to comparable parts.
 
+`clean_name` is what every name entering the system goes through first: NFC,
+invisible characters removed, odd spaces made plain (see its docstring).
+
 `parse_name` reads one name the way a director would: it drops titles (GM, Dr.)
-and bracketed notes, keeps a generational suffix (Jr., III) apart, finds the
+and bracketed notes, keeps a generational suffix (Jr., Sen., (Jun.), III) apart, finds the
 surname ("Smith, John", "John Smith", "Emma de Vries", "Vries, Emma de") and
 folds every word to lower-case ASCII (Cyrillic and Devanagari transliterated),
 except that ä ö ü ø å are kept: "Müller" may be written "Muller" or "Mueller".
@@ -19,7 +22,8 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-KEY_VERSION = 1
+# 2: "Sen.", "(Jun.)", "Senior" and the like read as suffixes; invisible characters ignored.
+KEY_VERSION = 2
 MAX_KEY_LENGTH = 255
 _MAX_WORD = 60  # letters kept of one word; with the longest suffix, one word always fits
 
@@ -27,6 +31,16 @@ HONORIFICS = frozenset({"dr", "drs", "prof", "mr", "mrs", "ms", "mx", "mme", "ml
 # Chess titles are dropped only when written in capitals: "Im" is also a surname.
 CHESS_TITLES = frozenset({"gm", "im", "fm", "cm", "nm", "wgm", "wim", "wfm", "wcm"})
 SUFFIXES = {"jr": "jr", "jnr": "jr", "sr": "sr", "snr": "sr", "ii": "ii", "iii": "iii", "iv": "iv"}
+# Whole words that are a suffix only after at least two other words: "Antonio Senior" and
+# "Junior Silva" are names, "Hans Müller Senior" is the father.
+LONG_SUFFIXES = {"junior": "jr", "senior": "sr"}
+# Suffixes that only count with a full stop or in brackets: "Li Jun" is a name,
+# "Hans Müller jun." and "Hans Müller (Jun)" are the son.
+_MARKED_SUFFIX = re.compile(
+    r"[(\[]\s*(jr|jnr|jun|junior|sr|snr|sen|senior|ii|iii|iv)\s*\.?\s*[)\]]|\b(jun|sen)\.",
+    re.IGNORECASE,
+)
+_MARKED = {**SUFFIXES, **LONG_SUFFIXES, "jun": "jr", "sen": "sr"}
 PARTICLES = frozenset(
     {
         "van", "von", "vom", "zu", "zum", "zur", "de", "der", "den", "des", "het", "t", "ten",
@@ -50,11 +64,11 @@ _KEY_FORMAT = re.compile(rf"{KEY_VERSION}:{_WORDS}\|{_WORDS}\|(?:jr|sr|ii|iii|iv
 
 
 class NameKey(str):
-    """The stored form of a name: ``"1:<given names>|<surname words>|<suffix>"``.
+    """The stored form of a name: ``"2:<given names>|<surname words>|<suffix>"``.
 
     A plain string (store it in a CharField as it is), e.g. ``name_key("Vries, Emma de")``
-    is ``"1:emma|de vries|"`` and ``name_key("Dr. Hans-Peter Müller Jr.")`` is
-    ``"1:hans peter|müller|jr"``. Words are lower-case ASCII letters and digits, plus
+    is ``"2:emma|de vries|"`` and ``name_key("Dr. Hans-Peter Müller Jr.")`` is
+    ``"2:hans peter|müller|jr"``. Words are lower-case ASCII letters and digits, plus
     ä ö ü ø å. The leading number is `KEY_VERSION`; a stored key of another version is
     refused by `from_str` (and `prepare_roster` then recomputes it from the name). A key
     is never longer than `MAX_KEY_LENGTH` characters.
@@ -118,10 +132,13 @@ def name_key(name: str) -> NameKey:
 
 
 def parse_name(name: str) -> ParsedName:
-    text = _BRACKETED.sub(" ", unicodedata.normalize("NFKC", name.translate(_APOSTROPHES)))
+    text = unicodedata.normalize("NFKC", clean_name(name).translate(_APOSTROPHES))
+    marked, text = _marked_suffix(text)
+    text = _BRACKETED.sub(" ", text)
     parts = [_words(part) for part in text.split(",")]
     parts = _without_titles(parts)
     suffix, parts = _take_suffix(parts)
+    suffix = marked or suffix
     parts = [part for part in parts if part]
     raw = [word for part in parts for word in part]
     folded = [_abbreviated_particles([word for _, word in part]) for part in parts]
@@ -134,6 +151,37 @@ def parse_name(name: str) -> ParsedName:
         non_latin=any(not _is_latin(word) for word, _ in raw),
         non_ascii=not all(word.isascii() for word, _ in raw),
     )
+
+
+# Characters that show nothing: format characters (zero-width space and joiners, BOM,
+# soft hyphen, bidi marks; Unicode category Cf) and a few letters and marks that render
+# blank (Hangul fillers, the combining grapheme joiner, variation selectors).
+_BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_name(text: str) -> str:
+    """A name as it should be stored and shown: NFC; invisible characters removed; every
+    space-like character (no-break, thin, ideographic, line breaks, tabs, controls) a plain
+    space; runs of spaces collapsed; trimmed. "Anna\u200b de\u00a0Vries" is "Anna de Vries"."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", "".join(map(_visible, text)))
+    return " ".join(_ASCII_CONTROL.sub(" ", text).split())
+
+
+def _visible(char: str) -> str:
+    if char.isascii():
+        return char
+    category = unicodedata.category(char)
+    if category == "Cf" or char in _BLANK_LETTERS or _is_variation_selector(char):
+        return ""
+    if category in ("Zs", "Zl", "Zp", "Cc") or char == "\u2800":  # U+2800: braille blank
+        return " "
+    return char
+
+
+def _is_variation_selector(char: str) -> bool:
+    return "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef"
 
 
 def _words(text: str) -> list[tuple[str, str]]:
@@ -154,16 +202,29 @@ def _is_title(written: str, folded: str) -> bool:
     return folded in HONORIFICS or (folded in CHESS_TITLES and written.isupper())
 
 
+def _marked_suffix(text: str) -> tuple[str, str]:
+    """A suffix written with a full stop or in brackets ("jun.", "(Sen.)", "[Jr]"), taken
+    out of the text before bracketed notes are dropped: (suffix or "", the text without it)."""
+    found = _MARKED_SUFFIX.search(text)
+    if found is None or not any(c.isalnum() for c in text[: found.start()]):
+        return "", text  # first in the name, "Sen." is a senator's title, not a suffix
+    word = (found.group(1) or found.group(2)).lower()
+    return _MARKED[word], text[: found.start()] + " " + text[found.end() :]
+
+
 def _take_suffix(parts: list[list[tuple[str, str]]]) -> tuple[str, list[list[tuple[str, str]]]]:
-    """Jr., Sr., II, III, IV anywhere but in first place: kept as evidence, not as a name."""
+    """Jr., Sr., II, III, IV anywhere but in first place, and Junior or Senior after two
+    other words: kept as evidence, not as a name."""
+    words = sum(len(part) for part in parts)
     found = ""
     kept: list[list[tuple[str, str]]] = []
     for part in parts:
         kept.append([])
         for word in part:
             is_first = not any(kept)
-            if word[1] in SUFFIXES and not is_first and not found:
-                found = SUFFIXES[word[1]]
+            long = LONG_SUFFIXES.get(word[1]) if words >= 3 else None
+            if (word[1] in SUFFIXES or long) and not is_first and not found:
+                found = SUFFIXES.get(word[1]) or long or ""
             else:
                 kept[-1].append(word)
     return found, kept

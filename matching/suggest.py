@@ -6,19 +6,29 @@ For each typed name a shortlist is drawn from the prepared roster, then
 1. the pool: roster names sharing a word with the typed name, or a word one
    typo away (an index of one-letter deletions over the roster's words);
 2. the best `SHORTLIST` of the pool by rapidfuzz similarity;
-3. plus every roster name sharing a surname and an initial (E. de Vries) or a
-   nickname's initial (Bob Smith: Robert Smith), and every name that is the
+3. plus the roster names sharing a surname and an initial (E. de Vries) or a
+   nickname's initial (Bob Smith: Robert Smith), and the names that are the
    same after normalisation.
 
 A suggestion is preselected only when exactly one roster player has the same
-name after normalisation.
+name after normalisation (a generational suffix included: Jr. is never Sr.).
+
+Bounded work: whatever the roster and the typed name, one typed name looks at no
+more than `MAX_POOL` pool entries and explains no more than `SHORTLIST + MAX_BLOCK +
+MAX_SAME` roster names, so 10,000 near-identical names cost a bounded amount per typed
+name (about twice a real roster's; BENCHMARKS.md). The one cost that grows with the
+roster is paid once per prepared roster and word: the first typed name with a word
+sorts that word's roster names by initial (`PreparedRoster.block`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
+from typing import NamedTuple
 
 from rapidfuzz import fuzz, process, utils
 
@@ -26,9 +36,14 @@ from matching.normalize import KEY_VERSION, NameKey, name_key
 from matching.profile import MAX_UNITS, Profile, block_keys, profile
 from matching.rules import Name, Reason, explain, read
 
-SHORTLIST = 12  # best rapidfuzz matches kept from the pool of each typed name
+SHORTLIST = 8  # best rapidfuzz matches kept from the pool of each typed name
 SHORTLIST_CUTOFF = 55
 MIN_SCORE = 45
+# Hard bounds per typed name (a real 10,000-player roster stays far below them).
+MAX_POOL = 1_000  # pool entries ranked by rapidfuzz
+MAX_NEAR = 64  # roster words one typo away from one typed word
+MAX_BLOCK = 12  # names of a surname-and-initial block explained, the most alike first
+MAX_SAME = 12  # names that are the same after normalisation explained
 _MIN_TYPO_WORD = 4  # shorter words are not looked up one typo away
 _KEY_PREFIX = f"{KEY_VERSION}:"
 
@@ -50,8 +65,12 @@ class PreparedRoster:
     profiles: tuple[Profile, ...]
     exact: dict[str, list[int]]  # exact form and suffix -> roster positions
     words: dict[str, list[int]]  # word (unit or core) -> roster positions
-    near: dict[str, set[str]]  # a word, or a word less one letter -> those roster words
+    near: dict[str, list[str]]  # a word, or a word less one letter -> those roster words
+    texts: tuple[str, ...]  # each profile's text, what rapidfuzz compares
     _read: dict[int, Name] = field(default_factory=dict)
+    # word -> initial of another word -> positions; filled the first time a word's block
+    # is asked for, so each roster name is sorted into a word's blocks at most once.
+    _blocks: dict[str, dict[str, list[int]]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -62,11 +81,43 @@ class PreparedRoster:
             found = self._read[index] = Name(self.names[index], self.profiles[index])
         return found
 
+    def block(self, word: str, letter: str) -> list[int]:
+        """The roster names with `word` and another word starting with `letter`, as a unit
+        or as a core: "E. de Vries" and "E. Vries" find "Emma de Vries", and so do
+        "Emma d." and "Emma V."."""
+        letters = self._blocks.get(word)
+        if letters is None:
+            letters = {}
+            for at in self.words.get(word, ()):
+                entry = self.profiles[at]
+                initials = {
+                    initial
+                    for unit, core in zip(entry.units, entry.cores, strict=True)
+                    if core != word
+                    for initial in (unit[:1], core[:1])
+                }
+                for initial in initials:
+                    letters.setdefault(initial, []).append(at)
+            self._blocks[word] = letters
+        return letters.get(letter, [])
+
+
+class _Entry(NamedTuple):
+    """What the roster indexes of one stored key."""
+
+    profile: Profile
+    words: tuple[str, ...]  # the words it is found by
+
+
+def _entry(key: NameKey) -> _Entry:
+    found = profile(key)
+    return _Entry(found, tuple(_lookup_words(found)))
+
 
 # A roster changes by a few names between two events, so re-preparing it after
-# a change mostly reads keys seen before: remember their profiles (a few
-# hundred bytes each) instead of deriving them again.
-_profile_of = functools.lru_cache(maxsize=50_000)(profile)
+# a change mostly reads keys seen before: remember what each one gives (a few
+# hundred bytes each) instead of deriving it again.
+_entry_of = functools.lru_cache(maxsize=50_000)(_entry)
 
 
 def prepare_roster(
@@ -87,28 +138,28 @@ def prepare_roster(
     if owners is not None and len(owners) != len(names):
         raise ValueError("owners must have one entry per name")
     stored = [_stored_key(key) for key in keys] if keys is not None else [None] * len(names)
-    profiles = tuple(
-        _profile_of(key or name_key(name)) for key, name in zip(stored, names, strict=True)
-    )
+    entries = [_entry_of(key or name_key(name)) for key, name in zip(stored, names, strict=True)]
     exact: dict[str, list[int]] = {}
     words: dict[str, list[int]] = {}
-    for at, found in enumerate(profiles):
-        for form in found.exact:
-            exact.setdefault(f"{form}|{found.suffix}", []).append(at)
-        for word in _lookup_words(found):
+    for at, entry in enumerate(entries):
+        suffix = entry.profile.suffix
+        for form in entry.profile.exact:
+            exact.setdefault(f"{form}|{suffix}", []).append(at)
+        for word in entry.words:
             words.setdefault(word, []).append(at)
-    near: dict[str, set[str]] = {}
+    near: dict[str, list[str]] = {}
     for word in words:
         if len(word) >= _MIN_TYPO_WORD:
-            for variant in (word, *_one_letter_less(word)):
-                near.setdefault(variant, set()).add(word)
+            for variant in _variants(word):
+                near.setdefault(variant, []).append(word)
     return PreparedRoster(
         names=tuple(names),
         owners=tuple(owners) if owners is not None else tuple(range(len(names))),
-        profiles=profiles,
+        profiles=tuple(entry.profile for entry in entries),
         exact=exact,
         words=words,
         near=near,
+        texts=tuple(entry.profile.text for entry in entries),
     )
 
 
@@ -117,16 +168,24 @@ def suggest_prepared(typed: str, roster: PreparedRoster, limit: int = 5) -> list
     name = read(typed)
     if limit <= 0 or not name.profile.units:
         return []
-    same = _same_after_normalisation(name.profile, roster)
-    preselected = {roster.owners[at] for at in same}
-    ranked = []
-    for at in _shortlist(name.profile, roster) | same:
-        entry = roster.name(at)
-        verdict = explain(name, entry)
+    same, one_player = same_after_normalisation(name.profile, roster)
+    found = []
+    for at in candidates(name.profile, roster) | same:
+        verdict = explain(name, roster.name(at))
         if verdict.score >= MIN_SCORE:
-            closeness = fuzz.token_sort_ratio(typed, entry.raw, processor=utils.default_process)
-            ranked.append((-verdict.score, -closeness, at, verdict))
-    ranked.sort(key=lambda row: row[:3])
+            found.append((at, verdict))
+    # Equal scores are ordered by how alike the names look as written (then by position);
+    # only they need that comparison.
+    scores = Counter(verdict.score for _, verdict in found)
+    ranked = sorted(
+        (
+            -verdict.score,
+            -_closeness(typed, roster.names[at]) if scores[verdict.score] > 1 else 0,
+            at,
+            verdict,
+        )
+        for at, verdict in found
+    )
     suggestions: list[Suggestion] = []
     seen: set[Hashable] = set()
     for _, _, at, verdict in ranked:
@@ -134,11 +193,15 @@ def suggest_prepared(typed: str, roster: PreparedRoster, limit: int = 5) -> list
         if owner in seen:
             continue
         seen.add(owner)
-        preselect = len(preselected) == 1 and at in same
+        preselect = one_player and at in same
         suggestions.append(Suggestion(at, verdict.score, verdict.reason, preselect))
         if len(suggestions) == limit:
             break
     return suggestions
+
+
+def _closeness(typed: str, entry: str) -> float:
+    return fuzz.token_sort_ratio(typed, entry, processor=utils.default_process)
 
 
 def suggest(typed: str, roster: Sequence[str], limit: int = 5) -> list[Suggestion]:
@@ -146,70 +209,97 @@ def suggest(typed: str, roster: Sequence[str], limit: int = 5) -> list[Suggestio
     return suggest_prepared(typed, prepare_roster(roster), limit)
 
 
-def _same_after_normalisation(name: Profile, roster: PreparedRoster) -> set[int]:
-    return {at for form in name.exact for at in roster.exact.get(f"{form}|{name.suffix}", ())}
+def same_after_normalisation(name: Profile, roster: PreparedRoster) -> tuple[set[int], bool]:
+    """Up to `MAX_SAME` roster positions with the same name after normalisation (suffix
+    included), and whether they all belong to one player (then it is preselected)."""
+    found = dict.fromkeys(
+        islice(
+            chain.from_iterable(roster.exact.get(f"{f}|{name.suffix}", ()) for f in name.exact),
+            MAX_POOL + 1,
+        )
+    )
+    owners = set()
+    for at in found:
+        owners.add(roster.owners[at])
+        if len(owners) > 1:
+            break
+    one_player = len(owners) == 1 and len(found) <= MAX_POOL
+    return set(islice(found, MAX_SAME)), one_player
 
 
-def _shortlist(name: Profile, roster: PreparedRoster) -> set[int]:
-    pool: set[int] = set()
-    for word in _lookup_words(name):
-        for similar in _near_words(word, roster):
-            pool.update(roster.words[similar])
+def candidates(name: Profile, roster: PreparedRoster, cutoff: float = SHORTLIST_CUTOFF) -> set[int]:
+    """The roster positions worth explaining for a name, at most `SHORTLIST + MAX_BLOCK`:
+    the pool's best by text (at least `cutoff` alike), and the names of its
+    surname-and-initial blocks."""
     found: set[int] = set()
+    pool = _pool(name, roster)
     if pool:
-        ordered = list(pool)
-        best = process.extract(
-            name.text,
-            [roster.profiles[at].text for at in ordered],
-            scorer=fuzz.ratio,
-            limit=SHORTLIST,
-            score_cutoff=SHORTLIST_CUTOFF,
-        )
-        found.update(ordered[position] for _, _, position in best)
-    for core, letters in _blocks(name).items():
-        found.update(
-            at for at in roster.words.get(core, ()) if _in_block(roster.profiles[at], core, letters)
-        )
+        found.update(_most_alike(name, pool, roster, SHORTLIST, cutoff))
+    block = _block_members(name, roster)
+    found.update(block if len(block) <= MAX_BLOCK else _most_alike(name, block, roster, MAX_BLOCK))
     return found
 
 
-def _blocks(name: Profile) -> dict[str, frozenset[str]]:
-    """Word -> initials: the roster names with that word and a word with one of those
-    initials are shortlisted whatever their text similarity ("E. de Vries" finds every
-    E-something de Vries, "Bob Smith" every B- or R-something Smith)."""
-    letters: dict[str, set[str]] = {}
-    for core, letter in block_keys(name, nicknames=True):
-        letters.setdefault(core, set()).add(letter)
-    return {core: frozenset(found) for core, found in letters.items()}
+def _most_alike(
+    name: Profile, positions: list[int], roster: PreparedRoster, limit: int, cutoff: float = 0
+) -> Iterator[int]:
+    texts = [roster.texts[at] for at in positions]
+    best = process.extract(name.text, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
+    return (positions[position] for _, _, position in best)
 
 
-def _in_block(entry: Profile, core: str, letters: frozenset[str]) -> bool:
-    """Whether a roster name with `core` has another word starting with one of `letters`."""
-    return any(
-        unit[0] in letters
-        for unit, unit_core in zip(entry.units, entry.cores, strict=True)
-        if unit_core != core
+def _pool(name: Profile, roster: PreparedRoster) -> list[int]:
+    """Roster names sharing a word, or a word one typo away, with the typed name: the names
+    of rarer words first, at most `MAX_POOL` of them, and no more than `2 * MAX_POOL`
+    positions read however the words overlap."""
+    similar = dict.fromkeys(
+        chain.from_iterable(_near_words(word, roster) for word in _lookup_words(name))
     )
+    pool: dict[int, None] = {}
+    budget = 2 * MAX_POOL
+    for word in sorted(similar, key=lambda found: len(roster.words[found])):
+        room = min(MAX_POOL - len(pool), budget)
+        if room <= 0:
+            break
+        chunk = roster.words[word][:room]
+        budget -= len(chunk)
+        pool.update(dict.fromkeys(chunk))
+    return list(pool)
+
+
+def _block_members(name: Profile, roster: PreparedRoster) -> list[int]:
+    """Roster names sharing a surname and an initial (or a nickname's initial) with the
+    typed name (see `_blocks`), at most `MAX_POOL`."""
+    members: dict[int, None] = {}
+    for block in sorted(block_keys(name, nicknames=True)):
+        room = MAX_POOL - len(members)
+        if room <= 0:
+            break
+        members.update(dict.fromkeys(roster.block(*block)[:room]))
+    return list(members)
 
 
 def _lookup_words(name: Profile) -> Iterable[str]:
     """The words a name is found by: its units and their cores, initials left out."""
-    words = name.units if name.cores is name.units else {*name.units, *name.cores}
+    words = dict.fromkeys(name.units if name.cores is name.units else (*name.units, *name.cores))
     return [word for word in words if len(word) > 1][:MAX_UNITS]
 
 
-def _near_words(word: str, roster: PreparedRoster) -> set[str]:
+def _near_words(word: str, roster: PreparedRoster) -> list[str]:
     """Roster words equal to `word` or one typo away (a letter missing, extra, wrong or
-    two swapped): the words that share a one-letter-less form with it."""
-    found = {word} if word in roster.words else set()
+    two swapped): the words that share a one-letter-less form with it; at most `MAX_NEAR`."""
+    found: dict[str, None] = {word: None} if word in roster.words else {}
     if len(word) >= _MIN_TYPO_WORD:
-        for variant in (word, *_one_letter_less(word)):
-            found.update(roster.near.get(variant, ()))
-    return found
+        for variant in _variants(word):
+            found.update(dict.fromkeys(roster.near.get(variant, ())[:MAX_NEAR]))
+            if len(found) >= MAX_NEAR:
+                break
+    return list(found)[:MAX_NEAR]
 
 
-def _one_letter_less(word: str) -> Iterable[str]:
-    return {word[:at] + word[at + 1 :] for at in range(len(word))}
+def _variants(word: str) -> Iterable[str]:
+    """The word and each way of leaving one letter out, in a fixed order."""
+    return dict.fromkeys([word, *(word[:at] + word[at + 1 :] for at in range(len(word)))])
 
 
 def _stored_key(text: str) -> NameKey | None:
