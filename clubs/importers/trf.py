@@ -2,7 +2,9 @@
 
 Only these fields are read: the ``001`` player lines (starting rank, name, rating, birth date,
 points and the round cells) and the tournament lines ``012`` (name), ``042`` (start date),
-``122`` (time control) and ``132`` (round dates, used when ``042`` is missing). Every other
+``122`` (time control), ``052`` (end date) and ``132`` (round dates). The last two decide
+between the readings of a start date such as ``10.09.13`` (``read_event_dates``), and the first
+round date is the start when ``042`` is missing. Every other
 record (team lines, JaVaFo/bbpPairings/Tornelo extensions such as ``XXR``, ``XXA``, ``BBU`` and
 ``DAT``, TRF-2026 records and ``###`` comments, Swiss-Manager column rulers) is skipped, so an
 e-mail address anywhere in the file is never read. ``XXA`` acceleration points never count.
@@ -31,11 +33,12 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 from ladder.results import Result
 
 from .base import (
+    DateSource,
     ImportedEvent,
     ImportedGame,
     ImportedPlayer,
@@ -94,7 +97,7 @@ _PLACEHOLDER_NAMES = frozenset(
 
 # Records that are understood and deliberately not read.
 _IGNORED_RECORDS = frozenset(
-    {"013", "022", "032", "052", "062", "072", "082", "092", "102", "112", "142", "152"}
+    {"013", "022", "032", "062", "072", "082", "092", "102", "112", "142", "152"}
     | {"162", "172", "182", "192", "202", "212", "222", "240", "250", "260", "299", "300"}
     | {"310", "320", "330", "352", "362", "801", "802", "DAT"}
 )
@@ -126,7 +129,9 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
     name: str | None = None
     time_control: str | None = None
     start_field: tuple[str, int] | None = None
+    end_field: tuple[str, int] | None = None
     round_dates: list[date] = []
+    round_line: int | None = None
     warnings: list[str] = []
     players: dict[int, _PlayerLine] = {}
     unknown: dict[str, list[int]] = {}
@@ -149,10 +154,17 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
             value = clean_text(text[3:])
             if value and start_field is None:
                 start_field = (value, number)
+        elif code == "052":
+            value = clean_text(text[3:])
+            if value and end_field is None:
+                end_field = (value, number)
         elif code == "122":
             time_control = time_control or clean_text(text[3:]) or None
         elif code == "132":
-            round_dates.extend(_read_round_dates(text))
+            dates = _read_round_dates(text)
+            if dates and round_line is None:
+                round_line = number
+            round_dates.extend(dates)
         elif _is_skipped(text, code):
             continue
         else:
@@ -169,7 +181,10 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
             f"Line {numbers[0]}: record type {label} is not used and was skipped{also}."
         )
 
-    start = _read_start_date(start_field, round_dates, warnings)
+    start, date_source, date_warnings = read_event_dates(
+        start_field, end_field, round_dates, round_line
+    )
+    warnings.extend(date_warnings)
     on = event_date or start
     games = _pair_rounds(players, warnings)
     _check_points(players, warnings)
@@ -199,6 +214,7 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
         players=tuple(imported_players),
         games=tuple(games),
         warnings=tuple(sorted(warnings, key=_line_of)),
+        date_source=date_source,
     )
 
 
@@ -524,28 +540,159 @@ _NUMERIC_DATE = re.compile(r"^(\d{1,4})\s*([./-])\s*(\d{1,2})\s*[./-]\s*(\d{1,4}
 _ISO_PREFIX = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ]|$)")
 
 
-def _read_start_date(
-    start_field: tuple[str, int] | None, round_dates: list[date], warnings: list[str]
-) -> date | None:
-    """The 042 date; the first round date (132) when 042 is missing or unreadable, and to
-    choose between day-first and month-first readings of a date such as 03/09/2024."""
+# A start and end date further apart than this are no one event (a league season runs
+# September to May); a reading that needs a longer span is not plausible.
+MAX_EVENT_SPAN = timedelta(days=400)
+
+
+@dataclass(frozen=True)
+class DateReading:
+    day: date
+    pattern: str  # how the digits were read, e.g. "DD.MM.YY"; "" for a worded date
+
+
+def date_readings(value: str) -> list[DateReading]:
+    """Every valid reading of a date as written in a 042 or 052 line, the usual one first.
+
+    Real files write ``DD.MM.YY``, ``YY.MM.DD``, ``DD.MM.YYYY``, ``YYYY/MM/DD``,
+    ``YYYY.MM.DD`` and American ``MM/DD/YYYY``, so ``10.09.13`` and ``03/09/2024`` have two
+    readings; the other dates of the file decide between them (``read_event_dates``).
+    """
+    value = value.strip()
+    match = _NUMERIC_DATE.match(value)
+    if match:
+        first, separator, middle, last = match.groups()
+        a, b, c = int(first), int(middle), int(last)
+        if len(first) == 4:
+            options = [(a, b, c, "YYYY.MM.DD")]
+        elif len(first) == 3 or len(last) == 3:
+            options = []
+        elif len(last) == 4:
+            options = [(c, b, a, "DD.MM.YYYY"), (c, a, b, "MM.DD.YYYY")]
+        else:
+            day_first = (_full_year(c), b, a, "DD.MM.YY")
+            year_first = (_full_year(a), b, c, "YY.MM.DD")  # as TRF writes round dates
+            # Dots are the European day-first habit; slashes and dashes the TRF year-first one.
+            options = [day_first, year_first] if separator == "." else [year_first, day_first]
+        readings: list[DateReading] = []
+        for year, month, day, pattern in options:
+            parsed = _make_date(year, month, day)
+            if parsed is not None and all(parsed != r.day for r in readings):
+                readings.append(DateReading(parsed, pattern.replace(".", separator)))
+        return readings
+    match = _ISO_PREFIX.match(value)
+    if match:
+        year, month, day = (int(part) for part in match.groups())
+        parsed = _make_date(year, month, day)
+        return [DateReading(parsed, "YYYY-MM-DD")] if parsed is not None else []
+    worded = _parse_worded_date(value)
+    return [DateReading(worded, "")] if worded is not None else []
+
+
+def read_event_dates(
+    start: tuple[str, int] | None,
+    end: tuple[str, int] | None,
+    round_dates: list[date],
+    round_line: int | None,
+) -> tuple[date | None, DateSource | None, list[str]]:
+    """The event's start date, where it came from, and warnings about it.
+
+    ``start`` and ``end`` are the 042 and 052 texts with their line numbers; ``round_dates``
+    the 132 dates (read year first, as TRF defines them). A reading of the start date fits
+    when start <= end, every round date lies between them, and the span is plausible. The
+    one reading that fits is taken; when two still fit, the usual one is taken and both are
+    named; when none fits, the usual one is taken and the disagreement is named. Without a
+    readable 042 the first round date is the start.
+    """
     first_round = min(round_dates, default=None)
-    if start_field is None:
-        return first_round
-    value, number = start_field
-    found, alternative = _parse_date(value)
-    if found is None:
-        warnings.append(f"Line {number}: the start date '{value}' was not understood.")
-        return first_round
-    if alternative is None:
-        return found
-    if first_round is not None:
-        return min((found, alternative), key=lambda day: abs((day - first_round).days))
-    warnings.append(
-        f"Line {number}: the start date '{value}' could be {found:%d %B %Y} or "
-        f"{alternative:%d %B %Y}; it was read day first, as {found:%d %B %Y}."
+    from_rounds = (
+        DateSource("132", round_line or 0, first_round.strftime("%y/%m/%d"), "YY/MM/DD")
+        if first_round is not None
+        else None
     )
-    return found
+    if start is None:
+        return first_round, from_rounds, []
+    value, number = start
+    starts = date_readings(value)
+    if not starts:
+        return (
+            first_round,
+            from_rounds,
+            [f"Line {number}: the start date '{value}' was not understood."],
+        )
+    ends = date_readings(end[0]) if end is not None else []
+    same_shape = end is not None and _shape(end[0]) == _shape(value)
+
+    def end_fits(s: DateReading, e: DateReading) -> bool:
+        return (
+            not same_shape or e.pattern == s.pattern
+        ) and s.day <= e.day <= s.day + MAX_EVENT_SPAN
+
+    def rounds_fit(s: DateReading, last: date) -> bool:
+        return all(s.day <= day <= last for day in round_dates)
+
+    def fits(s: DateReading) -> bool:
+        if ends:
+            return any(end_fits(s, e) and rounds_fit(s, e.day) for e in ends)
+        return rounds_fit(s, s.day + MAX_EVENT_SPAN)
+
+    evidence = tuple(
+        record for record, present in (("052", bool(ends)), ("132", bool(round_dates))) if present
+    )
+    fitting = [s for s in starts if fits(s)]
+    warnings: list[str] = []
+    if len(fitting) == 1:
+        chosen = fitting[0]
+        decided_by = evidence if len(starts) > 1 else ()
+        return chosen.day, DateSource("042", number, value, chosen.pattern, decided_by), warnings
+    if len(fitting) > 1:
+        chosen, others = fitting[0], fitting[1:]
+        readings = " or ".join(f"{r.day:%d %B %Y}" for r in fitting)
+        warnings.append(
+            f"Line {number}: the start date '{value}' could be {readings}; it was read "
+            f"{_read_first(chosen.pattern)}, as {chosen.day:%d %B %Y}."
+        )
+        alternatives = tuple((r.day, r.pattern) for r in others)
+        return (
+            chosen.day,
+            DateSource("042", number, value, chosen.pattern, (), alternatives),
+            warnings,
+        )
+    chosen = starts[0]
+    against = []
+    if ends and not any(end_fits(chosen, e) for e in ends):
+        assert end is not None
+        against.append(("052", f"the end date '{end[0]}' on line {end[1]}"))
+    if round_dates and (not against or not ends):
+        last = max(round_dates)
+        against.append(
+            (
+                "132",
+                f"the round dates on line {round_line} ({first_round:%d %B %Y} to {last:%d %B %Y})",
+            )
+        )
+    if not against:  # the rounds fit the start but not any reading of the end: both disagree
+        against.append(("132", f"the round dates on line {round_line}"))
+    warnings.append(
+        f"Line {number}: the start date '{value}', read as {chosen.day:%d %B %Y}, does not agree "
+        f"with {' or '.join(text for _record, text in against)}; check the event's date."
+    )
+    contradicted = tuple(record for record, _text in against)
+    return (
+        chosen.day,
+        DateSource("042", number, value, chosen.pattern, contradicted_by=contradicted),
+        warnings,
+    )
+
+
+def _shape(value: str) -> str:
+    """How a date is written, digits aside: 10.09.13 and 11.03.13 share one shape."""
+    no_space = re.sub(r"\s", "", value)
+    return re.sub(r"\d{1,2}", "9", re.sub(r"\d{3,}", "Y", no_space))
+
+
+def _read_first(pattern: str) -> str:
+    return {"D": "day first", "M": "month first"}.get(pattern[:1], "year first")
 
 
 def _read_round_dates(text: str) -> list[date]:
@@ -558,32 +705,6 @@ def _read_round_dates(text: str) -> list[date]:
             if parsed is not None:
                 found.append(parsed)
     return found
-
-
-def _parse_date(value: str) -> tuple[date | None, date | None]:
-    """A date as written in a 042 line, and the other reading when it is ambiguous."""
-    value = value.strip()
-    match = _NUMERIC_DATE.match(value)
-    if match:
-        first, separator, middle, last = match.groups()
-        a, b, c = int(first), int(middle), int(last)
-        if len(first) == 4:
-            return _make_date(a, b, c), None
-        if len(first) == 3 or len(last) == 3:
-            return None, None
-        if len(last) == 4:
-            if a > 12 or b > 12 or a == b:
-                day, month = (b, a) if b > 12 else (a, b)
-                return _make_date(c, month, day), None
-            return _make_date(c, b, a), _make_date(c, a, b)
-        if separator == ".":  # DD.MM.YY
-            return _make_date(_full_year(c), b, a), None
-        return _make_date(_full_year(a), b, c), None  # YY/MM/DD, as in TRF round dates
-    match = _ISO_PREFIX.match(value)
-    if match:
-        year, month, day = (int(part) for part in match.groups())
-        return _make_date(year, month, day), None
-    return _parse_worded_date(value), None
 
 
 def _parse_worded_date(value: str) -> date | None:
