@@ -1,10 +1,11 @@
 """Fingerprints of a ladder's inputs, so a replay can start at the first event that changed.
 
 Each event's fingerprint covers everything its rating depends on: its games,
-who played them, its rated and bughouse flags and the starting state of each
-participant. Chaining them (each hash includes the previous one) means the first
-position where a stored chain differs from the computed chain is the first event
-whose result may differ; everything before it can be reused as stored.
+who played them and whether each was a variant, its rated and bughouse flags
+and the starting state of each participant. Chaining them (each hash includes
+the previous one) means the first position where a stored chain differs from
+the computed chain is the first event whose result may differ; everything
+before it can be reused as stored.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ def settings_fingerprint(policy_name: str, settings: Mapping[str, object]) -> st
 
 
 def event_fingerprint(event: EventInput, initial: Mapping[int, PlayerState]) -> str:
+    # A variant game adds a marker; standard games keep the tuple they always had, so the
+    # stored chains of existing ladders stay valid.
     games = sorted(
         [
             (g.id, g.round, g.white, -1 if g.black is None else g.black, _VALUES[g.result])
+            + (_VARIANT if g.variant else ())
             for g in event.games
         ]
     )
@@ -42,6 +46,7 @@ def event_fingerprint(event: EventInput, initial: Mapping[int, PlayerState]) -> 
 
 # Result.value is an enum property; a dict lookup is several times cheaper.
 _VALUES = {result: result.value for result in Result}
+_VARIANT = ("variant",)
 
 
 def chain_fingerprints(seed: str, event_hashes: Sequence[str]) -> list[str]:

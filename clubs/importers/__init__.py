@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .base import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
+from .base import (
+    ImportedEvent,
+    ImportedGame,
+    ImportedPlayer,
+    ImportFileError,
+    SeveralEventsError,
+)
 from .csvfile import parse_csv
 from .pgn import parse_pgn
 from .trf import parse_trf
@@ -19,6 +25,7 @@ __all__ = [
     "ImportedEvent",
     "ImportedGame",
     "ImportedPlayer",
+    "SeveralEventsError",
     "detect_format",
     "parse_file",
 ]
@@ -27,14 +34,17 @@ _EXTENSIONS = {".trf": "trf", ".trfx": "trf", ".txt": "trf", ".pgn": "pgn", ".cs
 _CSV_HEADER = re.compile(r"(?=.*\bround\b)(?=.*\bwhite\b)(?=.*\bblack\b)(?=.*\bresult\b)", re.I)
 
 
-def parse_file(data: bytes, fmt: str, *, event_date: date | None = None) -> ImportedEvent:
+def parse_file(
+    data: bytes, fmt: str, *, event_date: date | None = None, event: str | None = None
+) -> ImportedEvent:
     """Read an uploaded results file. ``event_date`` (the date the director gave the event)
-    decides who was a junior; without it the file's own start date is used."""
+    decides who was a junior; without it the file's own start date is used. ``event`` picks
+    one event of a PGN file holding several (TRF and CSV files hold one)."""
     kind = fmt.strip().lower()
     if kind == "trf":
         return parse_trf(data, event_date=event_date)
     if kind == "pgn":
-        return parse_pgn(data)
+        return parse_pgn(data, event=event)
     if kind == "csv":
         return parse_csv(data)
     raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")

@@ -6,21 +6,27 @@ Pure Python: no Django imports.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
 from ladder.results import Result
+from matching.normalize import clean_name
 
 
 @dataclass(frozen=True)
 class ImportedPlayer:
     key: int  # TRF starting rank; for PGN/CSV 1..n in order of first appearance
-    name: str  # as typed (trimmed, internal whitespace collapsed)
+    name: str  # as typed, through `clean_name` (NFC, no invisible characters, plain spaces)
     rating: int | None  # rating printed in the file, None if blank/0
     junior: bool | None  # under 18 on the event date, from a birth date; None if unknown
     declared_points: float | None  # TRF points column, None elsewhere
     line: int  # 1-based line number where the player was defined
+
+    def __post_init__(self) -> None:
+        # Every parser (and the results grid) builds its players here, so a name that
+        # would show a zero-width space or a no-break space on a page is cleaned once,
+        # for all of them.
+        object.__setattr__(self, "name", clean_name(self.name))
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,9 @@ class ImportedGame:
     black: int | None  # None for a bye
     result: Result
     line: int  # line the game was (first) read from
+    # The variant's name when the game was not standard chess (PGN Variant tag, or a start
+    # position other than the normal one); empty for standard chess. Never rated.
+    variant: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,29 @@ class ImportedEvent:
     players: tuple[ImportedPlayer, ...]
     games: tuple[ImportedGame, ...]
     warnings: tuple[str, ...]  # human-readable, each naming the line
+    # The file gave no round numbers, so the importer numbered the games into rounds in
+    # file order; the director may change them.
+    rounds_from_order: bool = False
+    # Where ``date`` came from, for the import summary and preview; None when it is unknown.
+    date_source: DateSource | None = None
+
+
+@dataclass(frozen=True)
+class DateSource:
+    """Which record of the file gave the event's date, and how its digits were read.
+
+    A date such as ``10.09.13`` has several readings; the one that agrees with the file's
+    other dates (end date, round dates) is taken, and any other that stays possible is kept
+    here so that the director is shown both.
+    """
+
+    record: str  # "042" (start date) or "132" (first round date)
+    line: int
+    written: str  # as in the file
+    pattern: str  # how it was read, e.g. "YY.MM.DD"; "" for a date written with a month name
+    agrees_with: tuple[str, ...] = ()  # records that decided between readings: "052", "132"
+    alternatives: tuple[tuple[date, str], ...] = ()  # other readings (date, pattern) still possible
+    contradicted_by: tuple[str, ...] = ()  # records no reading of the date agrees with
 
 
 class ImportFileError(ValueError):
@@ -56,9 +88,19 @@ class ImportFileError(ValueError):
         return cls(f"Line {line}: {text}", line=line)
 
 
+class SeveralEventsError(ImportFileError):
+    """The file holds games of more than one event; ``events`` lists (name, games) in file order.
+
+    The caller asks which one to import and parses again with that event's name.
+    """
+
+    def __init__(self, message: str, events: tuple[tuple[str, int], ...]) -> None:
+        super().__init__(message)
+        self.events = events
+
+
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_WHITESPACE = re.compile(r"\s+")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -107,13 +149,15 @@ def _decode_line(raw: bytes, number: int) -> str:
 
 
 def clean_text(value: str) -> str:
-    """Trim, drop control characters and collapse internal whitespace."""
-    return _WHITESPACE.sub(" ", _CONTROL.sub(" ", value)).strip()
+    """Trim, drop control and invisible characters, make every space a plain one and collapse
+    runs of them, NFC: `matching.normalize.clean_name`, for names and every other field."""
+    return clean_name(value)
 
 
 def name_key(name: str) -> str:
-    """How two spellings of one name in the same file are recognised as the same person."""
-    return unicodedata.normalize("NFC", clean_text(name)).casefold()
+    """How two spellings of one name in the same file are recognised as the same person
+    ("Anna\u200b de Vries" and "Anna de Vries" are one)."""
+    return clean_name(name).casefold()
 
 
 def count_rounds(games: list[ImportedGame]) -> int:

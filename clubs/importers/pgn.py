@@ -1,6 +1,6 @@
 """PGN reader: one game per header block; the moves are skipped.
 
-Each game needs the tags White, Black, Result and Round. The Result tag is authoritative:
+Each game needs the tags White, Black and Result. The Result tag is authoritative:
 
 =====================================  =======================================
 Result tag                             result
@@ -10,19 +10,32 @@ Result tag                             result
 ``+/-``, ``-/+``, ``-/-``              forfeits (written by some programs)
 =====================================  =======================================
 
-Round ``3`` or ``3.1`` (round 3, board 1) is round 3; ``?``, ``-`` or a missing Round is an
-error. A game against a player called ``BYE`` is a bye for the other player: a full, half or
-zero-point bye as the Result tag gives that player 1, ½ or 0 points.
+Round ``3`` or ``3.1`` (round 3, board 1) is round 3. When no game has a usable Round (a
+lichess player's export, a match, ChessBase's ``?``, ``-``), the games are numbered into rounds in
+file order, a new round starting whenever a player would play twice in one; a file whose dates
+run newest first (as lichess exports do) is numbered from its oldest game. When only some games
+have a usable Round, the others are an error. A game against a player called ``BYE`` is a bye
+for the other player: a full, half or zero-point bye as the Result tag gives that player 1, ½ or
+0 points.
 
 The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
 counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
 a player's rating is the first WhiteElo or BlackElo printed for them. Player keys are 1..n in
 order of first appearance; one name typed in different case is one player.
+
+A file holding games of several events (different Event tags; Site does not count, lichess
+writes each game's address there) is refused with ``SeveralEventsError`` listing them, unless
+``event`` names the one to read. Games without an Event tag go with the file's only event.
+
+A game whose Variant tag is not standard chess (Standard, Chess or none), or that starts from a
+FEN position other than the normal one, keeps its variant's name in ``ImportedGame.variant``:
+it is stored as played and never rated.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from dataclasses import dataclass, replace
 from datetime import date
@@ -36,6 +49,7 @@ from .base import (
     ImportedGame,
     ImportedPlayer,
     ImportFileError,
+    SeveralEventsError,
     clean_text,
     count_rounds,
     decode_lines,
@@ -61,6 +75,11 @@ _TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)*$")
 _PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
 _UNKNOWN = frozenset({"", "?", "-", "??"})
+# Variant tags that mean standard chess. "From Position" is lichess's name for a standard game
+# set up from a FEN: the FEN then decides.
+_STANDARD_VARIANTS = frozenset({"standard", "chess", "from position"})
+FROM_POSITION = "From Position"
+VARIANT_MAX_LENGTH = 40  # clubs.models.Game.variant
 
 
 class _CountingReader(io.StringIO):
@@ -86,9 +105,21 @@ class _Game:
     tag_lines: dict[str, int]
 
 
-def parse_pgn(data: bytes) -> ImportedEvent:
+def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
+    """Read a PGN file; ``event`` picks one event of a file that holds several."""
     lines = decode_lines(data)
     reader = _CountingReader("\n".join(lines) + "\n")
+    found: list[_Game] = []
+    while (game := _next_game(reader)) is not None:
+        found.append(game)
+    if not found:
+        raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
+    chosen = _games_of_event(found, event)
+    rounds_from_order = _rounds_missing(chosen)
+    newest_first = rounds_from_order and _newest_first(chosen)
+    if newest_first:
+        chosen.reverse()
+
     warnings: list[str] = []
     players: dict[str, ImportedPlayer] = {}
     games: list[ImportedGame] = []
@@ -96,17 +127,19 @@ def parse_pgn(data: bytes) -> ImportedEvent:
     name: str | None = None
     time_control: str | None = None
     dates: list[tuple[bool, date, int]] = []  # (day unknown, date, line)
+    variants: dict[str, list[int]] = {}  # variant name -> lines of its games
+    current_round, in_round = 1, set[int]()  # numbering by file order
 
-    while (game := _next_game(reader)) is not None:
+    for game in chosen:
         headers = game.headers
         name = name or _known(headers.get("Event"))
         time_control = time_control or _known(headers.get("TimeControl"))
         for tag in ("Date", "EventDate"):
-            found = _read_date(headers.get(tag))
-            if found is not None:
-                day, day_unknown = found
+            found_date = _read_date(headers.get(tag))
+            if found_date is not None:
+                day, day_unknown = found_date
                 dates.append((day_unknown, day, game.tag_lines.get(tag, game.line)))
-        round_number = _read_round(headers.get("Round"), game.line)
+        round_number = 0 if rounds_from_order else _read_round(headers.get("Round"), game.line)
         result = _read_result(headers.get("Result"), game.line)
         white_name = _player_name(headers, "White", game.line)
         black_name = _player_name(headers, "Black", game.line)
@@ -116,14 +149,21 @@ def parse_pgn(data: bytes) -> ImportedEvent:
         if name_key(white_name) == name_key(black_name):
             raise ImportFileError.at(game.line, f"{white_name} is paired with themselves.")
 
-        entrants = []
-        for colour, typed, is_bye in (
-            ("White", white_name, white_bye),
-            ("Black", black_name, black_bye),
-        ):
-            if is_bye:
-                continue
-            player = _player(players, typed, headers.get(f"{colour}Elo"), game, colour)
+        entrants = [
+            _player(players, typed, headers.get(f"{colour}Elo"), game, colour)
+            for colour, typed, is_bye in (
+                ("White", white_name, white_bye),
+                ("Black", black_name, black_bye),
+            )
+            if not is_bye
+        ]
+        if rounds_from_order:
+            # A new round whenever a player of this game already plays in the current one.
+            if any(player.key in in_round for player in entrants):
+                current_round, in_round = current_round + 1, set()
+            in_round.update(player.key for player in entrants)
+            round_number = current_round
+        for player in entrants:
             previous = seen.get((round_number, player.key))
             if previous is not None:
                 raise ImportFileError.at(
@@ -132,17 +172,19 @@ def parse_pgn(data: bytes) -> ImportedEvent:
                     f"line {previous}).",
                 )
             seen[(round_number, player.key)] = game.line
-            entrants.append(player)
 
         if white_bye or black_bye:
             games.append(_bye(entrants[0], result, black_bye, round_number, game.line))
         else:
+            variant = _variant(headers)
+            if variant:
+                variants.setdefault(variant, []).append(game.line)
             games.append(
-                ImportedGame(round_number, entrants[0].key, entrants[1].key, result, game.line)
+                ImportedGame(
+                    round_number, entrants[0].key, entrants[1].key, result, game.line, variant
+                )
             )
 
-    if not games:
-        raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
     games.sort(key=lambda game: (game.round, game.line))
     start = None
     if dates:
@@ -152,6 +194,10 @@ def parse_pgn(data: bytes) -> ImportedEvent:
                 f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
                 "was used as the event date."
             )
+    if rounds_from_order:
+        warnings.append(_rounds_note(count_rounds(games), newest_first))
+    if variants:
+        warnings.append(_variants_note(variants))
     return ImportedEvent(
         name=name,
         date=start,
@@ -160,6 +206,121 @@ def parse_pgn(data: bytes) -> ImportedEvent:
         players=tuple(players.values()),
         games=tuple(games),
         warnings=tuple(warnings),
+        rounds_from_order=rounds_from_order,
+    )
+
+
+def _games_of_event(games: list[_Game], wanted: str | None) -> list[_Game]:
+    """The games of the one event to read: the file's only event, or the one called ``wanted``.
+
+    Only the Event tag separates events: Site differs per game in lichess exports.
+    """
+    groups: dict[str | None, list[_Game]] = {}
+    names: dict[str, str] = {}  # name key -> the name as first written
+    for game in games:
+        event_name = _known(game.headers.get("Event"))
+        key = None if event_name is None else name_key(event_name)
+        if key is not None:
+            names.setdefault(key, event_name or "")
+        groups.setdefault(key, []).append(game)
+    listed = tuple((names[key], len(group)) for key, group in groups.items() if key is not None)
+    if wanted is not None:
+        key = name_key(wanted)
+        if key not in names:
+            raise ImportFileError(
+                f"The file holds no event called “{clean_text(wanted)}”; it holds "
+                f"{_events_listed(listed, len(groups.get(None, ())))}."
+            )
+        return games if len(names) == 1 else groups[key]
+    if len(names) <= 1:
+        return games  # games without an Event tag go with the only event
+    raise SeveralEventsError(
+        f"This file holds games of {len(names)} events: "
+        f"{_events_listed(listed, len(groups.get(None, ())))}. Import one event at a time.",
+        listed,
+    )
+
+
+def _events_listed(events: tuple[tuple[str, int], ...], without_name: int) -> str:
+    parts = [f"“{name}” ({_games(count)})" for name, count in events]
+    if without_name:
+        parts.append(f"{_games(without_name)} without an Event tag")
+    return ", ".join(parts)
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
+def _rounds_missing(games: list[_Game]) -> bool:
+    """True when no game has a usable Round tag; a file where only some do is an error."""
+    usable = [_ROUND.match((game.headers.get("Round") or "").strip()) for game in games]
+    if any(usable):
+        for game, match in zip(games, usable, strict=True):
+            if match is None:
+                _read_round(game.headers.get("Round"), game.line)  # raises, naming the line
+        return False
+    return True
+
+
+def _newest_first(games: list[_Game]) -> bool:
+    """Whether every game has a date and the file lists them from the newest to the oldest."""
+    moments = []
+    for game in games:
+        headers = game.headers
+        found = _read_date(headers.get("UTCDate") or headers.get("Date"))
+        if found is None or found[1]:
+            return False
+        time = (headers.get("UTCTime") or headers.get("Time") or "").strip()
+        moments.append((found[0], time if re.fullmatch(r"\d\d:\d\d:\d\d", time) else ""))
+    return moments[0] > moments[-1] and all(a >= b for a, b in itertools.pairwise(moments))
+
+
+def _rounds_note(rounds: int, newest_first: bool) -> str:
+    order = (
+        "in file order, from the oldest game (the file lists the newest first)"
+        if newest_first
+        else "in file order"
+    )
+    return (
+        f"The file gives no round numbers: the games were numbered into {rounds} "
+        f"{'round' if rounds == 1 else 'rounds'} {order}, a new round starting whenever a "
+        "player would play twice in one. Change a game's round in the results grid if the "
+        "event went otherwise."
+    )
+
+
+def _variants_note(variants: dict[str, list[int]]) -> str:
+    first = min(line for lines in variants.values() for line in lines)
+    count = sum(len(lines) for lines in variants.values())
+    kinds = ", ".join(f"{variant}: {len(lines)}" for variant, lines in variants.items())
+    return (
+        f"Line {first}: {_games(count)} of this file {'is' if count == 1 else 'are'} not "
+        f"standard chess ({kinds}); stored as played and never rated."
+    )
+
+
+def _variant(headers: dict[str, str]) -> str:
+    """The game's variant, or "" for standard chess from the normal start position."""
+    named = _known(headers.get("Variant"))
+    if named is not None and named.casefold() not in _STANDARD_VARIANTS:
+        return named[:VARIANT_MAX_LENGTH]
+    fen = _known(headers.get("FEN"))
+    if fen is None or (headers.get("SetUp") or "").strip() == "0":
+        return ""
+    return "" if _is_start_position(fen) else FROM_POSITION
+
+
+def _is_start_position(fen: str) -> bool:
+    try:
+        board = chess.Board(fen)
+    except ValueError:  # an unreadable position is no proof of the normal start
+        return False
+    return (
+        board.board_fen() == chess.STARTING_BOARD_FEN
+        and board.turn == chess.WHITE
+        and board.castling_rights == chess.BB_CORNERS
+        and board.ep_square is None
     )
 
 

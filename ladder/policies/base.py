@@ -36,6 +36,7 @@ class GameInput(NamedTuple):
     white: int  # player key
     black: int | None  # None for a bye
     result: Result
+    variant: bool = False  # not standard chess (Chess960, a set-up position, ...): never rated
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class UnratedReason(enum.StrEnum):
     UNRATED_RESULT = "unrated_result"  # finished but marked unrated (TRF W, D, L)
     UNRATED_EVENT = "unrated_event"  # the director marked the whole event unrated
     BUGHOUSE = "bughouse"
+    VARIANT = "variant"  # the game was not standard chess (Chess960, a set-up position, ...)
     # Protection rule: the named side is established, the other provisional.
     PROTECTED_WHITE = "protected_white"  # rated for black only
     PROTECTED_BLACK = "protected_black"  # rated for white only
@@ -176,11 +178,18 @@ def unrated_reason(event: EventInput, game: GameInput) -> UnratedReason | None:
     """Why ``game`` is never rated for either side, or None if it is eligible.
 
     Event-wide reasons come first (bughouse, then the director's unrated flag)
-    so that a whole event's games share one explanation; only in a rated
-    standard event does the game's own result decide. The protection rule is
-    policy-specific and not decided here.
+    so that a whole event's games share one explanation; then a game that was
+    not standard chess; only then does the game's own result decide. The
+    protection rule is policy-specific and not decided here.
     """
-    return event_unrated_reason(event) or RESULT_UNRATED_REASON[game.result]
+    return event_unrated_reason(event) or game_unrated_reason(game)
+
+
+def game_unrated_reason(game: GameInput) -> UnratedReason | None:
+    """Why the game itself is never rated (a variant, then its result), or None."""
+    if game.variant:
+        return UnratedReason.VARIANT
+    return RESULT_UNRATED_REASON[game.result]
 
 
 def event_unrated_reason(event: EventInput) -> UnratedReason | None:

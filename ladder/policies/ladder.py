@@ -128,7 +128,9 @@ class LadderPolicy:
         event_reason = event_unrated_reason(event)
         rating = {p: before[p].rating for p in provisional}
         for game in event.games:
-            reason = event_reason or RESULT_UNRATED_REASON[game.result]
+            reason = event_reason or (
+                UnratedReason.VARIANT if game.variant else RESULT_UNRATED_REASON[game.result]
+            )
             if reason is not None:
                 games[game.id] = outcome(False, False, reason)
                 continue

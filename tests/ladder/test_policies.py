@@ -497,6 +497,36 @@ def test_a_player_with_only_a_bye_still_appears_in_the_event(policy):
     assert rating.players[1].change > 0
 
 
+@pytest.mark.parametrize("policy", POLICY_PARAMS)
+@pytest.mark.parametrize("result", [W, D, L, Result.WHITE_FORFEIT_WIN])
+def test_a_variant_game_is_never_rated_and_says_it_was_a_variant(policy, result):
+    before = {1: PlayerState(1500.0, 30), 2: PlayerState(1300.0, 30)}
+    chess960 = GameInput(id=1, round=1, white=1, black=2, result=result, variant=True)
+    rating = policy.rate_event(event(chess960), before, policy.default_settings())
+    assert rating.games == {1: GameOutcome(False, False, UnratedReason.VARIANT)}
+    _assert_nobody_moved(rating, before)
+
+
+@pytest.mark.parametrize("policy", POLICY_PARAMS)
+def test_a_variant_game_beside_standard_games_leaves_them_rated_as_without_it(policy):
+    before = {1: PlayerState(1500.0, 30), 2: PlayerState(1300.0, 30)}
+    settings = policy.default_settings()
+    standard = game(1, 1, 2, L)
+    alone = policy.rate_event(event(standard), before, settings)
+    variant = GameInput(id=2, round=2, white=1, black=2, result=W, variant=True)
+    both = policy.rate_event(event(standard, variant), before, settings)
+    assert both.players == alone.players
+    assert both.games[1] == alone.games[1]
+    assert both.games[2].reason is UnratedReason.VARIANT
+
+
+def test_an_event_wide_reason_wins_over_a_variant():
+    before = {1: PlayerState(1500.0, 30), 2: PlayerState(1300.0, 30)}
+    variant = GameInput(id=1, round=1, white=1, black=2, result=W, variant=True)
+    rating = LADDER.rate_event(event(variant, bughouse=True), before, LADDER.default_settings())
+    assert rating.games[1].reason is UnratedReason.BUGHOUSE
+
+
 # ---------------------------------------------------------------------------
 # Malformed input
 

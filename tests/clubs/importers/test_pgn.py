@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from clubs.importers import ImportedEvent, ImportFileError, parse_file
+from clubs.importers import ImportedEvent, ImportFileError, SeveralEventsError, parse_file
 from ladder.results import Result
 
 FILES = Path(__file__).parent / "files"
@@ -144,6 +144,8 @@ def test_same_name_in_another_case_is_the_same_player():
     assert games_of(event) == [(1, 1, 2, Result.WHITE_WIN), (2, 2, 1, Result.BLACK_WIN)]
 
 
+FIRST_ROUND_GAME = pgn_game(Round="1", White="Ann", Black="Bob", Result="1-0")
+
 ERRORS = [
     pytest.param(
         [pgn_game(Round="1", Black="Bob", Result="1-0")],
@@ -166,24 +168,24 @@ ERRORS = [
         id="unknown Result",
     ),
     pytest.param(
-        [pgn_game(White="Ann", Black="Bob", Result="1-0")],
-        "Line 1: the Round tag is missing; every game needs its round number, such as 3 or 3.1.",
-        id="no Round",
+        [FIRST_ROUND_GAME, pgn_game(White="Cid", Black="Dan", Result="1-0")],
+        "Line 8: the Round tag is missing; every game needs its round number, such as 3 or 3.1.",
+        id="no Round where other games have one",
     ),
     pytest.param(
-        [pgn_game(Round="?", White="Ann", Black="Bob", Result="1-0")],
-        "Line 1: the Round tag is '?'; every game needs its round number, such as 3 or 3.1.",
-        id="Round ?",
+        [FIRST_ROUND_GAME, pgn_game(Round="?", White="Cid", Black="Dan", Result="1-0")],
+        "Line 8: the Round tag is '?'; every game needs its round number, such as 3 or 3.1.",
+        id="Round ? where other games have one",
     ),
     pytest.param(
-        [pgn_game(Round="-", White="Ann", Black="Bob", Result="1-0")],
-        "Line 1: the Round tag is '-'; every game needs its round number, such as 3 or 3.1.",
-        id="Round -",
+        [FIRST_ROUND_GAME, pgn_game(Round="-", White="Cid", Black="Dan", Result="1-0")],
+        "Line 8: the Round tag is '-'; every game needs its round number, such as 3 or 3.1.",
+        id="Round - where other games have one",
     ),
     pytest.param(
-        [pgn_game(Round="0", White="Ann", Black="Bob", Result="1-0")],
-        "Line 1: the Round tag is '0'; every game needs its round number, such as 3 or 3.1.",
-        id="Round 0",
+        [FIRST_ROUND_GAME, pgn_game(Round="0", White="Cid", Black="Dan", Result="1-0")],
+        "Line 8: the Round tag is '0'; every game needs its round number, such as 3 or 3.1.",
+        id="Round 0 where other games have one",
     ),
     pytest.param(
         [
@@ -252,3 +254,190 @@ def test_pgn_in_windows_1252_is_read():
     game = pgn_game(Round="1", White="Müller, Jürgen", Black="Groß, Änne", Result="1-0")
     event = parse_file(game.encode("cp1252"), "pgn")
     assert [player.name for player in event.players] == ["Müller, Jürgen", "Groß, Änne"]
+
+
+# --- Files without rounds -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("round_tag", [None, "?", "-", "0"], ids=["no Round", "?", "-", "0"])
+def test_a_match_without_rounds_gets_one_round_a_game_in_file_order(round_tag):
+    tags = {} if round_tag is None else {"Round": round_tag}
+    event = parse_pgn(
+        pgn_game(**tags, White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(**tags, White="Bob", Black="Ann", Result="1/2-1/2"),
+        pgn_game(**tags, White="Ann", Black="Bob", Result="0-1"),
+    )
+    assert games_of(event) == [
+        (1, 1, 2, Result.WHITE_WIN),
+        (2, 2, 1, Result.DRAW),
+        (3, 1, 2, Result.BLACK_WIN),
+    ]
+    assert event.rounds == 3
+    assert event.rounds_from_order is True
+    assert any(
+        "no round numbers" in warning and "3 rounds" in warning for warning in event.warnings
+    )
+
+
+def test_games_without_rounds_share_a_round_until_a_player_would_play_twice():
+    event = parse_pgn(
+        pgn_game(White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(White="Cid", Black="Dan", Result="0-1"),
+        pgn_game(White="Eve", Black="BYE", Result="1-0"),
+        pgn_game(White="Ann", Black="Cid", Result="1/2-1/2"),
+        pgn_game(White="Bob", Black="Dan", Result="1-0"),
+    )
+    assert [(game.round, game.line) for game in event.games] == [
+        (1, 1),
+        (1, 7),
+        (1, 13),
+        (2, 19),
+        (2, 25),
+    ]
+    rounds_of = {}
+    for game in event.games:
+        for player in (game.white, game.black):
+            if player is not None:
+                assert (game.round, player) not in rounds_of  # nobody twice in a round
+                rounds_of[game.round, player] = game.line
+
+
+def test_a_file_with_round_numbers_is_not_marked_as_numbered_by_the_importer(club_rapid):
+    assert club_rapid.rounds_from_order is False
+    assert not any("no round numbers" in warning for warning in club_rapid.warnings)
+
+
+def test_a_lichess_export_listing_the_newest_game_first_is_numbered_from_the_oldest():
+    def lichess(white, black, result, day, time):
+        return pgn_game(
+            Event="Rated Blitz game",
+            Site=f"https://lichess.org/{white}{day}",
+            Date=f"2024.05.{day}",
+            Round="-",
+            White=white,
+            Black=black,
+            Result=result,
+            UTCDate=f"2024.05.{day}",
+            UTCTime=time,
+        )
+
+    event = parse_pgn(
+        lichess("Ann", "Bob", "1-0", "03", "18:00:00"),
+        lichess("Bob", "Ann", "0-1", "02", "19:30:00"),
+        lichess("Ann", "Bob", "1/2-1/2", "02", "18:00:00"),
+    )
+    assert [(game.round, game.result) for game in event.games] == [
+        (1, Result.DRAW),
+        (2, Result.BLACK_WIN),
+        (3, Result.WHITE_WIN),
+    ]
+    assert event.name == "Rated Blitz game"  # Site differs per game: still one event
+    assert any("from the oldest game" in warning for warning in event.warnings)
+
+
+# --- Files holding several events ----------------------------------------------------------------
+
+
+def several_events() -> list[str]:
+    return [
+        pgn_game(Event="Titled Arena", Round="-", White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(Event="Casual game", Round="-", White="Cid", Black="Ann", Result="0-1"),
+        pgn_game(Event="titled  arena", Round="-", White="Bob", Black="Cid", Result="1-0"),
+    ]
+
+
+def test_a_file_with_several_events_is_refused_naming_each_with_its_games():
+    with pytest.raises(SeveralEventsError) as raised:
+        parse_pgn(*several_events())
+    assert raised.value.events == (("Titled Arena", 2), ("Casual game", 1))
+    assert raised.value.message == (
+        "This file holds games of 2 events: “Titled Arena” (2 games), “Casual game” (1 game). "
+        "Import one event at a time."
+    )
+
+
+def test_one_event_of_a_file_holding_several_is_read_by_its_name():
+    event = parse_file("\n".join(several_events()).encode(), "pgn", event="TITLED ARENA")
+    assert event.name == "Titled Arena"
+    assert [player.name for player in event.players] == ["Ann", "Bob", "Cid"]
+    assert [(game.white, game.black) for game in event.games] == [(1, 2), (2, 3)]
+
+
+def test_an_event_name_the_file_does_not_hold_is_refused_listing_those_it_does():
+    with pytest.raises(ImportFileError) as raised:
+        parse_file("\n".join(several_events()).encode(), "pgn", event="Blitz")
+    assert raised.value.message == (
+        "The file holds no event called “Blitz”; it holds “Titled Arena” (2 games), "
+        "“Casual game” (1 game)."
+    )
+
+
+def test_games_without_an_event_tag_go_with_the_files_only_event():
+    event = parse_pgn(
+        pgn_game(Event="Club Night", Round="1", White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(Event="?", Round="1", White="Cid", Black="Dan", Result="1-0"),
+        pgn_game(Round="2", White="Ann", Black="Cid", Result="1-0"),
+    )
+    assert event.name == "Club Night"
+    assert len(event.games) == 3
+
+
+# --- Variants ------------------------------------------------------------------------------------
+
+CHESS960_FEN = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+
+
+@pytest.mark.parametrize(
+    ("tags", "variant"),
+    [
+        pytest.param({"Variant": "Chess960"}, "Chess960", id="Chess960"),
+        pytest.param({"Variant": "crazyhouse"}, "crazyhouse", id="Crazyhouse"),
+        pytest.param(
+            {"Variant": "Chess960", "SetUp": "1", "FEN": CHESS960_FEN}, "Chess960", id="960+FEN"
+        ),
+        pytest.param({"SetUp": "1", "FEN": CHESS960_FEN}, "From Position", id="FEN only"),
+        pytest.param(
+            {"Variant": "From Position", "SetUp": "1", "FEN": "8/8/8/8/8/8/8/K1k5 w - - 0 1"},
+            "From Position",
+            id="lichess From Position",
+        ),
+        pytest.param({"SetUp": "1", "FEN": "not a position"}, "From Position", id="bad FEN"),
+        pytest.param({}, "", id="no Variant"),
+        pytest.param({"Variant": "Standard"}, "", id="Standard"),
+        pytest.param({"Variant": "CHESS"}, "", id="Chess in capitals"),
+        pytest.param({"Variant": "?"}, "", id="Variant ?"),
+        pytest.param(
+            {"SetUp": "1", "FEN": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+            "",
+            id="FEN of the normal start",
+        ),
+        pytest.param(
+            {
+                "Variant": "From Position",
+                "FEN": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            },
+            "",
+            id="From Position at the normal start",
+        ),
+    ],
+)
+def test_a_game_that_is_not_standard_chess_keeps_its_variant(tags, variant):
+    event = parse_pgn(pgn_game(Round="1", White="Ann", Black="Bob", Result="1-0", **tags))
+    assert event.games[0].variant == variant
+    assert event.games[0].result is Result.WHITE_WIN  # stored as played
+    noted = [warning for warning in event.warnings if "not standard chess" in warning]
+    assert bool(noted) == bool(variant)
+
+
+def test_the_import_summary_counts_the_variant_games_by_variant():
+    event = parse_pgn(
+        pgn_game(Round="1", White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(Round="2", White="Ann", Black="Bob", Result="1-0", Variant="Chess960"),
+        pgn_game(Round="3", White="Ann", Black="Bob", Result="1-0", Variant="Chess960"),
+        pgn_game(Round="4", White="Ann", Black="Bob", Result="1-0", Variant="Atomic"),
+    )
+    assert [game.variant for game in event.games] == ["", "Chess960", "Chess960", "Atomic"]
+    assert event.warnings == (
+        "Line 8: 3 games of this file are not standard chess (Chess960: 2, Atomic: 1); "
+        "stored as played and never rated.",
+    )
