@@ -16,12 +16,14 @@ CLUB_PAGES = [
     ("players/<int:player_id>/", views.player_page, "club_player"),
     ("events/", views.events_page, "club_events"),
     ("events/<int:event_id>/", views.event_page, "club_event"),
+    ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
 ]
 
 urlpatterns: list[URLPattern] = [
     path("clubs/", views.directory, name="club_directory"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("sitemap.xml", views.sitemap_xml, name="sitemap"),
+    path("results/<str:share_token>/", views.shared_event, name="shared_event"),
     path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
     path(
         "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"

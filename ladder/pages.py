@@ -17,11 +17,13 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Entry, Event, Game
 from ladder.display import NameFacts, shown_names
 from ladder.models import PlayerEventResult, RatedEvent
+from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
 from ladder.results import Result
@@ -45,15 +47,27 @@ RESULT_TEXT = {
     Result.BYE_PAIRING: _("bye (odd number of players)"),
 }
 
-REASON_TEXT = {
-    UnratedReason.BYE: _("a bye is never rated"),
-    UnratedReason.FORFEIT: _("a forfeit or a game without a result is never rated"),
-    UnratedReason.UNRATED_RESULT: _("the result was marked unrated"),
-    UnratedReason.UNRATED_EVENT: _("the event was not rated"),
-    UnratedReason.BUGHOUSE: _("bughouse is never rated"),
+# Why a game did not count, as one plain sentence, by the reason the replay stored (the
+# values of ladder.policies.base.UnratedReason, which are plain strings). A new reason needs
+# one line here; a reason without one reads UNKNOWN_REASON_TEXT. The protection rule is
+# told from the side it concerns: only the established player's game is not counted.
+PROTECTED_TEXT = _(
+    "Not counted for you: your opponent was still provisional, so your rating was protected."
+)
+REASON_TEXT: dict[str, Promise] = {
+    UnratedReason.BYE: _("Not counted: a bye is not a game."),
+    UnratedReason.FORFEIT: _("Not counted: the game was not played (a forfeit, or no result)."),
+    UnratedReason.UNRATED_RESULT: _("Not counted: this result was entered as not rated."),
+    UnratedReason.UNRATED_EVENT: _("Not counted: this event was not rated."),
+    UnratedReason.BUGHOUSE: _("Not counted: bughouse is a team game, and only chess is rated."),
+    UnratedReason.PROTECTED_WHITE: PROTECTED_TEXT,
+    UnratedReason.PROTECTED_BLACK: PROTECTED_TEXT,
+    UnratedReason.VARIANT: _("Not counted: this game was not standard chess (a variant)."),
 }
-# The protection rule, told from the side it concerns.
-PROTECTED_TEXT = _("an established player against a provisional one: counted for the provisional")
+UNKNOWN_REASON_TEXT = _("Not counted for the rating.")
+
+# Beside a variant game's result on the event page.
+VARIANT_TEXT = _("%(result)s · %(variant)s, not standard chess: never rated")
 
 
 def half_up(value: float) -> int:
@@ -256,6 +270,27 @@ class EventLine:
     post_rating: float
     games_counted: int
     games: list[GameLine] = field(default_factory=list)
+    # The pre-event ratings of the opponents in the games counted for this player, one per
+    # game: the HSB formula's opponents' average and p come from them exactly.
+    opponent_ratings: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClubRules:
+    """What the player page's formulas need of the club's rating settings."""
+
+    policy: str  # a name in ladder.policies.POLICIES
+    hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
+
+
+def club_rules(club: Club) -> ClubRules:
+    try:
+        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+    except ValueError:
+        # A broken setting stops the replay, which says so to the directors; the page
+        # still explains the stored numbers (ladder.explain finds the bonus they used).
+        return ClubRules(club.rating_policy)
+    return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
 
 
 @dataclass(frozen=True)
@@ -264,6 +299,7 @@ class PlayerPage:
     rank: int | None
     record: Record
     events: list[EventLine]  # oldest first
+    rules: ClubRules = ClubRules("ladder")
 
 
 def _score_symbol(result: Result, mine: float, theirs: float) -> str:
@@ -362,9 +398,6 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
     record = Record()
     result_texts = {result: str(text) for result, text in RESULT_TEXT.items()}
     reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
-    reasons[UnratedReason.PROTECTED_WHITE] = reasons[UnratedReason.PROTECTED_BLACK] = str(
-        PROTECTED_TEXT
-    )
     games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
     for game_id, event_id, round_no, result_code, side, opponent, opponent_pre in games:
         result = Result(result_code)
@@ -374,9 +407,14 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
         event = events.get(event_id)
         if event is None:
             continue  # published after the last replay: counted above, rated soon
-        counted, reason = _counted(outcomes[event_id].get(str(game_id)), side, reasons)
+        stored = outcomes[event_id].get(str(game_id))
+        if stored is None and result.is_forfeit:
+            # A forfeit against an entrant left without a player never reaches the replay.
+            stored = [False, False, UnratedReason.FORFEIT]
+        counted, reason = _counted(stored, side, reasons)
         expected = None
         if counted and opponent_pre is not None:
+            event.opponent_ratings.append(opponent_pre)
             if event.k is not None:
                 expected = expected_score(event.pre_rating, opponent_pre)
             elif event.games_counted:
@@ -395,7 +433,9 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
                 reason=reason,
             )
         )
-    return PlayerPage(player, roster.rank_of(player_id), record, list(events.values()))
+    return PlayerPage(
+        player, roster.rank_of(player_id), record, list(events.values()), club_rules(club)
+    )
 
 
 def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool | None, str]:
@@ -409,7 +449,7 @@ def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[
     rated_white, rated_black, reason = outcome
     if rated_white if side == "white" else rated_black:
         return True, ""
-    return False, reasons.get(reason, "")
+    return False, reasons.get(reason) or str(UNKNOWN_REASON_TEXT)
 
 
 # --- the event page ---------------------------------------------------------------------------
@@ -480,11 +520,13 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
         )
     }
     games = list(
-        event.games.order_by("round", "id").values_list("round", "white_id", "black_id", "result")
+        event.games.order_by("round", "id").values_list(
+            "round", "white_id", "black_id", "result", "variant"
+        )
     )
     rounds: dict[int, list[Board]] = defaultdict(list)
     cells: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for round_no, white_id, black_id, result_code in games:
+    for round_no, white_id, black_id, result_code, variant in games:
         result = Result(result_code)
         white, black = entries[white_id], entries.get(black_id) if black_id else None
         white_score, black_score = result.scores
@@ -495,7 +537,10 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
             _tally(black, result)
             cells[white_id, black_id].append(_score_symbol(result, white_score, black_score))
             cells[black_id, white_id].append(_score_symbol(result, black_score, white_score))
-        board = Board(len(rounds[round_no]) + 1, white, black, str(RESULT_TEXT[result]))
+        shown = str(RESULT_TEXT[result])
+        if variant:
+            shown = VARIANT_TEXT % {"result": shown, "variant": variant}
+        board = Board(len(rounds[round_no]) + 1, white, black, shown)
         rounds[round_no].append(board)
 
     by_player = {s.player_id: s for s in entries.values() if s.player_id is not None}

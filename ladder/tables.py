@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from decimal import Decimal
 from html import escape
 
 from django.utils import dateformat
@@ -20,8 +21,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ladder.explain import elo_sum, hsb_sum, ratings_sum, to_decimal
 from ladder.pages import (
     Board,
+    ClubRules,
     EventLine,
     EventSummary,
     LadderRow,
@@ -32,6 +35,7 @@ from ladder.pages import (
 
 MINUS = "\u2212"
 DASH = "—"
+RULES_PAGE = "how-ratings-work/"  # the club's "How ratings are calculated", under its base
 
 
 # Django date format characters that are plain numbers, as str.format fields.
@@ -91,6 +95,19 @@ class Formats:
         if rounded > 0:
             return f"+{text}"
         if rounded < 0:
+            return f"{MINUS}{text}"
+        return text
+
+    def exact(self, value: Decimal) -> str:
+        """A number of a written sum exactly as ladder.explain chose it: 4.2425, 1400.0."""
+        return format(value, "f").replace(".", self.decimal)
+
+    def exact_signed(self, value: Decimal) -> str:
+        """+10.3, −2, 0.0: a change of a written sum, digits as chosen."""
+        text = self.exact(abs(value))
+        if value > 0:
+            return f"+{text}"
+        if value < 0:
             return f"{MINUS}{text}"
         return text
 
@@ -161,14 +178,18 @@ def history_body(events: Iterable[EventLine]) -> SafeString:
     return mark_safe("".join(out))
 
 
-def player_events(events: list[EventLine], base: str, link: bool) -> SafeString:
+def player_events(
+    events: list[EventLine], base: str, link: bool, rules: ClubRules | None = None
+) -> SafeString:
     """Every event of a player, newest first, each with the breakdown of its change."""
     f = Formats()
+    rules = rules or ClubRules("ladder")
+    how = escape(_("How ratings are calculated"))
+    how_link = f' <a href="{base}{RULES_PAGE}">{how}</a>'
     labels = {
         "white": escape(_("white")),
         "black": escape(_("black")),
         "yes": escape(_("yes")),
-        "no": escape(_("no")),
         "results": escape(_("Event results")),
         "unrated": escape(_("This event was not rated: it did not change the rating.")),
         "none": escape(_("No game in this event counted for the rating.")),
@@ -187,12 +208,13 @@ def player_events(events: list[EventLine], base: str, link: bool) -> SafeString:
     head = f"<thead><tr>{head}</tr></thead>"
     out = []
     for index, e in enumerate(reversed(events)):
+        change, why = _explanation(e, f, labels, rules)
         out.append(
             f'<details class="event-breakdown"{" open" if index == 0 else ""}>'
             f"<summary>{f.date(e.date)} · {escape(e.name)} · "
-            f'<span class="change">{f.signed(e.change)}</span></summary>\n'
+            f'<span class="change">{change}</span></summary>\n'
             f'<p><a href="{base}events/{e.event_id}/">{labels["results"]}</a></p>\n'
-            f'<p class="why">{_why(e, f, labels)}</p>\n'
+            f'<p class="why">{why}{how_link}</p>\n'
         )
         if e.games:
             out.append(f'<div class="scroll"><table class="games">{head}<tbody>\n')
@@ -206,7 +228,7 @@ def player_events(events: list[EventLine], base: str, link: bool) -> SafeString:
                 elif g.counted is None:
                     counted = DASH
                 else:
-                    counted = f"{labels['no']}: {escape(g.reason)}"
+                    counted = escape(g.reason)  # a sentence that begins "Not counted"
                 expected = DASH if g.expected is None else f.fixed(g.expected, 2)
                 out.append(
                     f'<tr><td class="num">{g.round}</td><td>{labels.get(g.colour, DASH)}</td>'
@@ -219,34 +241,109 @@ def player_events(events: list[EventLine], base: str, link: bool) -> SafeString:
     return mark_safe("".join(out))
 
 
-def _why(e: EventLine, f: Formats, labels: dict[str, str]) -> str:
-    """The sentence that answers "why did I gain so little"."""
+def _explanation(
+    e: EventLine, f: Formats, labels: dict[str, str], rules: ClubRules
+) -> tuple[str, str]:
+    """The change as the event's summary line shows it and the sentence that answers "why
+    did I gain so little", both escaped. The summary shows the change of the written sum,
+    so the two never differ by a rounding."""
     if not e.rated:
-        return labels["unrated"]
+        return f.signed(e.change), labels["unrated"]
     if not e.games_counted:
-        return labels["none"]
+        return f.signed(e.change), labels["none"]
+    if e.k is not None:
+        return _elo_explanation(e, f)
+    if rules.policy == "hsb":
+        explained = _hsb_explanation(e, f, rules)
+        if explained is not None:
+            return explained
+    # A policy without a formula here: the numbers, still adding up.
+    change = to_decimal(e.change).quantize(Decimal("0.1"))
+    before, after = ratings_sum(pre=e.pre_rating, change=change, post=e.post_rating)
     values = {
-        "before": f.whole(e.pre_rating),
-        "after": f.whole(e.post_rating),
+        "before": f.exact(before),
+        "after": f.exact(after),
         "games": e.games_counted,
         "score": f.short(e.actual),
         "expected": f.fixed(e.expected, 2),
     }
-    text = (
-        ngettext(
-            "Rating %(before)s before the event, %(after)s after it. In the one counted game: "
-            "score %(score)s, expected %(expected)s.",
-            "Rating %(before)s before the event, %(after)s after it. In the %(games)s counted "
-            "games: score %(score)s, expected %(expected)s.",
-            e.games_counted,
-        )
-        % values
+    return f.exact_signed(change), escape(_counted_games(e.games_counted) % values)
+
+
+def _counted_games(games: int) -> str:
+    return ngettext(
+        "Rating %(before)s before the event, %(after)s after it. In the one counted game: "
+        "score %(score)s, expected %(expected)s.",
+        "Rating %(before)s before the event, %(after)s after it. In the %(games)s counted "
+        "games: score %(score)s, expected %(expected)s.",
+        games,
     )
-    if e.k is not None:
-        text += " " + _(
-            "Change = K × (score − expected) = %(k)s × (%(score)s − %(expected)s) = %(change)s."
-        ) % {**values, "k": f.short(e.k), "change": f.signed(e.change)}
-    return escape(text)
+
+
+def _elo_explanation(e: EventLine, f: Formats) -> tuple[str, str]:
+    assert e.k is not None
+    s = elo_sum(pre=e.pre_rating, k=e.k, actual=e.actual, expected=e.expected, post=e.post_rating)
+    values = {
+        "before": f.exact(s.before),
+        "after": f.exact(s.after),
+        "games": e.games_counted,
+        "score": f.exact(s.score),
+        "expected": f.exact(s.expected),
+    }
+    # The English shape is a contract for scripts and translators (issue 13):
+    # "= K × (score − expected) = {K} × ({score} − {expected}) = {change}".
+    formula = _(
+        "Change = K × (score − expected) = %(k)s × (%(score)s − %(expected)s) = %(change)s."
+    ) % {**values, "k": f.exact(s.k), "change": f.exact_signed(s.change)}
+    text = _counted_games(e.games_counted) % values + " " + formula
+    return f.exact_signed(s.change), escape(text)
+
+
+def _hsb_explanation(e: EventLine, f: Formats, rules: ClubRules) -> tuple[str, str] | None:
+    s = hsb_sum(
+        pre=e.pre_rating,
+        actual=e.actual,
+        games=e.games_counted,
+        expected=e.expected,
+        change=e.change,
+        post=e.post_rating,
+        opponent_ratings=e.opponent_ratings,
+        bonus=rules.hsb_bonus if rules.hsb_bonus is not None else 0,
+    )
+    if s is None:
+        return None
+    values = {
+        "before": f.exact(s.before),
+        "after": f.exact(s.after),
+        "games": s.games,
+        "score": f.exact(s.score),
+        "average": DASH if s.opponents_average is None else f.exact(s.opponents_average),
+        "p": f.exact(s.p),
+        "factor": s.factor,
+        "bonus": s.bonus,
+        "change": f.exact_signed(Decimal(s.change)),
+        "exact": f.exact_signed(s.exact),
+    }
+    facts = ngettext(
+        "Rating %(before)s before the event, %(after)s after it. In the one counted game: "
+        "score %(score)s; your opponent’s rating %(average)s, so your expected share "
+        "p = %(p)s.",
+        "Rating %(before)s before the event, %(after)s after it. In the %(games)s counted "
+        "games: score %(score)s; your opponents’ average rating %(average)s, so your "
+        "expected share p = %(p)s.",
+        s.games,
+    )
+    if s.was_rounded:
+        formula = _(
+            "Change = 20 × (score − games × p) + bonus = %(factor)s × (%(score)s − %(games)s × "
+            "%(p)s) + %(bonus)s = %(change)s (%(exact)s, rounded to a whole number)."
+        )
+    else:
+        formula = _(
+            "Change = 20 × (score − games × p) + bonus = %(factor)s × (%(score)s − %(games)s × "
+            "%(p)s) + %(bonus)s = %(change)s."
+        )
+    return f.exact_signed(Decimal(s.change)), escape(facts % values + " " + formula % values)
 
 
 def standings_body(standings: Iterable[Standing], base: str, link: bool, rated: bool) -> SafeString:

@@ -1,0 +1,213 @@
+"""Every sum a player page writes out adds up from the numbers it shows (issue 13).
+
+A generated season for a club-ladder club and for an HSB club; every player page is read
+as a parent reads it, every formula and every before/change/after is recomputed with
+decimal arithmetic from the printed text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from clubs.models import Club, Player
+from ladder.models import PlayerEventResult
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_history
+
+pytestmark = pytest.mark.django_db
+
+NUMBER = r"[+−]?\d+(?:\.\d+)?"
+BLOCK = re.compile(
+    r'<details class="event-breakdown"[^>]*><summary>(?P<summary>.*?)</summary>.*?'
+    r'<p class="why">(?P<why>.*?)</p>',
+    re.S,
+)
+FACTS = re.compile(
+    rf"Rating (?P<before>{NUMBER}) before the event, (?P<after>{NUMBER}) after it\. "
+    r"In the (?:one counted game|(?P<games>\d+) counted games): score (?P<score>\d+(?:\.5)?)"
+)
+ELO = re.compile(
+    rf", expected (?P<expected>\d+\.\d{{4,}})\. "
+    r"Change = K × \(score − expected\) = "
+    rf"(?P<k>\d+(?:\.\d+)?) × \((?P<score>\d+(?:\.5)?) − (?P=expected)\) = (?P<change>{NUMBER})\."
+)
+HSB = re.compile(
+    rf"; your opponents?’s? (?:average )?rating (?P<average>{NUMBER}), so your expected share "
+    r"p = (?P<p>\d\.\d{4,})\. "
+    r"Change = 20 × \(score − games × p\) \+ bonus = "
+    r"(?P<factor>\d+) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P=p)\) \+ (?P<bonus>\d+) = "
+    rf"(?P<change>[+−]?\d+)(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?\."
+)
+
+
+def number(text: str) -> Decimal:
+    return Decimal(text.replace("−", "-").replace("+", ""))
+
+
+def decimals(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)
+    return max(0, -exponent)
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def season(club: Club) -> list[Player]:
+    """Twenty-four round robins with random results, then a night of everything never rated."""
+    make_history(club, events=24, players=14, per_event=8, rounds=4, seed=13)
+    players = list(Player.objects.filter(club=club).order_by("id"))
+    a, b, c, d = players[:4]
+    newcomer = Player.objects.create(club=club, name="Nina Newcomer")
+    make_event(
+        club,
+        [
+            (1, a, newcomer, Result.WHITE_WIN),  # protection: not counted for a
+            (1, b, None, Result.BYE_FULL),
+            (1, c, d, Result.WHITE_FORFEIT_WIN),
+            (2, a, b, Result.UNRATED_DRAW),
+            (2, c, d, Result.DRAW),
+        ],
+        date=dt.date(2021, 1, 1),
+        name="Odds and ends",
+    )
+    replay_ladder(club.pk, full=True)
+    club.refresh_from_db()
+    return [*players, newcomer]
+
+
+def breakdowns(client, club: Club, player: Player) -> list[tuple[str, str]]:
+    response = client.get(reverse("club_player", args=[club.slug, player.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    return [(text(m["summary"]), text(m["why"])) for m in BLOCK.finditer(html)]
+
+
+def with_formula(player: Player) -> int:
+    return PlayerEventResult.objects.filter(
+        player=player, games_counted__gt=0, event__rated=True
+    ).count()
+
+
+def check_ratings(facts: re.Match, change: Decimal, summary: str) -> None:
+    before, after = number(facts["before"]), number(facts["after"])
+    assert before + change == after, (facts.group(0), change)
+    assert decimals(before) == decimals(after) >= 1
+    # The summary line shows the same change as the sum.
+    assert number(summary.rsplit(" · ", 1)[1]) == change, summary
+
+
+def test_every_formula_on_a_ladder_clubs_player_pages_adds_up(client):
+    club = make_club(
+        slug="ladder-season",
+        visibility=Club.Visibility.PUBLIC,
+        rating_settings={"k_low": 17.5, "k_threshold": 12},
+    )
+    formulas = 0
+    for player in season(club):
+        found = 0
+        for summary, why in breakdowns(client, club, player):
+            facts = FACTS.search(why)
+            if facts is None:
+                continue
+            sum_ = ELO.search(why, facts.end())
+            assert sum_ is not None and sum_.start() == facts.end(), why
+            assert sum_["score"] == facts["score"]
+            k, score, expected = number(sum_["k"]), number(sum_["score"]), number(sum_["expected"])
+            change = number(sum_["change"])
+            digits = decimals(change)
+            exact = k * (score - expected)
+            assert exact.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP) == change, why
+            assert decimals(change) == decimals(number(facts["before"]))
+            check_ratings(facts, change, summary)
+            found += 1
+        assert found == with_formula(player), player.name
+        formulas += found
+    assert formulas > 100
+
+
+def test_every_formula_on_an_hsb_clubs_player_pages_adds_up(client):
+    club = make_club(
+        slug="hsb-season",
+        visibility=Club.Visibility.PUBLIC,
+        rating_policy="hsb",
+        rating_settings={"bonus": 5},
+    )
+    formulas = rounded_ones = 0
+    for player in season(club):
+        found = 0
+        for summary, why in breakdowns(client, club, player):
+            facts = FACTS.search(why)
+            if facts is None:
+                continue
+            sum_ = HSB.search(why, facts.end())
+            assert sum_ is not None and sum_.start() == facts.end(), why
+            assert (sum_["score"], sum_["games"]) == (facts["score"], facts["games"] or "1")
+            assert (sum_["factor"], sum_["bonus"]) == ("20", "5")  # the club's own bonus
+            p, score, games = number(sum_["p"]), number(sum_["score"]), int(sum_["games"])
+            exact = 20 * (score - games * p) + 5
+            change = number(sum_["change"])
+            if sum_["exact"] is not None:
+                assert number(sum_["exact"]) == exact, why
+                rounded_ones += 1
+            else:
+                assert exact == change, why
+            assert math.floor(exact + Decimal("0.5")) == change, why
+            # p follows from the printed average: 0.5 + (rating − average) / 600.
+            share = Decimal("0.5") + (number(facts["before"]) - number(sum_["average"])) / 600
+            share = min(max(share, Decimal(0)), Decimal(1))
+            assert share.quantize(Decimal(1).scaleb(-decimals(p)), ROUND_HALF_UP) == p, why
+            check_ratings(facts, change, summary)
+            found += 1
+        assert found == with_formula(player), player.name
+        formulas += found
+    assert formulas > 100 and rounded_ones > 0
+
+
+def test_each_reason_a_game_did_not_count_is_a_plain_sentence(client):
+    club = make_club(slug="reasons", visibility=Club.Visibility.PUBLIC)
+    players = season(club)
+    a, b, c = players[:3]
+
+    def reasons(player: Player) -> str:
+        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+        return text(html)
+
+    assert (
+        "Not counted for you: your opponent was still provisional, so your rating was protected."
+        in reasons(a)
+    )
+    assert "Not counted: this result was entered as not rated." in reasons(a)
+    assert "Not counted: a bye is not a game." in reasons(b)
+    assert "Not counted: the game was not played (a forfeit, or no result)." in reasons(c)
+
+
+def test_every_explanation_links_to_the_clubs_rating_rules(client):
+    club = make_club(slug="links", visibility=Club.Visibility.PUBLIC)
+    player = season(club)[0]
+    html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+    link = f'<a href="{reverse("club_rating_rules", args=[club.slug])}">How ratings are calculated'
+    assert html.count(link) == html.count('<p class="why">') > 1
+
+
+def test_a_dutch_page_writes_the_same_sums_with_a_decimal_comma(client):
+    club = make_club(slug="dutch", visibility=Club.Visibility.PUBLIC, language="nl")
+    player = season(club)[0]
+    html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+    sums = re.findall(r"= (\d+) × \((\d+(?:,5)?) − (\d+,\d{4,})\) = ([+−]?\d+,\d+)", text(html))
+    assert sums
+    for k, score, expected, change in sums:
+        k, score, expected, change = (
+            number(x.replace(",", ".")) for x in (k, score, expected, change)
+        )
+        exact = k * (score - expected)
+        assert exact.quantize(Decimal(1).scaleb(-decimals(change)), ROUND_HALF_UP) == change
