@@ -76,5 +76,23 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     raise Http404(NOT_FOUND)
 
 
+def event_for_share_token(token: str) -> Event:
+    """A published event by its own results link, whoever asks.
+
+    The link opens that one page and nothing else of the club. A club whose pages are for
+    directors only shares nothing; a wrong, old or unpublished event's token is the same 404.
+    """
+    event = (
+        Event.objects.published()
+        .filter(share_token=token)
+        .exclude(club__visibility=Club.Visibility.DIRECTOR)
+        .select_related("club")
+        .first()
+    )
+    if event is None:
+        raise Http404(NOT_FOUND)
+    return event
+
+
 def _same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())

@@ -9,6 +9,7 @@ from django.db import transaction
 from clubs import audit
 from clubs.models import AuditEntry, Entry, Player, PlayerAlias
 from ladder.changes import club_pages_changed
+from matching.normalize import parse_name
 
 
 def placeholder_name(player_id: int) -> str:
@@ -33,6 +34,11 @@ def erase_player(player: Player, user: Any) -> None:
         placeholder = placeholder_name(person.pk)
         Entry.objects.filter(player=person).update(typed_name=placeholder)
         Player.objects.filter(pk=person.pk).update(name=placeholder, name_key="")
+    # A draft's names are not linked yet: one spelt like the erased player would otherwise
+    # be offered as "a new player named …" and published again.
+    unlinked = _unlinked_spellings(player.club_id, names)
+    names.update(unlinked.values())
+    Entry.objects.filter(pk__in=unlinked).update(typed_name=placeholder_name(player.pk))
     # The audit log may quote a name in its details: scrub those quotes too.
     for entry in AuditEntry.objects.filter(club=player.club_id):
         details = _scrub(entry.details, names, placeholder_name(player.pk))
@@ -40,6 +46,24 @@ def erase_player(player: Player, user: Any) -> None:
             AuditEntry.objects.filter(pk=entry.pk).update(details=details)
     audit.record(player.club_id, user, "player.erase", player_id=player.pk)
     club_pages_changed(player.club_id)
+
+
+def _unlinked_spellings(club_id: int, names: set[str]) -> dict[int, str]:
+    """Entries of the club linked to no player whose typed name is one of `names`, as
+    written or with the same words in any order and case ("Bos, Henk", "henk bos"): their
+    ids and typed names."""
+    # A name of no letters (a dash, say) has no words and must match nothing.
+    spellings = {_words(name) for name in names} - {()}
+    found = {}
+    entries = Entry.objects.filter(event__club_id=club_id, player__isnull=True)
+    for entry_id, typed in entries.values_list("id", "typed_name"):
+        if typed in names or _words(typed) in spellings:
+            found[entry_id] = typed
+    return found
+
+
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(sorted(parse_name(name).written))
 
 
 def _scrub(value: Any, names: set[str], placeholder: str) -> Any:

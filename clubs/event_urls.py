@@ -27,4 +27,5 @@ urlpatterns: list[URLPattern] = [
     path(f"{_EVENT}unpublish/", views.event_unpublish, name="event_unpublish"),
     path(f"{_EVENT}delete/", views.event_delete, name="event_delete"),
     path(f"{_EVENT}restore/", views.event_restore, name="event_restore"),
+    path(f"{_EVENT}share/rotate/", views.event_share_rotate, name="event_share_rotate"),
 ]

@@ -7,8 +7,9 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from clubs.models import Club, Player
+from clubs.models import Club, Event, Player
 from ladder.display import NameFacts, initials, shown_name, shown_names
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -25,8 +26,9 @@ PAGES = [
     "ladder.json",
     "seeding.trf",
     "seeding.csv",
+    "how-ratings-work/",
 ]
-HTML_PAGES = ["", "players/", "events/"]
+HTML_PAGES = ["", "players/", "events/", "how-ratings-work/"]
 
 
 def url(club: Club, suffix: str = "", secret: str | None = None) -> str:
@@ -351,7 +353,6 @@ def test_robots_txt_allows_only_the_public_pages(client, settings):
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     lines = text_of(response).splitlines()
     assert "User-agent: *" in lines
-    assert "Disallow: /c/*/s/" in lines
     assert "Disallow: /manage/" in lines
     assert "Disallow: /accounts/" in lines
     assert "Sitemap: https://clubs.example.org/sitemap.xml" in lines
@@ -368,6 +369,7 @@ def test_the_sitemap_lists_only_public_clubs(client, clubs, settings):
         f"{site}/c/{public.slug}/",
         f"{site}/c/{public.slug}/players/",
         f"{site}/c/{public.slug}/events/",
+        f"{site}/c/{public.slug}/how-ratings-work/",
         f"{site}/c/{public.slug}/events/{event.pk}/",
     ]
     for club, *_ in (clubs["unlisted"], clubs["director"]):
@@ -379,3 +381,118 @@ def test_the_directory_links_only_public_clubs(client, clubs):
     public, *_ = clubs["public"]
     assert f'href="/c/{public.slug}/"' in html
     assert "club-unlisted" not in html and "club-director" not in html
+
+
+def test_robots_txt_lets_crawlers_fetch_secret_links_to_find_their_noindex(client, clubs):
+    """A disallowed page is never fetched, so its noindex is never seen and a leaked link
+    can still be indexed as a bare address."""
+    unlisted, player, event = clubs["unlisted"]
+    rules = [
+        line.split(":", 1)[1].strip()
+        for line in text_of(client.get("/robots.txt")).splitlines()
+        if line.startswith("Disallow:")
+    ]
+    for path in [url(unlisted, page) for page in every_page(unlisted, player, event)] + [
+        shared_url(event)
+    ]:
+        for rule in rules:
+            pattern = re.escape(rule).replace(r"\*", ".*")
+            assert not re.match(pattern, path), (rule, path)
+        response = client.get(path)
+        assert response["X-Robots-Tag"] == "noindex, nofollow", path
+    assert {"/manage/", "/accounts/", "/i18n/"} <= set(rules)
+
+
+# --- an event's own results link --------------------------------------------------------------
+
+
+def shared_url(event) -> str:
+    return reverse("shared_event", args=[event.share_token])
+
+
+def test_every_event_has_its_own_results_link_unlike_the_club_secret(clubs):
+    unlisted, player, event = clubs["unlisted"]
+    other = make_event(unlisted, [(1, player, Player.objects.filter(club=unlisted)[1], W)])
+    tokens = {event.share_token, other.share_token, unlisted.secret}
+    assert len(tokens) == 3
+    assert all(len(token) >= 32 for token in tokens)  # 24 random bytes, as the club secret
+
+
+def test_an_events_own_link_opens_its_results_and_nothing_else(client, clubs):
+    unlisted, player, event = clubs["unlisted"]
+    response = client.get(shared_url(event))
+    assert response.status_code == 200
+    html = text_of(response)
+    assert event.name in html and "Henk Bos" in html and "Standings" in html
+    assert unlisted.secret not in html
+    links = re.findall(r'href="([^"]*)"', html)
+    assert not [link for link in links if link.startswith(f"/c/{unlisted.slug}")], links
+    assert response["X-Robots-Tag"] == "noindex, nofollow"
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert '<meta name="robots" content="noindex">' in html
+    for page in ["players/", "events/", "ladder.json", f"players/{player.pk}/"]:
+        assert client.get(shared_url(event) + page).status_code == 404, page
+
+
+def test_an_events_own_link_names_juniors_by_initials(client, clubs, owner):
+    for visibility in ("public", "unlisted"):
+        club, _player, event = clubs[visibility]
+        html = text_of(client.get(shared_url(event)))
+        assert "J. B." in html and "Jasper" not in html and "Bakker" not in html
+        assert "Lotte Smit" in html  # her family agreed
+    club, _player, event = clubs["unlisted"]
+    Club.objects.filter(pk=club.pk).update(name_display=Club.NameDisplay.INITIALS)
+    html = text_of(client.get(shared_url(event)))
+    for word in ["Jasper", "Lotte", "Henk", "Ingrid", "Bakker", "Smit", "Bos", "Dekker"]:
+        assert word not in html, word
+    # Shared by a director, it shows what everyone else sees, not the director's full names.
+    client.force_login(owner)
+    assert "Jasper" not in text_of(client.get(shared_url(event)))
+
+
+def test_a_wrong_old_or_withdrawn_results_link_is_the_same_404(client, clubs, owner):
+    unlisted, player, event = clubs["unlisted"]
+    _hidden, _hidden_player, hidden_event = clubs["director"]
+    missing = client.get(reverse("shared_event", args=["x" * 32]))
+    assert missing.status_code == 404
+    old = shared_url(event)
+    assert client.get(old).status_code == 200
+    client.force_login(owner)
+    rotate = reverse("event_share_rotate", args=[unlisted.slug, event.pk])
+    assert client.post(rotate).status_code == 302
+    client.logout()
+    event.refresh_from_db()
+    draft = make_event(unlisted, [(1, player, Player.objects.filter(club=unlisted)[1], W)],
+                       published=False)  # fmt: skip
+    deleted = make_event(unlisted, [(1, player, Player.objects.filter(club=unlisted)[1], W)])
+    Event.objects.filter(pk=deleted.pk).update(deleted_at=timezone.now())
+    for gone in [old, shared_url(draft), shared_url(deleted), shared_url(hidden_event)]:
+        answer = client.get(gone)
+        assert answer.status_code == 404, gone
+        assert answer.content == missing.content, gone
+    assert client.get(shared_url(event)).status_code == 200
+
+
+def test_an_events_own_link_stays_open_while_the_club_page_is_inactive(client, clubs, settings):
+    settings.BILLING_ENABLED = True
+    unlisted, _player, event = clubs["unlisted"]
+    assert "This club page is not active" in text_of(client.get(url(unlisted)))
+    html = text_of(client.get(shared_url(event)))
+    assert "Henk Bos" in html and "not active" not in html
+
+
+def test_the_directors_event_screen_shows_the_events_own_link(client, clubs, owner):
+    unlisted, _player, event = clubs["unlisted"]
+    client.force_login(owner)
+    screen = text_of(client.get(reverse("event_detail", args=[unlisted.slug, event.pk])))
+    assert event.share_token in screen and unlisted.secret not in screen
+    hidden, _player, hidden_event = clubs["director"]
+    screen = text_of(client.get(reverse("event_detail", args=[hidden.slug, hidden_event.pk])))
+    assert hidden_event.share_token not in screen
+
+
+def test_the_sitemap_holds_no_secret_and_no_events_own_link(client, clubs):
+    sitemap = text_of(client.get("/sitemap.xml"))
+    for club, _player, event in clubs.values():
+        assert event.share_token not in sitemap and club.secret not in sitemap
+        assert "/results/" not in sitemap

@@ -3,7 +3,8 @@ from django.apps import apps
 from django.db import models
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Player, PlayerAlias
+from clubs.models import AuditEntry, Entry, Player, PlayerAlias
+from clubs.publishing import review_names
 from ladder.replay import verify_ladder
 from ladder.results import Result
 from tests.factories import make_event, make_players, make_user
@@ -40,6 +41,10 @@ def test_erasing_a_player_removes_the_name_from_every_table_and_keeps_the_ladder
     canary, other = make_players(club, [CANARY, "Other Player"])
     PlayerAlias.objects.create(player=canary, name="Z. Quixotic-Canary")
     make_event(club, [(1, canary, other, Result.WHITE_WIN)])
+    # Drafts whose names are not linked yet, typed as on the roster and in another order.
+    draft = make_event(club, published=False, name="Next week")
+    Entry.objects.create(event=draft, typed_name=CANARY)
+    Entry.objects.create(event=draft, typed_name="Quixotic-Canary, Zebedee")
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         ladder_inputs_changed(club.pk)
         audit.record(club, director, "entry.repoint", typed=CANARY)
@@ -55,6 +60,24 @@ def test_erasing_a_player_removes_the_name_from_every_table_and_keeps_the_ladder
     assert canary.rating == rating_before
     assert verify_ladder(club) == []
     assert AuditEntry.objects.filter(club=club, action="player.erase").exists()
+
+
+def test_after_an_erasure_no_draft_offers_the_erased_name_again(client, club, director):
+    canary, other = make_players(club, [CANARY, "Other Player"])
+    make_event(club, [(1, canary, other, Result.WHITE_WIN)])
+    draft = make_event(club, published=False, name="Next week")
+    Entry.objects.create(event=draft, typed_name="Zebedee Quixotic-Canery")  # a typo
+    Entry.objects.create(event=draft, typed_name=CANARY)
+    client.force_login(director)
+    names_url = reverse("event_names", args=[club.slug, draft.pk])
+    # The names screen reads the prepared roster, which is now kept for this club.
+    assert CANARY in client.get(names_url).content.decode()
+
+    assert client.post(reverse("player_erase", args=[club.slug, canary.pk])).status_code == 302
+    screen = client.get(names_url).content.decode()
+    assert "Quixotic-Canary" not in screen  # neither as a new player nor as a roster match
+    matched = {c.matched for review in review_names(draft) for c in review.candidates}
+    assert not any("Quixotic-Canary" in name for name in matched)
 
 
 def test_erasure_asks_for_confirmation_first(client, club, director):

@@ -1,0 +1,81 @@
+"""Pages that are one user's own tell every cache and browser history not to keep them."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from clubs.models import ClubRole, Entry, Merge
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_players, make_user
+from tests.security.routes import ROUTES, all_routes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    owner, director = make_user("owner@a.example"), make_user("director@a.example")
+    club = make_club(slug="club-a", owner=owner, directors=[director], visibility="public")
+    ann, bob, cid = make_players(club, ["Ann Archer", "Bob Baker", "Cid Carter"])
+    event = make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
+    merge = Merge.objects.create(club=club, kept=ann, merged=cid)
+    ids = {
+        "slug": club.slug, "secret": club.secret,
+        "role_id": ClubRole.objects.get(club=club, user=director).pk,
+        "player_id": ann.pk, "event_id": event.pk,
+        "entry_id": Entry.objects.filter(event=event).first().pk, "merge_id": merge.pk,
+        "uidb64": "MQ", "token": "not-a-token", "share_token": event.share_token, "code": "nl",
+    }  # fmt: skip
+    return club, ids, owner
+
+
+def is_private(response) -> bool:
+    directives = {d.strip() for d in response.get("Cache-Control", "").split(",")}
+    return {"private", "no-store"} <= directives and "public" not in directives
+
+
+def test_every_manage_route_says_private_no_store_to_every_method(world):
+    _club, ids, owner = world
+    client = Client()
+    client.force_login(owner)  # the owner may use every director's and owner's route
+    checked, shared = 0, []
+    for r in all_routes():
+        if not r.pattern.startswith("manage/"):
+            continue
+        _access, methods = ROUTES[r.name]
+        url = reverse(r.name, kwargs={p: ids[p] for p in r.params})
+        for method in sorted(methods):
+            with transaction.atomic():
+                response = getattr(client, method.lower())(url)
+                transaction.set_rollback(True)
+            checked += 1
+            if not is_private(response):
+                shared.append(f"{method} {url}: {response.status_code}")
+    assert shared == []
+    assert checked > 40  # billing, settings, events, roster, audit: all of them
+
+
+def test_a_manage_page_asked_for_by_an_outsider_is_private_too(world):
+    _club, ids, _owner = world
+    response = Client().get(reverse("club_manage", args=[ids["slug"]]))
+    assert response.status_code == 404 and is_private(response)
+
+
+@pytest.mark.parametrize(
+    "name", ["login", "signup", "password_reset", "password_reset_done", "password_reset_complete"]
+)
+def test_account_pages_are_private(name):
+    assert is_private(Client().get(reverse(name)))
+
+
+def test_pages_built_for_a_signed_in_user_are_private_and_a_visitors_are_not(world):
+    club, _ids, owner = world
+    visitor = Client().get(reverse("club_page", args=[club.slug]))
+    assert visitor.status_code == 200 and "no-store" not in visitor.get("Cache-Control", "")
+    director = Client()
+    director.force_login(owner)
+    for url in [reverse("club_page", args=[club.slug]), reverse("club_create")]:
+        assert is_private(director.get(url)), url
