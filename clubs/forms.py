@@ -3,22 +3,27 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import BaseUserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, User
 
 
-class SignUpForm(BaseUserCreationForm):
-    class Meta:
-        model = User
-        fields = ("email", "name")
+class SignUpForm(forms.Form):
+    """Only the address and a name: the password is chosen from the link in the mail, so the
+    answer reads the same whether or not the address has an account (clubs/account_views.py)."""
+
+    email = forms.EmailField(label=_("e-mail address"), max_length=254)
+    name = forms.CharField(label=_("name"), max_length=150, required=False)
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this e-mail address already exists."))
-        return email
+        return self.cleaned_data["email"].strip().lower()
+
+
+# Addresses no club may take: they read as the site's own, and "not available" for one of
+# these looks just like "not available" for a club nobody may see.
+RESERVED_SLUGS = frozenset(
+    {"admin", "api", "help", "login", "manage", "new", "signup", "staff", "static", "www"}
+)
 
 
 class ClubCreateForm(forms.ModelForm):
@@ -29,8 +34,10 @@ class ClubCreateForm(forms.ModelForm):
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"].lower()
-        if Club.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(_("This address is taken; please choose another."))
+        # The same words for a reserved address and for any club's, public or hidden, so the
+        # answer never confirms that a directors-only or unlisted club exists.
+        if slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("This address is not available; please choose another."))
         return slug
 
 

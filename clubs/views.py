@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -16,9 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from clubs import audit
 from clubs.access import NOT_FOUND, club_for_director, club_for_owner, player_for_director
+from clubs.auth_forms import too_many_from_address
 from clubs.erasure import erase_player
-from clubs.forms import AddDirectorForm, ClubCreateForm, SignUpForm
+from clubs.forms import AddDirectorForm, ClubCreateForm
 from clubs.models import Club, ClubRole
+from clubs.throttle import address_allows
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -51,19 +52,15 @@ def choose_language(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def signup(request: HttpRequest) -> HttpResponse:
-    form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome! Create your club to get started."))
-        return redirect("club_create")
-    return render(request, "registration/signup.html", {"form": form})
-
-
 @login_required
 def club_create(request: HttpRequest) -> HttpResponse:
     form = ClubCreateForm(request.POST or None)
+    if request.method == "POST" and not address_allows(request, "club-create"):
+        # Before validation, and with an unbound form: over the limit the answer must not
+        # say whether the address is available (the form's own check is the probe limited).
+        messages.error(request, too_many_from_address().messages[0])
+        form = ClubCreateForm(initial={"name": request.POST.get("name", "")})
+        return render(request, "clubs/club_create.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             club = form.save()

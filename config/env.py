@@ -7,6 +7,7 @@ falling back to a default.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 
@@ -79,3 +80,18 @@ def env_url(
         allowed = ", ".join(f"{s}://" for s in schemes)
         raise ImproperlyConfigured(f"{name} must be a URL starting with one of {allowed}")
     return value
+
+
+def env_networks(
+    name: str, default: list[str], environ: Mapping[str, str] = os.environ
+) -> list[str]:
+    """A comma-separated list of IP addresses or networks (CIDR), each checked."""
+    items = env_list(name, default, environ)
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks, not {item!r}"
+            ) from None
+    return items

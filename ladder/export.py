@@ -7,12 +7,11 @@ take rows with names already decided by ladder.display.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from clubs.models import Club
+from ladder.spreadsheet import csv_table
 
 if TYPE_CHECKING:
     from ladder.pages import LadderRow
@@ -62,23 +61,8 @@ def public_ladder(rows: Iterable[LadderRow]) -> list[dict[str, object]]:
 
 
 def csv_text(rows: Iterable[dict[str, object]], fields: Sequence[str]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(fields), extrasaction="ignore")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({key: _cell(row.get(key)) for key in fields})
-    return buffer.getvalue()
-
-
-def _cell(value: object) -> object:
-    # A name that starts like a formula must not run as one in a spreadsheet.
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
+    # ladder.spreadsheet defuses formulas for `;` and `,` spreadsheets alike.
+    return csv_table(fields, ([row.get(key) for key in fields] for row in rows))
 
 
 def trf_player_line(rank: int, name: str, rating: int | None) -> str:

@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.env import env_bool, env_int, env_list, env_networks, env_str, env_url
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,10 @@ def test_env_url_checks_the_scheme(raw, ok):
     else:
         with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
             env_url("DATABASE_URL", ("postgres",), environ={"DATABASE_URL": raw})
+
+
+def test_env_networks_reads_addresses_and_networks_and_rejects_anything_else():
+    environ = {"PROXIES": "203.0.113.0/24, 2001:db8::1"}
+    assert env_networks("PROXIES", [], environ=environ) == ["203.0.113.0/24", "2001:db8::1"]
+    with pytest.raises(ImproperlyConfigured, match="PROXIES"):
+        env_networks("PROXIES", [], environ={"PROXIES": "proxy.internal"})

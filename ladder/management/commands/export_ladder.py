@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
@@ -9,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
 from ladder.export import ladder_rows
+from ladder.spreadsheet import csv_table
 
 
 class Command(BaseCommand):
@@ -29,10 +28,11 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
         # Through self.stdout (not sys.stdout), so call_command(stdout=...) captures it.
-        buffer = io.StringIO()
-        writer = csv.DictWriter(
-            buffer, fieldnames=["rank", "name", "rating", "games", "provisional"]
-        )
-        writer.writeheader()
-        writer.writerows(rows)
-        self.stdout.write(buffer.getvalue(), ending="")
+        # Defused like the pages' downloads: support staff open this in a spreadsheet too.
+        fields = ["rank", "name", "rating", "games", "provisional"]
+        # str(): booleans keep the True/False this command has always printed.
+        lines = [
+            [str(row[f]) if isinstance(row[f], bool) else row[f] for f in fields] for row in rows
+        ]
+        table = csv_table(fields, lines)
+        self.stdout.write(table, ending="")
