@@ -133,12 +133,12 @@ def one_typo(word: str) -> str:
     return word[:-2] + word[-1] + word[-2]  # the last two letters swapped
 
 
-def trf_file(field: list[str], rng: random.Random) -> bytes:
-    """A FIDE TRF of `field` (names as written), ROUNDS rounds of random pairings."""
+def trf_file(field: list[str], rng: random.Random, rounds: int = ROUNDS) -> bytes:
+    """A FIDE TRF of `field` (names as written), `rounds` rounds of random pairings."""
     cells: dict[int, list[str]] = {rank: [] for rank in range(1, len(field) + 1)}
     points = dict.fromkeys(cells, 0.0)
     ranks = list(cells)
-    for _round in range(ROUNDS):
+    for _round in range(rounds):
         rng.shuffle(ranks)
         for white, black in zip(ranks[::2], ranks[1::2], strict=True):
             score = rng.choice([1.0, 0.5, 0.0])
@@ -150,7 +150,7 @@ def trf_file(field: list[str], rng: random.Random) -> bytes:
     lines = [
         "012 Bench Open",
         "042 2030/06/01",
-        "062 280",
+        f"062 {len(field)}",
         "092 Individual: Swiss-System",
     ]
     for rank, name in enumerate(field, start=1):

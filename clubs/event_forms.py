@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.template.defaultfilters import filesizeformat
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from clubs.models import Event
 from clubs.publishing import (
+    MAX_ROUND,
     MAX_UPLOAD_BYTES,
     Action,
     EventDetails,
@@ -23,6 +26,7 @@ from clubs.publishing import (
     NameReview,
 )
 from ladder.results import Result
+from matching import clean_name
 
 # The grid's short list, most common first.
 RESULT_CHOICES: list[tuple[str, str | Promise]] = [
@@ -106,17 +110,49 @@ class ActionForm(forms.Form):
 class UploadForm(forms.Form):
     file = forms.FileField(label=_("Results file"))
     format = forms.ChoiceField(label=_("Format"), choices=FORMAT_CHOICES, initial="auto")
+    event = forms.CharField(
+        label=_("Event in the file"),
+        required=False,
+        max_length=200,
+        help_text=_("Only for a PGN file holding several events: the name of the one to import."),
+    )
     version = VersionField()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, events: Sequence[tuple[str, int]] = (), **kwargs: Any) -> None:
+        """With `events` (a file holding several), the event becomes a choice among them."""
         kwargs.setdefault("auto_id", "upload_%s")
         super().__init__(*args, **kwargs)
+        if events:
+            self.fields["event"] = forms.ChoiceField(
+                label=_("Event in the file"),
+                choices=[(name, event_choice_label(name, games)) for name, games in events],
+                help_text=_("The file holds several events: choose one and upload it again."),
+            )
 
     def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(too_large_message(upload.size))
         return upload
+
+
+def event_choice_label(name: str, games: int) -> str:
+    return ngettext("%(name)s (%(count)d game)", "%(name)s (%(count)d games)", games) % {
+        "name": name,
+        "count": games,
+    }
+
+
+def several_events_message(events: Sequence[tuple[str, int]]) -> str:
+    return str(
+        _(
+            "This file holds games of %(count)d events: %(events)s. Choose the event to import "
+            "below and upload the file again."
+        )
+    ) % {
+        "count": len(events),
+        "events": "; ".join(event_choice_label(name, games) for name, games in events),
+    }
 
 
 def too_large_message(size: int | None) -> str:
@@ -133,12 +169,17 @@ def too_large_message(size: int | None) -> str:
     ) % {"size": filesizeformat(size), "limit": limit}
 
 
+# Pasted text travels URL-encoded inside settings.DATA_UPLOAD_MAX_MEMORY_SIZE (3 MiB); a
+# larger CSV goes up as a file.
+MAX_PASTE_CHARS = 2 * 1024 * 1024
+
+
 class PasteForm(forms.Form):
     text = forms.CharField(
         label=_("CSV text"),
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         help_text=_("A header row naming round, white, black and result, then one row a game."),
-        max_length=MAX_UPLOAD_BYTES,
+        max_length=MAX_PASTE_CHARS,
     )
     version = VersionField()
 
@@ -147,16 +188,31 @@ class PasteForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class PlayerNameField(forms.CharField):
+    """A typed player name, read through `matching.clean_name`: a zero-width space or a
+    no-break space would otherwise be stored and shown, looking like another name."""
+
+    def to_python(self, value: Any) -> str:
+        return clean_name(super().to_python(value))
+
+
 class GridRowForm(forms.Form):
     """One board; every field is text so that the domain check can name the row."""
 
     round = forms.CharField(required=False, max_length=10)
-    white = forms.CharField(required=False, max_length=200)
-    black = forms.CharField(required=False, max_length=200)
+    white = PlayerNameField(required=False, max_length=200)
+    black = PlayerNameField(required=False, max_length=200)
     result = forms.CharField(required=False, max_length=10)
+    # Sent back as the page showed it: the grid shows a variant and does not change it.
+    variant = forms.CharField(required=False, max_length=40)
 
 
-MAX_GRID_ROWS = 3000
+# Up to this many games the grid shows every round on one page; a larger event is typed and
+# corrected one round at a time (a round has at most one row an entrant), so that no grid page
+# is a form of tens of thousands of fields. settings.DATA_UPLOAD_MAX_NUMBER_FIELDS fits both.
+GRID_ALL_ROUNDS_MAX = 1000
+MAX_BLANK_ROWS = 200
+MAX_GRID_ROWS = max(GRID_ALL_ROUNDS_MAX, settings.EVENT_MAX_ENTRANTS) + MAX_BLANK_ROWS
 GridFormSet = forms.formset_factory(
     GridRowForm, extra=0, max_num=MAX_GRID_ROWS, absolute_max=MAX_GRID_ROWS, validate_max=True
 )
@@ -166,20 +222,29 @@ def grid_initial(rows: list[GridRow], blank: int) -> list[dict[str, str]]:
     """Rows for the grid: the stored games, then `blank` empty rows carrying the last round."""
     last_round = rows[-1].round if rows else "1"
     filled = [
-        {"round": r.round, "white": r.white, "black": r.black, "result": r.result} for r in rows
+        {
+            "round": r.round,
+            "white": r.white,
+            "black": r.black,
+            "result": r.result,
+            "variant": r.variant,
+        }
+        for r in rows
     ]
     empty = [{"round": last_round, "white": "", "black": "", "result": ""}] * blank
     return filled + empty
 
 
-def grid_rows_from(formset: forms.BaseFormSet) -> list[GridRow]:
+def grid_rows_from(formset: forms.BaseFormSet, round_no: int | None = None) -> list[GridRow]:
+    """The typed rows; on the page of one round every row is in that round."""
     return [
         GridRow(
             number=number,
-            round=form.cleaned_data.get("round", ""),
+            round=str(round_no) if round_no is not None else form.cleaned_data.get("round", ""),
             white=form.cleaned_data.get("white", ""),
             black=form.cleaned_data.get("black", ""),
             result=form.cleaned_data.get("result", ""),
+            variant=form.cleaned_data.get("variant", ""),
         )
         for number, form in enumerate(formset.forms, start=1)
     ]
@@ -187,10 +252,14 @@ def grid_rows_from(formset: forms.BaseFormSet) -> list[GridRow]:
 
 class GridVersionForm(forms.Form):
     version = VersionField()
+    # Set on the page of one round: the rows replace that round's games only.
+    round = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ROUND, widget=forms.HiddenInput
+    )
 
 
 class AddEntryForm(forms.Form):
-    typed_name = forms.CharField(label=_("Name"), max_length=120)
+    typed_name = PlayerNameField(label=_("Name"), max_length=120)
     version = VersionField()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -306,7 +375,7 @@ class NamesForm(forms.Form):
         for review in self.reviews:
             pk = review.entry_id
             choice = data.get(f"decision_{pk}") or ""
-            other = (data.get(f"other_{pk}") or "").strip()
+            other = clean_name(data.get(f"other_{pk}") or "")
             if choice == "" and other:
                 choice = data[f"decision_{pk}"] = "other"
             if choice == "other":

@@ -5,7 +5,9 @@ Thin views: the access helper, a form, one clubs.publishing function, a redirect
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -13,9 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs import publishing
+from clubs import audit, publishing
 from clubs.access import club_for_director, event_for_director
+from clubs.date_notes import date_note
 from clubs.event_forms import (
+    GRID_ALL_ROUNDS_MAX,
+    MAX_BLANK_ROWS,
     RESULT_CHOICES,
     RESULT_LABELS,
     ActionForm,
@@ -30,10 +35,17 @@ from clubs.event_forms import (
     grid_initial,
     grid_rows_from,
     roster_label,
+    several_events_message,
     too_large_message,
 )
-from clubs.importers import ImportedEvent, ImportFileError, detect_format, parse_file
-from clubs.models import Entry, Event
+from clubs.importers import (
+    ImportedEvent,
+    ImportFileError,
+    SeveralEventsError,
+    detect_format,
+    parse_file,
+)
+from clubs.models import Club, Entry, Event
 
 BLANK_ROWS = 10
 MAX_WARNINGS = 20
@@ -61,9 +73,12 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 def event_detail(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
+    # Plain rows, not model instances: an event may have tens of thousands of games.
     games = [
-        {"game": game, "label": RESULT_LABELS.get(game.result, game.result)}
-        for game in event.games.select_related("white", "black").order_by("round", "id")
+        {"round": round_no, "white": white, "black": black, "label": RESULT_LABELS.get(r, r)}
+        for round_no, white, black, r in event.games.order_by("round", "id").values_list(
+            "round", "white__typed_name", "black__typed_name", "result"
+        )
     ]
     unconfirmed = publishing.unconfirmed_names(event)
     return render(
@@ -76,8 +91,28 @@ def event_detail(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
             "entrants": event.entries.count(),
             "unconfirmed": unconfirmed,
             "action_form": _action_form(event),
+            "share_url": _share_url(event),
         },
     )
+
+
+def _share_url(event: Event) -> str | None:
+    """The event's own results link, when it opens anything (access.event_for_share_token)."""
+    if not event.is_published or event.club.visibility == Club.Visibility.DIRECTOR:
+        return None
+    path = reverse("shared_event", kwargs={"share_token": event.share_token})
+    return settings.SITE_URL.rstrip("/") + path
+
+
+@require_POST
+def event_share_rotate(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for_director(request, slug, event_id)
+    with transaction.atomic():
+        event.rotate_share_token()
+        # The token itself is never written to the log.
+        audit.record(event.club_id, request.user, "event.share_link_rotated", event_id=event.pk)
+    messages.success(request, _("The event has a new results link. The old link no longer works."))
+    return redirect("event_detail", slug=slug, event_id=event.pk)
 
 
 def event_edit(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
@@ -129,7 +164,17 @@ def event_upload(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         fmt = form.cleaned_data["format"]
         if fmt == "auto":
             fmt = detect_format(upload.name or "", data)
-        imported = parse_file(data, fmt, event_date=event.date)
+        imported = parse_file(
+            data, fmt, event_date=event.date, event=form.cleaned_data["event"] or None
+        )
+    except SeveralEventsError as error:
+        # The file is not kept: the director chooses the event and uploads it again.
+        messages.error(request, several_events_message(error.events))
+        choice = UploadForm(
+            initial={**_version(event), "format": form.cleaned_data["format"]},
+            events=error.events,
+        )
+        return _results_page(request, event, choice, None)
     except ImportFileError as error:
         messages.error(request, error.message)
         return _results_page(request, event, form, None)
@@ -175,6 +220,15 @@ def _store(
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
     for warning in imported.warnings[:MAX_WARNINGS]:
         messages.warning(request, warning)
+    if imported.date is not None and imported.date_source is not None:
+        note = date_note(imported.date, imported.date_source)
+        if imported.date != event.date:
+            # The event keeps the date the director gave it; the file's is only shown.
+            note += " " + _(
+                "This event's date is %(date)s: if the file's date is right, change it under "
+                "Details."
+            ) % {"date": event.date.isoformat()}
+        messages.info(request, note)
     messages.success(
         request,
         ngettext(
@@ -205,39 +259,51 @@ def _results_page(
 
 def event_grid(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
+    rounds = sorted(set(event.games.values_list("round", flat=True)))
+    whole = event.games.count() <= GRID_ALL_ROUNDS_MAX
     if request.method == "POST":
         formset = GridFormSet(request.POST, prefix="row")
         version_form = GridVersionForm(request.POST)
+        round_no = _int(request.POST.get("round"), 0, 0, publishing.MAX_ROUND) or None
         if formset.is_valid() and version_form.is_valid():
+            version = version_form.cleaned_data["version"]
             try:
-                imported = publishing.grid_to_imported(grid_rows_from(formset))
-                publishing.set_results(
-                    event.pk,
-                    version_form.cleaned_data["version"],
-                    imported,
-                    request.user,
-                    source="grid",
-                    replace_entries=False,
-                )
+                imported = publishing.grid_to_imported(grid_rows_from(formset, round_no))
+                if round_no is None:
+                    publishing.set_results(
+                        event.pk,
+                        version,
+                        imported,
+                        request.user,
+                        source="grid",
+                        replace_entries=False,
+                    )
+                else:
+                    publishing.set_round_results(
+                        event.pk, version, round_no, imported, request.user
+                    )
             except publishing.StaleEditError as error:
                 messages.error(request, error.message)
-                return redirect("event_grid", slug=slug, event_id=event.pk)
+                return redirect(_grid_url(event, round_no))
             except (ImportFileError, publishing.PublishingError) as error:
                 messages.error(request, error.message)
             else:
                 messages.success(request, _("The results are saved."))
                 if "more" in request.POST:
-                    url = reverse("event_grid", kwargs={"slug": slug, "event_id": event.pk})
-                    return redirect(f"{url}?blank={BLANK_ROWS * 3}")
+                    return redirect(_grid_url(event, round_no, blank=BLANK_ROWS * 3))
                 return redirect("event_names", slug=slug, event_id=event.pk)
         else:
             messages.error(request, _("The grid could not be read: reload the page and try again."))
     else:
-        blank = _int(request.GET.get("blank"), BLANK_ROWS, 1, 200)
+        # A large event is shown one round at a time, the last round first.
+        round_no = _int(request.GET.get("round"), 0, 0, publishing.MAX_ROUND) or None
+        if round_no is None and not whole:
+            round_no = rounds[-1]
+        blank = _int(request.GET.get("blank"), BLANK_ROWS, 1, MAX_BLANK_ROWS)
         formset = GridFormSet(
-            initial=grid_initial(publishing.grid_rows(event), blank), prefix="row"
+            initial=grid_initial(publishing.grid_rows(event, round_no), blank), prefix="row"
         )
-        version_form = GridVersionForm(initial=_version(event))
+        version_form = GridVersionForm(initial={**_version(event), "round": round_no})
     names = sorted(
         {*event.entries.values_list("typed_name", flat=True)}
         | {*event.club.players.active().values_list("name", flat=True)},
@@ -253,8 +319,20 @@ def event_grid(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
             "version_form": version_form,
             "result_choices": RESULT_CHOICES,
             "names": names,
+            "round_no": round_no,
+            "rounds": rounds,
+            "new_round": (rounds[-1] + 1) if rounds else 1,
+            "whole": whole,
         },
     )
+
+
+def _grid_url(event: Event, round_no: int | None, blank: int | None = None) -> str:
+    url = reverse("event_grid", kwargs={"slug": event.club.slug, "event_id": event.pk})
+    query = "&".join(
+        f"{key}={value}" for key, value in (("round", round_no), ("blank", blank)) if value
+    )
+    return f"{url}?{query}" if query else url
 
 
 # Names ---------------------------------------------------------------------------------------
@@ -292,7 +370,7 @@ def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
                     % {
                         "linked": applied.linked,
                         "created": applied.created,
-                        "dropped": applied.dropped,
+                        "dropped": applied.left_out,
                     },
                 )
                 if publishing.unconfirmed_names(event):

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -35,13 +38,16 @@ from ladder.policies import get_policy
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.replay import load_inputs
 from ladder.results import Result
-from matching import Reason, Suggestion, suggest_prepared
+from matching import Reason, Suggestion, clean_name, suggest_prepared
 from matching import name_key as player_key
 
-MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+# A TRF of the largest allowed event (settings.EVENT_MAX_*) is under 1 MiB, its CSV about
+# 2.4 MiB with the longest names; config/settings.py keeps the upload handler in line.
+MAX_UPLOAD_BYTES = 4 * 1024 * 1024
 MAX_NAME_LENGTH = Entry._meta.get_field("typed_name").max_length
 MAX_EVENT_NAME_LENGTH = Event._meta.get_field("name").max_length
 MAX_ROUND = 999
+MAX_VARIANT_LENGTH = Game._meta.get_field("variant").max_length
 SUGGESTIONS = 5
 # Fields of an event that the ladder depends on; the name is not one of them.
 _LADDER_FIELDS = ("date", "order_in_day", "kind", "rated")
@@ -150,8 +156,30 @@ def set_results(
     return _reload(event_id)
 
 
+def set_round_results(
+    event_id: int, version: int, round_no: int, imported: ImportedEvent, user: Any
+) -> Event:
+    """Replace the games of one round with `imported`'s (the grid of a large event, one round
+    at a time); other rounds and every entrant stay, as with the whole grid."""
+    if any(game.round != round_no for game in imported.games):
+        raise ImportFileError(
+            _("Every row of this page belongs to round %(round)d.") % {"round": round_no}
+        )
+    check_imported(imported)
+    with transaction.atomic():
+        event = _claim(event_id, version)
+        _refuse_deleted(event)
+        _store_results(
+            event, imported, replace_entries=False, user=user, source="grid", only_round=round_no
+        )
+    return _reload(event_id)
+
+
 def check_imported(imported: ImportedEvent) -> None:
-    """What the database would refuse, as a message naming the line."""
+    """What the database or the event limits would refuse, as a message naming the line or
+    the limit. Every way results come in (files, pasted CSV, the grid, `import_event`) passes
+    here before anything is stored."""
+    check_size(len(imported.players), (game.round for game in imported.games))
     for player in imported.players:
         if len(player.name) > MAX_NAME_LENGTH:
             raise ImportFileError.at(
@@ -167,13 +195,63 @@ def check_imported(imported: ImportedEvent) -> None:
             )
 
 
+def check_size(entrants: int, rounds_of_games: Iterable[int]) -> None:
+    """Refuse an event above the limits of settings.EVENT_MAX_* (one round of each game or bye
+    in `rounds_of_games`): they bound the work of every page and replay of one event."""
+    per_round = Counter(rounds_of_games)
+    games = sum(per_round.values())
+    busiest = max(per_round.values(), default=0)
+    entrants_text = _("These results have %(count)s entrants; an event can have at most %(max)s.")
+    rounds_text = _("These results have %(count)s rounds; an event can have at most %(max)s.")
+    games_text = _(
+        "These results have %(count)s games and byes; an event can have at most %(max)s."
+    )
+    round_text = _(
+        "One round of these results has %(count)s games and byes; a round can have at most %(max)s."
+    )
+    refused = [
+        (entrants, settings.EVENT_MAX_ENTRANTS, entrants_text),
+        (len(per_round), settings.EVENT_MAX_ROUNDS, rounds_text),
+        (games, settings.EVENT_MAX_GAMES, games_text),
+        # One row an entrant a round: this also bounds one round's page of the grid.
+        (busiest, settings.EVENT_MAX_ENTRANTS, round_text),
+    ]
+    for count, limit, message in refused:
+        if count > limit:
+            raise ImportFileError(
+                message
+                % {
+                    "count": number_format(count, force_grouping=True),
+                    "max": number_format(limit, force_grouping=True),
+                }
+            )
+
+
 def _store_results(
-    event: Event, imported: ImportedEvent, *, replace_entries: bool, user: Any, source: str
+    event: Event,
+    imported: ImportedEvent,
+    *,
+    replace_entries: bool,
+    user: Any,
+    source: str,
+    only_round: int | None = None,
 ) -> None:
     matched, new_players, leftover = _match_entries(event, imported, replace_entries)
     if event.status == Event.Status.PUBLISHED:
         _refuse_unconfirmed(imported, matched, new_players)
-    Game.objects.filter(event=event).delete()
+    stored = Game.objects.filter(event=event)
+    if only_round is not None:
+        stored = stored.filter(round=only_round)
+    if not replace_entries:
+        # The grid keeps every entrant and (one round at a time) the other rounds' games.
+        kept = Game.objects.none()
+        if only_round is not None:
+            kept = Game.objects.filter(event=event).exclude(round=only_round)
+        check_size(
+            event.entries.count() + len(new_players),
+            [*kept.values_list("round", flat=True), *(game.round for game in imported.games)],
+        )
+    stored.delete()
     if replace_entries:
         Entry.objects.filter(pk__in=[entry.pk for entry in leftover]).delete()
         for player in imported.players:
@@ -209,11 +287,15 @@ def _store_results(
                 white=matched[game.white],
                 black=matched[game.black] if game.black is not None else None,
                 result=game.result.value,
+                variant=game.variant,
             )
             for game in imported.games
         ),
         batch_size=2000,
     )
+    # Rounds numbered by the importer stay marked until results come in another way (the grid).
+    if event.rounds_from_order != imported.rounds_from_order:
+        Event.objects.filter(pk=event.pk).update(rounds_from_order=imported.rounds_from_order)
     audit.record(
         event.club_id,
         user,
@@ -222,6 +304,7 @@ def _store_results(
         source=source,
         games=len(imported.games),
         new_names=len(created),
+        **({"round": only_round} if only_round is not None else {}),
     )
     if event.is_published:
         ladder_inputs_changed(event.club_id, from_date=event.date)
@@ -260,8 +343,9 @@ def _refuse_unconfirmed(
     imported: ImportedEvent, matched: dict[int, Entry], new_players: list[ImportedPlayer]
 ) -> None:
     """A published event's ladder must never depend on a name nobody confirmed."""
-    with_games = {game.white for game in imported.games} | {
-        game.black for game in imported.games if game.black is not None
+    needed = [g for g in imported.games if not kept_without_player(g.black, g.result)]
+    with_games = {game.white for game in needed} | {
+        game.black for game in needed if game.black is not None
     }
     new_keys = {player.key for player in new_players}
     unconfirmed = [
@@ -297,6 +381,9 @@ class GridRow:
     white: str
     black: str
     result: str
+    # The game's variant as stored (the grid shows it and sends it back unchanged), so
+    # editing a Chess960 game's round or result keeps it out of the ladder.
+    variant: str = ""
 
 
 def grid_to_imported(rows: Sequence[GridRow]) -> ImportedEvent:
@@ -307,7 +394,7 @@ def grid_to_imported(rows: Sequence[GridRow]) -> ImportedEvent:
     seen: dict[tuple[int, int], int] = {}
     current_round = 1
     for row in rows:
-        white, black = " ".join(row.white.split()), " ".join(row.black.split())
+        white, black = clean_name(row.white), clean_name(row.black)
         if not (white or black or row.result.strip()):
             continue
         current_round = _grid_round(row, current_round)
@@ -335,7 +422,12 @@ def grid_to_imported(rows: Sequence[GridRow]) -> ImportedEvent:
             keys.append(player.key)
         games.append(
             ImportedGame(
-                current_round, keys[0], keys[1] if len(keys) > 1 else None, result, row.number
+                current_round,
+                keys[0],
+                keys[1] if len(keys) > 1 else None,
+                result,
+                row.number,
+                "" if result.is_bye else " ".join(row.variant.split())[:MAX_VARIANT_LENGTH],
             )
         )
     return ImportedEvent(
@@ -382,8 +474,11 @@ def _row_error(row: GridRow, problem: str) -> ImportFileError:
     )
 
 
-def grid_rows(event: Event) -> list[GridRow]:
-    """The event's games as grid rows, in round order."""
+def grid_rows(event: Event, round_no: int | None = None) -> list[GridRow]:
+    """The event's games (or one round's) as grid rows, in round order."""
+    games = event.games.select_related("white", "black").order_by("round", "id")
+    if round_no is not None:
+        games = games.filter(round=round_no)
     return [
         GridRow(
             number=number,
@@ -391,10 +486,9 @@ def grid_rows(event: Event) -> list[GridRow]:
             white=game.white.typed_name,
             black=game.black.typed_name if game.black is not None else "",
             result=game.result,
+            variant=game.variant,
         )
-        for number, game in enumerate(
-            event.games.select_related("white", "black").order_by("round", "id"), start=1
-        )
+        for number, game in enumerate(games, start=1)
     ]
 
 
@@ -513,7 +607,8 @@ class NameDecision:
 class DecisionsApplied:
     linked: int
     created: int
-    dropped: int
+    dropped: int  # entrants whose player or byes the decisions took away
+    left_out: int = 0  # entrants the decisions leave without a player, changed or not
 
 
 def apply_name_decisions(
@@ -522,8 +617,8 @@ def apply_name_decisions(
     """Confirm typed names: link each to an existing player, a new player, or none.
 
     "None" is for entrants who played no game (a "spielfrei" placeholder, a no-show):
-    no player is made; their own byes go and an opponent's forfeit against them
-    becomes a bye with the same points, so no game is left without a player.
+    no player is made and their own byes go; a forfeit or double forfeit against them stays
+    as the file wrote it (never rated), so the opponent's points and the file's story hold.
     """
     with transaction.atomic():
         event = _claim(event_id, version)
@@ -596,50 +691,60 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
             )
         seen[player_id] = entry_pk
 
-    linked = created = dropped = 0
+    linked = created = dropped = left_out = 0
+    # New players and links are written in bulk: a names form of 2,000 entrants would
+    # otherwise cost two queries a name.
+    made: list[tuple[Entry, Player]] = []
+    relinked: list[Entry] = []
     for decision in decisions:
         entry = entries[decision.entry_id]
         if decision.action == Action.NEW:
-            name = " ".join(entry.typed_name.split())
-            player = Player.objects.create(
+            name = clean_name(entry.typed_name)
+            player = Player(
                 club_id=event.club_id,
                 name=name,
                 name_key=player_key(name),
                 junior=bool(entry.junior_in_file),
                 start_rating=decision.start_rating,
             )
-            Entry.objects.filter(pk=entry.pk).update(player=player)
+            made.append((entry, player))
             created += 1
         elif decision.action == Action.LINK:
             if entry.player_id != decision.player_id:
-                Entry.objects.filter(pk=entry.pk).update(player_id=decision.player_id)
+                entry.player_id = decision.player_id
+                relinked.append(entry)
                 linked += 1
-        elif entry.player_id is not None or _has_games(entry):
-            Entry.objects.filter(pk=entry.pk).update(player=None)
-            _drop_games(entry)
-            dropped += 1
-    return DecisionsApplied(linked, created, dropped)
+        else:
+            # Counted whether or not anything changes: an entrant with no game at all (a team
+            # reserve, a "spielfrei" that was only absent) is left without a player too.
+            left_out += 1
+            own_byes = Game.objects.filter(white=entry, black__isnull=True)
+            if entry.player_id is not None or own_byes.exists():
+                Entry.objects.filter(pk=entry.pk).update(player=None)
+                own_byes.delete()
+                dropped += 1
+    Player.objects.bulk_create([player for _entry, player in made], batch_size=1000)
+    for entry, player in made:
+        entry.player_id = player.pk
+    Entry.objects.bulk_update(
+        [*relinked, *(entry for entry, _player in made)], ["player"], batch_size=500
+    )
+    return DecisionsApplied(linked, created, dropped, left_out)
 
 
 def _has_games(entry: Entry) -> bool:
     return Game.objects.filter(Q(white=entry) | Q(black=entry)).exists()
 
 
-_BYE_FOR_POINTS = {1.0: Result.BYE_PAIRING, 0.5: Result.BYE_HALF, 0.0: Result.BYE_ZERO}
+# What an entrant without a player may keep: a forfeit, double forfeit or unfinished pairing
+# against another entrant. The file said so, nothing rates it, and turning it into a bye
+# would store a pairing-allocated bye the file never gave.
+_KEPT_WITHOUT_PLAYER = [result.value for result in Result if result.is_forfeit]
 
 
-def _drop_games(entry: Entry) -> None:
-    """Take an entrant without a played game out of the pairings: its byes go, and each
-    opponent keeps their points as a bye."""
-    Game.objects.filter(white=entry, black__isnull=True).delete()
-    for game in Game.objects.filter(Q(white=entry) | Q(black=entry)).select_for_update():
-        opponent_is_white = game.black_id == entry.pk
-        points = Result(game.result).scores[0 if opponent_is_white else 1]
-        Game.objects.filter(pk=game.pk).update(
-            white_id=game.white_id if opponent_is_white else game.black_id,
-            black=None,
-            result=_BYE_FOR_POINTS[points].value,
-        )
+def kept_without_player(black: int | None, result: Result | str) -> bool:
+    """Whether a game (``black`` None for a bye) may keep a side that has no player."""
+    return black is not None and Result(result).is_forfeit
 
 
 @dataclass(frozen=True)
@@ -672,7 +777,7 @@ def automatic_decisions(reviews: Iterable[NameReview], *, link_exact: bool) -> A
 
 def add_entry(event_id: int, version: int, typed_name: str, user: Any) -> Entry:
     """A new entrant without games, to be confirmed under Names (and then given games)."""
-    name = " ".join(typed_name.split())
+    name = clean_name(typed_name)
     if not name:
         raise PublishingError(_("Type the name to add."))
     if len(name) > MAX_NAME_LENGTH:
@@ -685,6 +790,11 @@ def add_entry(event_id: int, version: int, typed_name: str, user: Any) -> Entry:
         taken = {typed_key(n) for n in event.entries.values_list("typed_name", flat=True)}
         if typed_key(name) in taken:
             raise PublishingError(_("%(name)s is already in this event.") % {"name": name})
+        if len(taken) >= settings.EVENT_MAX_ENTRANTS:
+            raise PublishingError(
+                _("This event has %(max)s entrants, the most an event can have.")
+                % {"max": number_format(settings.EVENT_MAX_ENTRANTS, force_grouping=True)}
+            )
         rank = max((r or 0 for r in event.entries.values_list("start_rank", flat=True)), default=0)
         entry = Entry.objects.create(event=event, typed_name=name, start_rank=rank + 1)
         audit.record(event.club_id, user, "event.entry_add", event_id=event.pk, typed_name=name)
@@ -739,6 +849,8 @@ class EventPreview:
     unconfirmed: list[str]  # entrants with games but no confirmed player: no preview yet
     ladder_current: bool  # False: computed by replaying the earlier events in memory
     events_before: int
+    # (variant, games) of the games that were not standard chess: never rated.
+    variants: tuple[tuple[str, int], ...] = ()
 
 
 def preview_event(event: Event) -> EventPreview:
@@ -750,15 +862,24 @@ def preview_event(event: Event) -> EventPreview:
     """
     club = Club.objects.get(pk=event.club_id)
     entries = {e.pk: e for e in event.entries.select_related("player")}
-    game_rows = list(event.games.values_list("id", "round", "white_id", "black_id", "result"))
-    with_games = {w for _g, _r, w, _b, _res in game_rows} | {
-        b for _g, _r, _w, b, _res in game_rows if b is not None
-    }
+    game_rows = list(
+        event.games.values_list("id", "round", "white_id", "black_id", "result", "variant")
+    )
+    # An entrant left without a player keeps its forfeits as the file wrote them (never
+    # rated); every other game needs a player on both sides.
+    needed = [row for row in game_rows if not kept_without_player(row[3], row[4])]
+    with_games = {row[2] for row in needed} | {row[3] for row in needed if row[3] is not None}
+    variants = tuple(Counter(row[5] for row in game_rows if row[5]).items())
     unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
     before_count = _events_before(event)
     if unconfirmed:
-        return EventPreview([], unconfirmed, club.ladder_is_current, before_count)
+        return EventPreview(
+            [], unconfirmed, club.ladder_is_current, before_count, variants=variants
+        )
     player_of = {pk: e.player_id for pk, e in entries.items()}
+    game_rows = [
+        row for row in game_rows if player_of[row[2]] and (row[3] is None or player_of[row[3]])
+    ]
     event_input = EventInput(
         id=event.pk,
         rated=event.rated,
@@ -770,11 +891,12 @@ def preview_event(event: Event) -> EventPreview:
                 white=player_of[white],
                 black=player_of[black] if black is not None else None,
                 result=Result(result),
+                variant=bool(variant),
             )
-            for gid, round_no, white, black, result in game_rows
+            for gid, round_no, white, black, result, variant in game_rows
         ),
     )
-    participants = {player_of[pk] for pk in with_games}
+    participants = {player_of[pk] for row in game_rows for pk in row[2:4] if pk is not None}
     policy = get_policy(club.rating_policy)
     settings = policy.parse_settings(club.rating_settings)
     if club.ladder_is_current:
@@ -796,7 +918,7 @@ def preview_event(event: Event) -> EventPreview:
         for pid, o in rating.players.items()
     ]
     rows.sort(key=lambda row: (-row.change, row.name))
-    return EventPreview(rows, [], club.ladder_is_current, before_count)
+    return EventPreview(rows, [], club.ladder_is_current, before_count, variants=variants)
 
 
 def _events_before(event: Event) -> int:
@@ -840,8 +962,11 @@ def _stored_states(
 
 
 def unconfirmed_names(event: Event) -> list[str]:
-    """Typed names with a game in the event and no confirmed player: publishing waits for them."""
-    has_game = Game.objects.filter(Q(white=OuterRef("pk")) | Q(black=OuterRef("pk")))
+    """Typed names with a game in the event and no confirmed player: publishing waits for them.
+    A forfeit against another entrant needs no player (a no-show keeps it, never rated)."""
+    has_game = Game.objects.filter(Q(white=OuterRef("pk")) | Q(black=OuterRef("pk"))).exclude(
+        black__isnull=False, result__in=_KEPT_WITHOUT_PLAYER
+    )
     return list(
         event.entries.filter(Exists(has_game), player__isnull=True)
         .order_by("start_rank", "id")
@@ -887,6 +1012,8 @@ def unpublish_event(event_id: int, version: int, user: Any) -> Event:
         Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)
         audit.record(event.club_id, user, "event.unpublish", event_id=event.pk, name=event.name)
         ladder_inputs_changed(event.club_id, from_date=event.date)
+        # Kept pages must not show it until the replay (or while the worker is down).
+        club_pages_changed(event.club_id)
     return _reload(event_id)
 
 
@@ -900,6 +1027,8 @@ def delete_event(event_id: int, version: int, user: Any) -> Event:
         audit.record(event.club_id, user, "event.delete", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
             ladder_inputs_changed(event.club_id, from_date=event.date)
+            # Kept pages must not show it until the replay (or while the worker is down).
+            club_pages_changed(event.club_id)
     return _reload(event_id)
 
 
@@ -929,7 +1058,7 @@ class ImportOutcome:
     event: Event
     created: int
     linked: int
-    dropped: int
+    dropped: int  # entrants without a played game left without a player
     pending: list[str]  # names that need a director's decision; the event stays a draft
     published: bool
 
@@ -955,7 +1084,7 @@ def import_event(
             event = publish_event(event.pk, event.edit_version, user)
             published = True
     return ImportOutcome(
-        event, applied.created, applied.linked, applied.dropped, auto.pending, published
+        event, applied.created, applied.linked, applied.left_out, auto.pending, published
     )
 
 

@@ -297,12 +297,12 @@ def test_bad_pasted_csv_names_the_line_and_stores_nothing(signed_in, draft):
     assert counts() == before
 
 
-@pytest.mark.parametrize("size", [2 * 1024 * 1024 + 1, 3 * 1024 * 1024])
-def test_an_upload_over_two_megabytes_gets_a_message_and_stores_nothing(signed_in, draft, size):
+@pytest.mark.parametrize("size", [4 * 1024 * 1024 + 1, 6 * 1024 * 1024])
+def test_an_upload_over_four_megabytes_gets_a_message_and_stores_nothing(signed_in, draft, size):
     before = counts()
     response = upload(signed_in, draft, "huge.trf", b"012 x\n" + b"x" * size)
     page = response.content.decode()
-    assert "larger than" in page and "2.0\xa0MB" in page
+    assert "larger than" in page and "4.0\xa0MB" in page
     assert counts() == before
     assert fresh(draft).edit_version == draft.edit_version
 
@@ -379,11 +379,13 @@ def test_placeholder_entries_create_no_player(signed_in, club, draft):
     assert "spielfrei" not in names and "Roberts, Isla" not in names
     assert "Walker, Jack" in names
     assert len(names) == 9
-    # Walker's forfeit win against the placeholder is now a bye with the same point.
+    # The forfeits stay what the file says: Walker's win against the placeholder, and the
+    # double forfeit of Roberts and Walker; only Roberts's own byes go.
     round_four = draft.games.get(round=4, white=walker)
-    assert (round_four.black, round_four.result) == (None, Result.BYE_PAIRING.value)
-    assert not Game.objects.filter(white__in=[roberts, spielfrei]).exists()
-    assert not Game.objects.filter(black__in=[roberts, spielfrei]).exists()
+    assert (round_four.black, round_four.result) == (spielfrei, Result.WHITE_FORFEIT_WIN.value)
+    round_one = draft.games.get(round=1, white=roberts)
+    assert (round_one.black, round_one.result) == (walker, Result.DOUBLE_FORFEIT.value)
+    assert not Game.objects.filter(white=roberts, black__isnull=True).exists()
     assert fresh(draft).entries.get(typed_name="spielfrei").player is None
     response = signed_in.post(
         url("event_publish", draft), {"version": fresh(draft).edit_version}, follow=True
@@ -525,3 +527,121 @@ def test_every_page_renders_with_unique_ids_and_a_label_on_every_input(signed_in
             tag_id = re.search(r' id="([^"]+)"', tag)
             assert labelled or (tag_id and f'for="{tag_id.group(1)}"' in html), (name, tag)
     assert signed_in.get(reverse("event_create", args=[club.slug])).status_code == 200
+
+
+# --- PGN files without rounds, with several events, with variants --------------------------------
+
+
+def pgn(*games: dict[str, str]) -> bytes:
+    return "\n".join(
+        "".join(f'[{tag} "{value}"]\n' for tag, value in game.items()) + "\n*\n" for game in games
+    ).encode()
+
+
+def test_a_pgn_file_without_rounds_is_numbered_in_file_order_and_the_preview_says_so(
+    signed_in, draft
+):
+    data = pgn(
+        {"Event": "Match", "Round": "?", "White": "Ann", "Black": "Bob", "Result": "1-0"},
+        {"Event": "Match", "Round": "?", "White": "Bob", "Black": "Ann", "Result": "0-1"},
+    )
+    response = upload(signed_in, draft, "match.pgn", data)
+    assert response.redirect_chain[-1][0] == url("event_names", draft)
+    assert "The file gives no round numbers" in response.content.decode()
+    rounds = list(draft.games.order_by("round").values_list("round", "white__typed_name"))
+    assert rounds == [(1, "Ann"), (2, "Bob")]
+    assert fresh(draft).rounds_from_order
+
+    preview = signed_in.get(url("event_preview", draft)).content.decode()
+    assert "The file gave no round numbers" in preview
+    assert url("event_grid", draft) in preview
+
+    # The director moves the second game to round 3 in the grid; the note then goes.
+    rows = [("1", "Ann", "Bob", "1-0"), ("3", "Bob", "Ann", "0-1")]
+    response = signed_in.post(url("event_grid", draft), grid_post(rows, fresh(draft).edit_version))
+    assert response.status_code == 302
+    assert list(draft.games.order_by("round").values_list("round", flat=True)) == [1, 3]
+    assert not fresh(draft).rounds_from_order
+    assert "no round numbers" not in signed_in.get(url("event_preview", draft)).content.decode()
+
+
+def several_events_file() -> bytes:
+    return pgn(
+        {"Event": "Titled Arena", "Site": "https://lichess.org/a1", "Round": "-",
+         "White": "Ann", "Black": "Bob", "Result": "1-0"},
+        {"Event": "Casual game", "Site": "https://lichess.org/b2", "Round": "-",
+         "White": "Cid", "Black": "Ann", "Result": "0-1"},
+        {"Event": "Titled Arena", "Site": "https://lichess.org/c3", "Round": "-",
+         "White": "Bob", "Black": "Cid", "Result": "1-0"},
+    )  # fmt: skip
+
+
+def test_a_file_with_several_events_is_refused_offering_a_choice_of_them(signed_in, draft):
+    before = counts()
+    response = upload(signed_in, draft, "lichess.pgn", several_events_file())
+    page = response.content.decode()
+    assert (
+        "This file holds games of 2 events: Titled Arena (2 games); Casual game (1 game)." in page
+    )
+    assert '<select name="event"' in page
+    assert '<option value="Titled Arena">Titled Arena (2 games)</option>' in page
+    assert '<option value="Casual game">Casual game (1 game)</option>' in page
+    assert counts() == before
+
+
+def test_the_chosen_event_of_a_file_holding_several_is_imported(signed_in, draft):
+    response = signed_in.post(
+        url("event_upload", draft),
+        {
+            "file": SimpleUploadedFile("lichess.pgn", several_events_file()),
+            "format": "auto",
+            "event": "Titled Arena",
+            "version": fresh(draft).edit_version,
+        },
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == url("event_names", draft)
+    games = draft.games.order_by("round").values_list("white__typed_name", "black__typed_name")
+    assert list(games) == [("Ann", "Bob"), ("Bob", "Cid")]
+
+
+def test_a_variant_game_is_stored_as_played_and_kept_through_the_grid(signed_in, draft):
+    data = pgn(
+        {"Round": "1", "White": "Ann", "Black": "Bob", "Result": "1-0"},
+        {"Round": "2", "White": "Bob", "Black": "Ann", "Result": "1-0", "Variant": "Chess960"},
+    )
+    response = upload(signed_in, draft, "club.pgn", data)
+    assert "not standard chess (Chess960: 1)" in response.content.decode()
+    stored = list(draft.games.order_by("round").values_list("result", "variant"))
+    assert stored == [("1-0", ""), ("1-0", "Chess960")]
+    assert (
+        "1 game is Chess960, not standard chess"
+        in signed_in.get(url("event_preview", draft)).content.decode()
+    )
+
+    page = signed_in.get(url("event_grid", draft)).content.decode()
+    assert '<input type="hidden" name="row-1-variant" value="Chess960">' in page
+    assert "Chess960: not standard chess, never rated" in page
+    rows = [("1", "Ann", "Bob", "1-0"), ("2", "Bob", "Ann", "1/2")]
+    post = grid_post(rows, fresh(draft).edit_version, **{"row-1-variant": "Chess960"})
+    assert signed_in.post(url("event_grid", draft), post).status_code == 302
+    stored = list(draft.games.order_by("round").values_list("result", "variant"))
+    assert stored == [("1-0", ""), ("1/2", "Chess960")]
+
+
+def test_the_review_screen_says_which_date_the_file_gave_and_both_readings_if_unsure(
+    signed_in, draft
+):
+    data = (FILES / "swiss_manager_cp1252_crlf.trf").read_bytes()
+    irish = data.replace(b"042 14.09.2024", b"042 10.09.13").replace(b"052 28.09.2024", b"")
+    irish = irish.replace(b"24/09/14  24/09/21  24/09/28", b"10/09/13  10/10/11  11/03/13")
+    page = upload(signed_in, draft, "league.trf", irish).content.decode()
+    assert "Date 2010-09-13 read from record 042 (as YY.MM.DD, agreeing with the 132 round " in page
+    assert "This event&#x27;s date is 2024-09-14: if the file&#x27;s date is right" in page
+    assert fresh(draft).date == dt.date(2024, 9, 14)  # the director's date stays
+
+    # Without the round dates nothing decides: both readings are shown.
+    unsure = irish.replace(b"10/09/13  10/10/11  11/03/13", b"")
+    page = upload(signed_in, draft, "league.trf", unsure).content.decode()
+    assert "could be 10 September 2013 or 13 September 2010" in page
+    assert "It could also be 2010-09-13 (as YY.MM.DD): check the event&#x27;s date." in page

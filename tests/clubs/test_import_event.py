@@ -148,3 +148,130 @@ def test_an_unknown_club_or_file_is_an_error(club, tmp_path):
     assert "No club" in str(error)
     error, _ = run_failing(club.slug, tmp_path / "missing.trf")
     assert "Cannot read" in str(error)
+
+
+def pgn_file(tmp_path, *games: dict[str, str]) -> Path:
+    path = tmp_path / "games.pgn"
+    path.write_text(
+        "\n".join(
+            "".join(f'[{tag} "{value}"]\n' for tag, value in game.items()) + "\n*\n"
+            for game in games
+        )
+    )
+    return path
+
+
+def lichess_game(event: str, white: str, black: str, result: str) -> dict[str, str]:
+    return {
+        "Event": event,
+        "Site": f"https://lichess.org/{white}{black}",  # differs per game: not an event
+        "Date": "2024.05.04",
+        "Round": "-",
+        "White": white,
+        "Black": black,
+        "Result": result,
+    }
+
+
+def test_a_file_holding_several_events_is_refused_naming_each_and_stores_nothing(club, tmp_path):
+    path = pgn_file(
+        tmp_path,
+        lichess_game("Titled Arena", "Ann", "Bob", "1-0"),
+        lichess_game("Casual game", "Cid", "Ann", "0-1"),
+        lichess_game("Titled Arena", "Bob", "Cid", "1-0"),
+    )
+    before = rows()
+    error, _ = run_failing(club.slug, path)
+    assert error.returncode == 1
+    assert (
+        "This file holds games of 2 events: “Titled Arena” (2 games), “Casual game” (1 game). "
+        "Import one event at a time. Choose one with --event NAME, for example "
+        "--event 'Titled Arena'"
+    ) in str(error)
+    assert rows() == before
+
+
+def test_event_imports_one_event_of_a_file_holding_several(club, tmp_path):
+    path = pgn_file(
+        tmp_path,
+        lichess_game("Titled Arena", "Ann", "Bob", "1-0"),
+        lichess_game("Casual game", "Cid", "Ann", "0-1"),
+        lichess_game("Titled Arena", "Bob", "Cid", "1-0"),
+    )
+    out, err = run(club.slug, path, "--event", "titled arena")
+    event = Event.objects.get(pk=int(out))
+    assert event.name == "Titled Arena"
+    games = event.games.order_by("round").values_list("round", "white__typed_name")
+    assert list(games) == [(1, "Ann"), (2, "Bob")]  # numbered in file order: no rounds given
+    assert event.rounds_from_order
+    assert "The file gives no round numbers" in err
+
+
+def test_an_event_the_file_does_not_hold_is_an_error(club, tmp_path):
+    path = pgn_file(tmp_path, lichess_game("Titled Arena", "Ann", "Bob", "1-0"))
+    error, _ = run_failing(club.slug, path, "--event", "Blitz")
+    assert error.returncode == 1
+    assert "holds no event called “Blitz”; it holds “Titled Arena” (1 game)" in str(error)
+    assert not Event.objects.exists()
+
+
+def test_a_variant_game_is_stored_and_the_summary_says_it_is_never_rated(club, tmp_path):
+    path = pgn_file(
+        tmp_path,
+        {"Event": "Club", "Date": "2024.05.04", "Round": "1", "White": "Ann", "Black": "Bob",
+         "Result": "1-0"},
+        {"Event": "Club", "Date": "2024.05.04", "Round": "2", "White": "Bob", "Black": "Ann",
+         "Result": "1-0", "Variant": "Crazyhouse"},
+    )  # fmt: skip
+    out, err = run(club.slug, path, "--publish")
+    assert "not standard chess (Crazyhouse: 1); stored as played and never rated" in err
+    event = Event.objects.get(pk=int(out))
+    assert list(event.games.order_by("round").values_list("variant", flat=True)) == [
+        "",
+        "Crazyhouse",
+    ]
+    assert PlayerEventResult.objects.get(event=event, player__name="Ann").games_counted == 1
+    assert verify_ladder(club) == []
+
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "trf-corpus"
+KARL_MALA = CORPUS / "karl_mala_gedenkturnier_2005.trf"
+
+
+@pytest.mark.skipif(not KARL_MALA.is_file(), reason="the shared TRF corpus is not there")
+def test_every_entrant_left_without_a_player_is_counted_and_their_forfeits_stay(club, caplog):
+    # Player 13 lost his only pairing by forfeit (to 153); "spielfrei" (284) has no game at
+    # all. Both are left without a player; before, the summary said 1.
+    out, err = run(club.slug, KARL_MALA, "--publish")
+    event = Event.objects.get(pk=int(out))
+    assert "282 new players, 0 linked, 2 entrants without a game left without a player" in err
+    assert set(event.entries.filter(player=None).values_list("start_rank", flat=True)) == {13, 284}
+    forfeit = event.games.get(round=1, white__start_rank=13)  # no colours: the earlier line
+    assert (forfeit.black.start_rank, forfeit.result) == (153, "-+")
+    results = list(event.games.values_list("result", flat=True))
+    assert results.count("+-") + results.count("-+") == 10  # the file's forfeits, all kept
+    assert "byeU" not in results  # the file allocates no bye
+    assert event.status == Event.Status.PUBLISHED
+    assert verify_ladder(club) == []
+    assert "unlinked entry" not in caplog.text
+
+
+def test_the_summary_says_which_date_was_read_and_from_which_record(club, tmp_path):
+    # An Irish league export: 13 September 2010 written YY.MM.DD, as its end date and its
+    # round dates show; read day first it would be 10 September 2013.
+    text = (FILES / "swiss_manager_cp1252_crlf.trf").read_bytes().decode("cp1252")
+    lines = [
+        "042 10.09.13" if line.startswith("042")
+        else "052 11.03.13" if line.startswith("052")
+        else "132" + " " * 88 + "10/09/13  10/10/11  11/03/13" if line.startswith("132")
+        else line
+        for line in text.splitlines()
+    ]  # fmt: skip
+    path = tmp_path / "leinster.trf"
+    path.write_text("\n".join(lines), encoding="cp1252")
+    out, err = run(club.slug, path)
+    assert Event.objects.get(pk=int(out)).date == dt.date(2010, 9, 13)
+    assert (
+        "Date 2010-09-13 read from record 042 (as YY.MM.DD, agreeing with the end date in "
+        "record 052 and the 132 round dates)." in err
+    )

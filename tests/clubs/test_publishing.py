@@ -250,16 +250,18 @@ def test_decisions_link_create_and_leave_out(club, director):
         ],
         director,
     )
-    assert (applied.linked, applied.created, applied.dropped) == (1, 1, 1)
+    # Cid is left without a player; nothing of hers changed, so nothing was dropped.
+    assert (applied.linked, applied.created, applied.dropped, applied.left_out) == (1, 1, 0, 1)
     bob = Player.objects.get(name="Bob New")
-    assert (bob.start_rating, bob.name_key) == (1500, "1:bob|new|")
+    assert (bob.start_rating, bob.name_key) == (1500, "2:bob|new|")
+    # The forfeit stays what the grid said: Ghost won by forfeit against Cid.
     ghost_game = Game.objects.get(event=event, white=entry["Ghost"])
-    assert (ghost_game.black, ghost_game.result) == (None, Result.BYE_PAIRING.value)
+    assert (ghost_game.black, ghost_game.result) == (entry["Cid"], Result.WHITE_FORFEIT_WIN.value)
     assert AuditEntry.objects.get(action="event.names").details == {
         "event_id": event.pk,
         "linked": 1,
         "created": 1,
-        "dropped": 1,
+        "dropped": 0,
     }
 
 
@@ -450,6 +452,57 @@ def test_the_preview_equals_what_publishing_stores(
         assert stored[player_id].rated_games_after == row.rated_games_after
     club.refresh_from_db()
     assert verify_ladder(club) == []
+
+
+def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
+    club, director, django_capture_on_commit_callbacks, caplog
+):
+    from ladder.pages import load_roster, player_page
+
+    event = publishing.create_draft_from_import(
+        club,
+        grid(
+            ("1", "Cid", "Dee", "+-"),  # Dee never came
+            ("", "Eve", "Fay", "--"),  # neither did Eve nor Fay
+            ("2", "Ann", "Cid", "0-1"),
+        ),
+        DETAILS,
+        director,
+    )
+    entry = {e.typed_name: e for e in event.entries.all()}
+    applied = publishing.apply_name_decisions(
+        event.pk,
+        event.edit_version,
+        [NameDecision(entry[name].pk, Action.NEW) for name in ("Ann", "Cid")]
+        + [NameDecision(entry[name].pk, Action.NONE) for name in ("Dee", "Eve", "Fay")],
+        director,
+    )
+    assert applied.left_out == 3
+    stored = set(
+        event.games.values_list("round", "white__typed_name", "black__typed_name", "result")
+    )
+    assert stored == {
+        (1, "Cid", "Dee", Result.WHITE_FORFEIT_WIN.value),
+        (1, "Eve", "Fay", Result.DOUBLE_FORFEIT.value),
+        (2, "Ann", "Cid", Result.BLACK_WIN.value),
+    }
+    event = Event.objects.get(pk=event.pk)
+    preview = publishing.preview_event(event)
+    assert preview.unconfirmed == []
+    assert {row.name for row in preview.rows} == {"Ann", "Cid"}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        publishing.publish_event(event.pk, event.edit_version, director)
+    club.refresh_from_db()
+    assert verify_ladder(club) == []
+    assert "unlinked entry" not in caplog.text
+    cid = Player.objects.get(name="Cid")
+    page = player_page(club, load_roster(club, viewer_is_director=True), cid.pk)
+    assert page is not None
+    (line,) = page.events
+    by_round = {game.round: game for game in line.games}
+    assert by_round[1].counted is False and by_round[1].reason  # the forfeit never counted
+    assert by_round[2].counted is True
 
 
 def test_the_preview_waits_for_confirmed_names(club, director, draft):

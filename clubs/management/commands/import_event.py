@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 from argparse import ArgumentTypeError
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.importers import ImportFileError, detect_format, parse_file
+from clubs.date_notes import date_note
+from clubs.importers import ImportFileError, SeveralEventsError, detect_format, parse_file
 from clubs.models import Club, Event
 from clubs.publishing import (
     EventDetails,
@@ -51,6 +53,11 @@ class Command(BaseCommand):
             help="publish and replay the ladder (when no name is left for review)",
         )
         parser.add_argument(
+            "--event",
+            metavar="NAME",
+            help="for a PGN file holding several events (Event tags): the one to import",
+        )
+        parser.add_argument(
             "--link-exact",
             action="store_true",
             help="link a name that is the same after normalisation as exactly one player",
@@ -67,7 +74,12 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {error.strerror}") from None
         try:
             fmt = options["format"] or detect_format(path.name, data)
-            imported = parse_file(data, fmt, event_date=options["date"])
+            imported = parse_file(data, fmt, event_date=options["date"], event=options["event"])
+        except SeveralEventsError as error:
+            raise CommandError(
+                f"{path}: {error.message} Choose one with --event NAME, for example "
+                f"--event {shlex.quote(error.events[0][0])}"
+            ) from None
         except ImportFileError as error:
             raise CommandError(f"{path}: {error.message}") from None
         name = options["name"] or imported.name
@@ -101,6 +113,8 @@ class Command(BaseCommand):
             f"{outcome.dropped} entrants without a game left without a player; "
             + ("published, ladder replayed." if outcome.published else "a draft.")
         )
+        if not options["date"] and imported.date is not None and imported.date_source is not None:
+            self.stderr.write(date_note(imported.date, imported.date_source))
         if outcome.pending:
             self.stderr.write("These names need a decision in the browser:")
             for typed in outcome.pending:
