@@ -1,6 +1,6 @@
 # Web and worker from one image:
 #   web:    the default command (gunicorn)
-#   worker: python manage.py rqworker default --with-scheduler
+#   worker: python manage.py rqworker default
 #   cron:   python manage.py rqcron ladder.cron
 FROM python:3.11-slim
 
@@ -19,7 +19,8 @@ RUN DEBUG=false SECRET_KEY=build-only-not-secret python manage.py collectstatic 
 
 USER app
 EXPOSE 8000
-# Ask as the first allowed host: Django answers 400 to a Host it does not serve.
+# Liveness only (/livez): a process that serves pages while Redis or the
+# database is away must not be restarted for it. /healthz is for monitors.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD python -c "import os,sys,urllib.request as u; h=os.environ.get('ALLOWED_HOSTS','localhost').split(',')[0].strip().lstrip('.'); r=u.urlopen(u.Request('http://127.0.0.1:8000/healthz', headers={'Host': h}), timeout=4); sys.exit(0 if r.status == 200 else 1)"
+  CMD ["python", "-m", "config.probe"]
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

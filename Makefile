@@ -48,7 +48,7 @@ format: install-dev
 	$(BIN)/ruff format .
 
 worker: install
-	$(BIN)/python manage.py rqworker default --with-scheduler
+	$(BIN)/python manage.py rqworker default
 
 cron: install
 	$(BIN)/python manage.py rqcron ladder.cron

@@ -1,4 +1,14 @@
-"""/healthz: is this process able to serve? Used by the Docker HEALTHCHECK and monitors."""
+"""Liveness and health, kept apart.
+
+/livez: does this process answer HTTP? It touches neither the database nor
+Redis, so the Docker HEALTHCHECK (which restarts a container that fails it)
+does not kill web processes that still serve pages while Redis, or the
+database, is away: a restart would not bring either back.
+
+/healthz: can the deployment do its work? Database, Redis and the oldest
+out-of-date ladder, for monitors and load balancers; 503 when the database or
+Redis does not answer.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,11 @@ from django.db.models import Min
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+
+
+@never_cache
+def livez(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
 
 
 @never_cache
