@@ -20,6 +20,11 @@ def new_club_secret() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_share_token() -> str:
+    # An event's own results link: as strong as the club's secret and unrelated to it.
+    return secrets.token_urlsafe(24)
+
+
 def policy_choices() -> list[tuple[str, str]]:
     from ladder.policies import POLICIES
 
@@ -281,6 +286,14 @@ class Event(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     # Incremented on every saved edit; a save based on an older version is refused.
     edit_version = models.PositiveIntegerField(default=0)
+    # Opens this published event's results page and nothing else (ladder.views.shared_event),
+    # so sharing one event never shares the club's secret.
+    share_token = models.CharField(
+        max_length=64, default=new_share_token, unique=True, editable=False
+    )
+    # The results file gave no round numbers, so the importer numbered its games into rounds
+    # in file order; the preview says so until the director saves the results grid.
+    rounds_from_order = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -298,10 +311,14 @@ class Event(models.Model):
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED and self.deleted_at is None
 
+    def rotate_share_token(self) -> None:
+        self.share_token = new_share_token()
+        self.save(update_fields=["share_token"])
+
     def soft_delete(self, user: Any = None) -> None:
         """Hide the event and take it out of the ladder; restore() brings it back."""
         from clubs import audit
-        from ladder.changes import ladder_inputs_changed
+        from ladder.changes import club_pages_changed, ladder_inputs_changed
 
         with transaction.atomic():
             changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=True).update(
@@ -311,6 +328,8 @@ class Event(models.Model):
                 audit.record(self.club_id, user, "event.delete", event_id=self.pk, name=self.name)
             if changed and self.status == self.Status.PUBLISHED:
                 ladder_inputs_changed(self.club_id, from_date=self.date)
+                # Kept pages must not show it until the replay (or while the worker is down).
+                club_pages_changed(self.club_id)
         self.refresh_from_db()
 
     def restore(self, user: Any = None) -> None:
@@ -358,6 +377,10 @@ class Game(models.Model):
         Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="games_as_black"
     )
     result = models.CharField(max_length=5, choices=[(r.value, RESULT_LABELS[r]) for r in Result])
+    # The variant's name (Chess960, Crazyhouse, "From Position", ...) when the game was not
+    # standard chess; empty for standard chess. The ladder is standard chess only: a variant
+    # game scores in the standings and is never rated, like bughouse.
+    variant = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering: ClassVar[list[str]] = ["round", "id"]
@@ -457,17 +480,17 @@ class AuditEntry(models.Model):
 
 
 class LoginThrottle(models.Model):
-    """Failed sign-ins per account, keyed by a keyed hash of the address typed.
+    """Attempts per key in a fixed window: sign-ins per account and browser (or network
+    address), per account from unknown browsers, and requests per network address.
 
-    Per account, not per network address: a school's pupils share one address,
-    and one of them mistyping must not lock out the rest. No address, e-mail or
-    password is stored in plain text.
+    Keyed by a keyed hash (clubs/throttle.py), so no address, e-mail or password is
+    stored in plain text. Counted with one atomic upsert, so parallel tries cannot all
+    slip under a limit.
     """
 
-    account_hash = models.CharField(max_length=64, unique=True)
-    failures = models.PositiveIntegerField(default=0)
-    locked_until = models.DateTimeField(null=True, blank=True)
-    last_failure_at = models.DateTimeField(default=timezone.now)
+    key_hash = models.CharField(max_length=64, unique=True)
+    attempts = models.PositiveIntegerField(default=0)
+    window_start = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        return f"{self.account_hash[:8]}… ({self.failures})"
+        return f"{self.key_hash[:8]}… ({self.attempts})"

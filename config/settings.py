@@ -13,7 +13,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_str, env_url
+from config.env import env_bool, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -140,8 +141,17 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
+# Abuse limits (clubs/throttle.py). Wrong passwords count per account and browser (a
+# browser that signed in before) or network address, so nobody can lock a director out of
+# their own browser; per account from browsers it never signed in from the limit is higher.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 50, minimum=1)
+# Sign-in, sign-up, password-reset and club-creation requests per network address and window,
+# each counted apart; and mails (reset, sign-up) to one e-mail address per window.
+ADDRESS_RATE_LIMIT = env_int("ADDRESS_RATE_LIMIT", 20, minimum=1)
+ADDRESS_RATE_WINDOW_SECONDS = env_int("ADDRESS_RATE_WINDOW_SECONDS", 900, minimum=1)
+ACCOUNT_MAIL_LIMIT = env_int("ACCOUNT_MAIL_LIMIT", 3, minimum=1)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -168,13 +178,29 @@ STORAGES = {
     },
 }
 
-# Uploads are parsed in memory and never written to disk.
+# The most one event may hold, so that no upload can make a page (names, grid, preview, the
+# public event page) or a replay run for minutes. The largest real opens have about 1,000
+# entrants and 11 rounds (about 6,000 games and byes); the defaults leave twice the field and
+# almost three times the rounds. Games count games and byes: 2,000 entrants over 30 rounds
+# make at most 30,000 boards, and 2,000 more leave room for byes.
+EVENT_MAX_ENTRANTS = env_int("EVENT_MAX_ENTRANTS", 2000, minimum=2)
+EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
+EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
+
+# Uploads are parsed in memory and never written to disk. A results file may be 4 MiB
+# (clubs.publishing.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
+# CSV about 2.4 MiB even with 33-character names. The handler keeps a little more than that
+# in memory so that the form, not the handler, answers a file just over the limit.
 FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
-# Form fields (not files) of one request; a pasted CSV of one event fits easily.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024 + 64 * 1024
+# Form fields (not files) of one request: a pasted CSV of up to 2 MiB characters, URL-encoded.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024
 # One results file per request: anything more is not one of our forms.
 DATA_UPLOAD_MAX_NUMBER_FILES = 2
-DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+# The largest forms: the names screen (three fields an entrant) and one round of the results
+# grid (four fields a row; a round has at most one row an entrant, and up to 200 blank rows).
+# Bounded by the event limits, so a request still cannot send millions of fields.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 4 * (EVENT_MAX_ENTRANTS + 200) + 100
 
 # E-mail: the console locally; SMTP when EMAIL_HOST is set.
 EMAIL_HOST = env_str("EMAIL_HOST")
@@ -208,7 +234,8 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Probes ask over plain HTTP from inside the container or the proxy's network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
@@ -230,8 +257,12 @@ CONTENT_SECURITY_POLICY = {
         "form-action": [SELF, "https://checkout.stripe.com", "https://billing.stripe.com"],
     }
 }
-if env_bool("BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind the proxy, a client's address is the right-most X-Forwarded-For entry not in these
+# (further proxies of our own, e.g. a CDN's ranges); without BEHIND_TLS_PROXY, REMOTE_ADDR.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES", [])
 
 # Staff use the Django admin under a path of its own, away from /admin/.
 ADMIN_PATH = env_str("ADMIN_PATH", "staff-admin/")

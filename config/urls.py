@@ -3,27 +3,26 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from clubs import account_views
 from clubs import views as club_views
-from clubs.auth_forms import ThrottledLoginForm
-from config.health import healthz
+from config.health import healthz, livez
 from ladder import views as ladder_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("i18n/<str:code>/", club_views.choose_language, name="choose_language"),
     # Accounts
-    path("accounts/signup/", club_views.signup, name="signup"),
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=ThrottledLoginForm),
-        name="login",
-    ),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/signup/sent/", account_views.signup_sent, name="signup_sent"),
+    path("accounts/signup/<str:token>/", account_views.signup_confirm, name="signup_confirm"),
+    path("accounts/login/", account_views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password-reset/",
-        auth_views.PasswordResetView.as_view(),
+        account_views.ThrottledPasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

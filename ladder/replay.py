@@ -82,15 +82,17 @@ def load_inputs(club: Club, *, skip: int = 0, seed: str | None = None) -> Ladder
     )[skip:]
     games_by_event: dict[int, list[GameInput]] = {row[0]: [] for row in event_rows}
     game_rows = _game_rows(club, list(games_by_event) if skip else None)
-    for game_id, event_id, round_no, white, black_entry, black, result in game_rows:
-        # Publishing requires every entry with a game to be linked; an unlinked
-        # one can only be a bug elsewhere, and must not crash the whole ladder.
+    for game_id, event_id, round_no, white, black_entry, black, result, variant in game_rows:
+        # Publishing requires every entry with a game to be linked, except a no-show's
+        # forfeits, which stay as the file wrote them and are never rated; any other
+        # unlinked one can only be a bug elsewhere, and must not crash the whole ladder.
         if white is None or (black_entry is not None and black is None):
-            logger.error("Game %s of club %s has an unlinked entry; skipped", game_id, club.pk)
+            if black_entry is None or not _RESULTS[result].is_forfeit:
+                logger.error("Game %s of club %s has an unlinked entry; skipped", game_id, club.pk)
             continue
         # Positional: twice as fast as keywords, for 100,000 games.
         games_by_event[event_id].append(
-            GameInput(game_id, round_no, white, black, _RESULTS[result])
+            GameInput(game_id, round_no, white, black, _RESULTS[result], variant != "")
         )
     events = [
         EventInput(
@@ -120,15 +122,17 @@ _RESULTS = {r.value: r for r in Result}
 
 def _game_rows(
     club: Club, event_ids: list[int] | None
-) -> Iterator[tuple[int, int, int, int | None, int | None, int | None, str]]:
-    """(game, event, round, white player, black entry, black player, result) of published events.
+) -> Iterator[tuple[int, int, int, int | None, int | None, int | None, str, str]]:
+    """(game, event, round, white player, black entry, black player, result, variant) of
+    published events.
 
     One plain query: a full replay reads 100,000 of these, and the ORM's row
     building was a large share of it.
     """
     game, entry, event = Game._meta.db_table, Entry._meta.db_table, Event._meta.db_table
     sql = f"""
-        SELECT g.id, g.event_id, g.round, w.player_id, g.black_id, b.player_id, g.result
+        SELECT g.id, g.event_id, g.round, w.player_id, g.black_id, b.player_id, g.result,
+               g.variant
         FROM {game} g
         JOIN {event} e ON e.id = g.event_id
         JOIN {entry} w ON w.id = g.white_id
@@ -511,8 +515,11 @@ def verify_ladder(club: Club) -> list[str]:
         differences.append(f"event {key[0]}, player {key[1]}: stored result for no rated game")
     if set(stored_events) - {s.event_id for s in steps}:
         differences.append("stored ratings for events that are not published")
+    played = {player_id for _event_id, player_id in expected_keys}
     for player in Player.objects.filter(club=club).only("id", "name", "rating", "rated_games"):
         state = final[player.pk]
+        if player.rating is None and _not_on_the_ladder_yet(player, state, played):
+            continue
         if (
             player.rating is None
             or not _close(player.rating, state.rating)
@@ -523,6 +530,19 @@ def verify_ladder(club: Club) -> list[str]:
                 f"{player.rated_games} games, replay {state.rating:.4f} after {state.rated_games}"
             )
     return differences
+
+
+def _not_on_the_ladder_yet(player: Player, state: PlayerState, played: set[int]) -> bool:
+    """A player no replay has written yet, and whom a replay would leave off the ladder.
+
+    A "new player" decision on a draft creates the player before any event of
+    theirs is published, and nothing a replay reads changes, so no replay runs
+    and their rating stays empty. That is the same ladder as the start rating
+    with no games a replay would store. A player who played in a published
+    event, or who brings games from an old ladder (and so belongs on it at
+    once), still differs.
+    """
+    return player.pk not in played and state.rated_games == 0 and player.rated_games == 0
 
 
 def _close(a: float, b: float) -> bool:

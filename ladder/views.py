@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib import messages
@@ -29,9 +29,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import audit
-from clubs.access import NOT_FOUND, club_for_director, club_for_visitor
+from clubs.access import NOT_FOUND, club_for_director, club_for_visitor, event_for_share_token
 from clubs.models import Club, Event, Player
-from ladder import page_cache, pages
+from ladder import page_cache, pages, rating_rules
 from ladder.changes import request_full_rebuild
 from ladder.chart import ChartPoint, ChartText, rating_chart
 from ladder.export import (
@@ -93,10 +93,16 @@ def _protect(response: HttpResponse, noindex: bool) -> HttpResponse:
 ClubView = Callable[..., HttpResponse]
 
 
-def club_view(*, free: bool = False, download: bool = False) -> Callable[[ClubView], ClubView]:
+DataFormat = Literal["json", "csv", "trf"]
+
+
+def club_view(
+    *, free: bool = False, download: DataFormat | None = None
+) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
-    the club's subscription is off; a `download` says in its content whether the ladder is
-    current (an HTML page has the notice region of ladder/status.html instead)."""
+    the club's subscription is off; a `download` (named by its format) says in its content
+    whether the ladder is current (an HTML page has the notice region of ladder/status.html
+    instead), and answers in its own format while the subscription is off."""
 
     def decorate(view: ClubView) -> ClubView:
         @wraps(view)
@@ -106,15 +112,42 @@ def club_view(*, free: bool = False, download: bool = False) -> Callable[[ClubVi
         ) -> HttpResponse:
             visit = _visit(request, slug, secret)
             if visit.page_open or free:
-                page = _page(view, request, visit, download=download, **kwargs)
+                page = _page(view, request, visit, download=download is not None, **kwargs)
                 return _protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
+            if download is not None:
+                return _protect(_inactive_download(download), noindex=True)
             inactive = render(request, "ladder/inactive.html", visit.context(noindex=True))
             return _protect(inactive, noindex=True)
 
         return wrapper
 
     return decorate
+
+
+def _inactive_download(data_format: DataFormat) -> HttpResponse:
+    """The inactive notice in the download's own format, with 402 Payment Required.
+
+    A script reading ladder.json, or a pairing program reading seeding.trf, must
+    not take an HTML page for the file: the status tells it the club page is off
+    until it renews, and the body says so to whoever looks. Nothing of the
+    ladder, and no attachment header: it is not the file asked for.
+    """
+    message = _(
+        "This club page is not active at the moment. Its results are kept safe and come "
+        "back as soon as the club renews its subscription."
+    )
+    if data_format == "json":
+        body = json.dumps({"error": "club_page_inactive", "message": message}, ensure_ascii=False)
+        return HttpResponse(
+            body, content_type="application/json; charset=utf-8", status=_PAYMENT_REQUIRED
+        )
+    return HttpResponse(
+        f"{message}\n", content_type="text/plain; charset=utf-8", status=_PAYMENT_REQUIRED
+    )
+
+
+_PAYMENT_REQUIRED = 402
 
 
 def _page(
@@ -166,7 +199,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view(download=True)
+@club_view(download="csv")
 def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
@@ -177,7 +210,7 @@ def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view(download=True)
+@club_view(download="json")
 def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, active_only = _ladder(request, visit)
     data = {
@@ -192,13 +225,13 @@ def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
     )
 
 
-@club_view(download=True)
+@club_view(download="trf")
 def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club)
 
 
-@club_view(download=True)
+@club_view(download="csv")
 def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
     return _download(
@@ -265,6 +298,13 @@ def _rating_chart(page: pages.PlayerPage) -> str:
 
 
 @club_view()
+def rating_rules_page(request: HttpRequest, visit: Visit) -> HttpResponse:
+    """How ratings are calculated, from this club's own settings."""
+    page = rating_rules.rules_page(visit.club)
+    return render(request, "ladder/rating_rules.html", visit.context(page=page, section="rules"))
+
+
+@club_view()
 def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     events = pages.event_summaries(visit.club)
     return render(request, "ladder/events.html", visit.context(events=events, section="events"))
@@ -281,6 +321,27 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
 
 
 @require_safe
+def shared_event(request: HttpRequest, share_token: str) -> HttpResponse:
+    """One event's results by its own link: the page as any visitor sees it, with no way
+    to the club's other pages and nothing of the club's secret, never indexed. Free, like
+    every event's page."""
+    event = event_for_share_token(share_token)
+    use_club_language(request, event.club.language)
+    # Not open and not a director: names as the public sees them, and no player links.
+    visit = Visit(event.club, is_director=False, page_active=False, base="")
+    page = _page(_shared_event_page, request, visit, download=False, event=event)
+    return _protect(page, noindex=True)
+
+
+def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> HttpResponse:
+    roster = pages.load_roster(visit.club, viewer_is_director=False)
+    page = pages.event_page(event, roster, _("unconfirmed player"))
+    return render(
+        request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
+    )
+
+
+@require_safe
 def directory(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.filter(visibility=Club.Visibility.PUBLIC).order_by("name")
     return render(request, "ladder/directory.html", {"clubs": clubs})
@@ -288,9 +349,11 @@ def directory(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def robots_txt(request: HttpRequest) -> HttpResponse:
+    # Secret and per-event links are not disallowed: a crawler that may not fetch a page
+    # never sees its noindex and can still index a leaked link as a bare address. It
+    # fetches them, finds noindex in the header and the page, and they are in no sitemap.
     lines = [
         "User-agent: *",
-        "Disallow: /c/*/s/",
         "Disallow: /manage/",
         "Disallow: /accounts/",
         "Disallow: /i18n/",
@@ -303,7 +366,8 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def sitemap_xml(request: HttpRequest) -> HttpResponse:
-    """Public clubs only: their ladder, roster, list of events and every published event."""
+    """Public clubs only: their ladder, roster, list of events, rating rules and every published
+    event."""
     public = Club.Visibility.PUBLIC
     clubs = list(Club.objects.filter(visibility=public).order_by("slug").values_list("slug"))
     events = Event.objects.published().filter(club__visibility=public)
@@ -316,7 +380,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
     urls = []
     for slug, event_ids in by_club.items():
         base = site + reverse("club_page", kwargs={"slug": slug})
-        urls += [base, f"{base}players/", f"{base}events/"]
+        urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
     return render(request, "ladder/sitemap.xml", {"urls": urls}, content_type="application/xml")
 

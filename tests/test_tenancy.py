@@ -15,6 +15,7 @@ def club_scoped_requests(club):
         ("post", reverse("director_remove", args=[club.slug, role.pk])),
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
+        ("get", reverse("club_rating_rules", args=[club.slug])),
         ("get", reverse("audit_log", args=[club.slug])),
         ("get", reverse("player_erase", args=[club.slug, player.pk])),
         ("post", reverse("player_erase", args=[club.slug, player.pk])),

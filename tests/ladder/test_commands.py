@@ -486,6 +486,54 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
     assert any(line.startswith("rooks: player") and "1999" in line for line in lines)
 
 
+def _draft_with_new_players(club, start_rating=None):
+    """A draft whose two names a director decided are new players; it is never published."""
+    from clubs import publishing
+    from clubs.publishing import Action, EventDetails, GridRow, NameDecision
+
+    imported = publishing.grid_to_imported([GridRow(1, "1", "Eve Evans", "Fay Fox", "1-0")])
+    details = EventDetails(name="Next club night", date=dt.date(2026, 2, 2))
+    draft = publishing.create_draft_from_import(club, imported, details, None)
+    decisions = [
+        NameDecision(entry.pk, Action.NEW, start_rating=start_rating)
+        for entry in draft.entries.all()
+    ]
+    publishing.apply_name_decisions(draft.pk, draft.edit_version, decisions, None)
+    return draft
+
+
+@pytest.mark.parametrize("start_rating", [None, 1650.0], ids=["no estimate", "an estimate"])
+def test_verify_ladder_is_ok_after_new_player_decisions_on_a_draft(club, season, start_rating):
+    _draft_with_new_players(club, start_rating)
+    assert Player.objects.filter(club=club, name="Eve Evans", rating=None).exists()
+    club.refresh_from_db()
+    out, err = run("verify_ladder", club.slug)
+    assert out == "rooks: ok\n"
+    assert err == ""
+
+
+def test_verify_ladder_still_reports_a_rating_missing_for_a_player_who_played(club, season):
+    (ann, *_), _events = season
+    Player.objects.filter(pk=ann.pk).update(rating=None)
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_ladder", club.slug, stdout=out, stderr=io.StringIO())
+    assert exit_.value.code == 1
+    assert f"rooks: player {ann.pk} (Ann Archer): stored None" in out.getvalue()
+
+
+def test_verify_ladder_still_reports_an_unrated_player_whose_ladder_state_was_never_stored(
+    club, season
+):
+    """A player brought with games from an old ladder belongs on the ladder at once."""
+    veteran = player(club, "Val Veteran", rating=1800, games=30)
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("verify_ladder", club.slug, stdout=out, stderr=io.StringIO())
+    assert exit_.value.code == 1
+    assert f"rooks: player {veteran.pk} (Val Veteran): stored None after 0 games" in out.getvalue()
+
+
 def test_verify_ladder_refuses_an_unknown_slug(club, season):
     with pytest.raises(CommandError, match="No club with slug nowhere"):
         run("verify_ladder", "nowhere")

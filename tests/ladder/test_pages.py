@@ -226,20 +226,29 @@ def test_the_breakdown_shows_each_game_and_why_it_did_or_did_not_count(client, p
             "1300",
             "—",
             "+",
-            "no: a forfeit or a game without a result is never rated",
+            "Not counted: the game was not played (a forfeit, or no result).",
         ],
-        ["3", "black", "Dee Dogwood", "1300", "—", "0", "no: the result was marked unrated"],
+        [
+            "3",
+            "black",
+            "Dee Dogwood",
+            "1300",
+            "—",
+            "0",
+            "Not counted: this result was entered as not rated.",
+        ],
     ]
     assert friendly == [
-        ["1", "white", "Bob Birch", "1393", "—", "½", "no: the event was not rated"]
+        ["1", "white", "Bob Birch", "1393", "—", "½", "Not counted: this event was not rated."]
     ]
-    assert bughouse[0][-1] == "no: bughouse is never rated"
+    assert bughouse[0][-1] == "Not counted: bughouse is a team game, and only chess is rated."
     # The sentence that answers "why did I gain so little".
     assert (
-        "Rating 1500 before the event, 1507 after it. In the one counted game: score 1, "
-        "expected 0.64." in html
+        "Rating 1500.0 before the event, 1507.2 after it. In the one counted game: score 1, "
+        "expected 0.6401." in html
     )
-    assert "Change = K × (score − expected) = 20 × (1 − 0.64) = +7.2." in html
+    # 20 × (1 − 0.6401) = 7.198: the sum adds up from the numbers it shows.
+    assert "Change = K × (score − expected) = 20 × (1 − 0.6401) = +7.2." in html
     assert f'href="{url(public, f"events/{swiss.pk}/")}"' in html
 
 
@@ -253,7 +262,7 @@ def test_the_protection_rule_is_explained_on_the_established_players_page(client
         "1200",
         "—",
         "½",
-        "no: an established player against a provisional one: counted for the provisional",
+        "Not counted for you: your opponent was still provisional, so your rating was protected.",
     ]
     response = client.get(url(public, f"players/{history['cid'].pk}/"))
     cid_january = tables(response, "games")[-1]
@@ -509,7 +518,7 @@ def test_visitors_of_an_inactive_club_see_the_notice_but_each_event_stays_public
 ):
     notice = "This club page is not active at the moment"
     ann = history["ann"]
-    for page in ["", "players/", f"players/{ann.pk}/", "events/", "ladder.csv", "ladder.json"]:
+    for page in ["", "players/", f"players/{ann.pk}/", "events/"]:
         response = client.get(url(public, page))
         html = response.content.decode()
         assert response.status_code == 200, page
@@ -521,6 +530,58 @@ def test_visitors_of_an_inactive_club_see_the_notice_but_each_event_stays_public
     assert "Ann Alder" in html and "January Swiss" in html
     assert "the results of each event stay public by their own link" in html
     assert f"players/{ann.pk}/" not in html  # the player pages are part of the inactive page
+
+
+INACTIVE_NOTICE = "This club page is not active at the moment"
+
+
+def test_an_inactive_clubs_ladder_json_answers_402_in_json(client, public, history, billing_on):
+    response = client.get(url(public, "ladder.json"))
+    assert response.status_code == 402
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    body = response.json()
+    assert body["error"] == "club_page_inactive"
+    assert INACTIVE_NOTICE in body["message"]
+    assert "Ann Alder" not in response.content.decode()
+    assert "Content-Disposition" not in response
+
+
+@pytest.mark.parametrize("page", ["ladder.csv", "seeding.csv", "seeding.trf"])
+def test_an_inactive_clubs_csv_and_trf_downloads_answer_402_in_plain_text(
+    client, public, history, billing_on, page
+):
+    response = client.get(url(public, page))
+    assert response.status_code == 402, page
+    assert response["Content-Type"] == "text/plain; charset=utf-8", page
+    text = response.content.decode()
+    assert text.startswith(INACTIVE_NOTICE) and "<" not in text, page
+    assert "Ann Alder" not in text, page
+    assert "Content-Disposition" not in response, page
+
+
+def test_an_inactive_clubs_download_speaks_the_clubs_language(client, public, history, billing_on):
+    Club.objects.filter(pk=public.pk).update(language="nl")
+    message = client.get(url(public, "ladder.json")).json()["message"]
+    assert INACTIVE_NOTICE not in message and message
+
+
+@pytest.mark.parametrize("page", ["ladder.json", "ladder.csv", "seeding.trf", "seeding.csv"])
+def test_an_inactive_unlisted_clubs_downloads_stay_404_without_the_secret(
+    client, club, billing_on, page
+):
+    assert client.get(reverse("club_page", args=[club.slug]) + page).status_code == 404
+    assert client.get(url(club, page)).status_code == 402
+    assert client.get(url(club, page))["X-Robots-Tag"] == "noindex, nofollow"
+
+
+@pytest.mark.parametrize("page", ["ladder.json", "ladder.csv", "seeding.trf", "seeding.csv"])
+def test_directors_of_an_inactive_club_still_download_the_files(
+    client, public, history, owner, billing_on, page
+):
+    client.force_login(owner)
+    response = client.get(url(public, page))
+    assert response.status_code == 200, page
+    assert "Ann Alder" in response.content.decode(), page
 
 
 def test_the_event_page_of_an_inactive_club_still_follows_the_visibility_rules(
@@ -656,3 +717,43 @@ def test_the_club_menu_marks_the_current_section(client, public, history):
     for page, current in pages.items():
         html = client.get(url(public, page)).content.decode()
         assert re.findall(r'<a href="([^"]+)" aria-current="page">', html) == [current], page
+
+
+@pytest.mark.parametrize("delimiter", [";", ","])
+def test_a_formula_hidden_after_a_separator_is_defused_in_csv(client, public, delimiter):
+    rated(public, ";=cmd|' /C calc'!A0;", 1500, 30, last_change=-12.5)
+    text = client.get(url(public, "ladder.csv")).content.decode()
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    cells = [cell for row in rows for cell in row]
+    formulas = [c for c in cells if c.lstrip().startswith(("=", "+", "-", "@")) and c != "-12.5"]
+    assert formulas == []
+    if delimiter == ",":
+        assert rows[1][1] == "';'=cmd|' /C calc'!A0;"
+        assert rows[1][-1] == "-12.5"  # a rating change stays a number
+
+
+# --- variants ---------------------------------------------------------------------------------
+
+
+def test_a_variant_game_shows_its_variant_on_the_event_page_and_why_it_did_not_count(
+    client, public
+):
+    ann = Player.objects.create(club=public, name="Ann Alder", start_rating=1500, start_games=30)
+    bob = Player.objects.create(club=public, name="Bob Birch", start_rating=1400, start_games=30)
+    event = make_event(public, [(1, ann, bob, W), (2, bob, ann, W)], name="Mixed night")
+    event.games.filter(round=2).update(variant="Chess960")
+    replay(public)
+
+    response = client.get(url(public, f"events/{event.pk}/"))
+    first, second = tables(response, "round")
+    assert first[1][2] == "1–0"
+    assert second[1][2] == "1–0 · Chess960, not standard chess: never rated"
+    # Only the standard game moved the ratings: Ann won it, and lost the Chess960 game.
+    ann.refresh_from_db()
+    assert (ann.rated_games, ann.rating > 1500) == (31, True)
+
+    response = client.get(url(public, f"players/{ann.pk}/"))
+    (games,) = tables(response, "games")
+    assert games[1][-1] == "yes"
+    assert games[2][-1] != "yes"
+    assert "not standard chess" in games[2][-1]

@@ -25,6 +25,7 @@ QUERIES = {
     "ladder.json": 2,
     "seeding.trf": 2,
     "seeding.csv": 2,
+    "how-ratings-work/": 1,  # the club: the page is written from its settings
 }
 
 

@@ -84,6 +84,38 @@ def test_a_correction_replays_from_the_changed_event_only(club, four):
     assert verify_ladder(club) == []
 
 
+def test_a_variant_game_is_stored_as_played_and_never_rated(club, four):
+    ann, bob, cid, dee = four
+    event = make_event(club, [(1, ann, bob, W), (1, cid, dee, W)])
+    Game.objects.filter(event=event, white__player=cid).update(variant="Chess960")
+    changed(club)
+    variant = Game.objects.get(event=event, white__player=cid)
+    outcomes = RatedEvent.objects.get(event=event).game_outcomes
+    assert outcomes[str(variant.pk)] == [False, False, "variant"]
+    for player in (cid, dee):
+        player.refresh_from_db()
+        assert player.rated_games == 0
+    ann.refresh_from_db()
+    assert ann.rated_games == 1
+    assert verify_ladder(club) == []
+
+
+def test_marking_a_game_as_a_variant_replays_from_its_event(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    Game.objects.filter(pk=events[2].games.first().pk).update(variant="Atomic")
+    changed(club)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (2, 3)
+    ann.refresh_from_db()
+    assert ann.rated_games == 4
+    assert verify_ladder(club) == []
+
+
 def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
     ann, bob, cid, dee = four
     events = [

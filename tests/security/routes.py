@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   webhook   Stripe's calls (billing is off in these tests: 404)
 #   admin     staff only (the Django admin)
 #   redirect  everyone, answered with a redirect (the language switcher's links)
+#   link      everyone holding an event's own results link (a wrong one is a 404 to all)
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -26,11 +27,13 @@ def route(name: str, access: str, *methods: str) -> None:
     ROUTES[name] = (access, frozenset(methods))
 
 
-for name in ("home", "healthz", "signup", "login", "password_reset", "password_reset_done",
-             "password_reset_confirm", "password_reset_complete", "club_directory",
-             "robots_txt", "sitemap"):  # fmt: skip
+for name in ("home", "healthz", "livez", "signup", "login", "password_reset",
+             "password_reset_done", "password_reset_confirm", "password_reset_complete",
+             "club_directory", "robots_txt", "sitemap"):  # fmt: skip
     route(name, "public", "GET")
 route("signup", "public", "GET", "POST")
+route("signup_sent", "public", "GET")
+route("signup_confirm", "public", "GET", "POST")
 route("login", "public", "GET", "POST")
 route("password_reset", "public", "GET", "POST")
 route("logout", "public", "POST")
@@ -46,7 +49,7 @@ for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roste
              "roster_merge_undo",
              "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
              "event_publish", "event_unpublish", "event_delete", "event_restore",
-             "club_rotate_secret"):  # fmt: skip
+             "event_share_rotate", "club_rotate_secret"):  # fmt: skip
     route(name, "director", "POST")
 for name in ("player_erase", "roster_repoint", "event_create", "event_edit", "event_grid",
              "event_names", "club_settings"):  # fmt: skip
@@ -58,9 +61,11 @@ route("billing:page", "owner", "GET")
 route("billing:subscribe", "owner", "POST")
 route("billing:portal", "owner", "POST")
 
+route("shared_event", "link", "GET")
+
 for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
              "club_seeding_csv", "club_roster", "club_player", "club_events",
-             "club_event"):  # fmt: skip
+             "club_event", "club_rating_rules"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 

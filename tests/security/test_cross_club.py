@@ -38,7 +38,8 @@ def clubs():
         "role_id": ClubRole.objects.get(club=club_a, user=a_director).pk,
         "player_id": a1.pk, "event_id": event_a.pk,
         "entry_id": Entry.objects.filter(event=event_a).first().pk, "merge_id": 0,
-        "uidb64": "MQ", "token": "not-a-token", "code": "nl",
+        "uidb64": "MQ", "token": "not-a-token", "share_token": event_a.share_token,
+        "code": "nl",
     }  # fmt: skip
     b_objects = [
         {

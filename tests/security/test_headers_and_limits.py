@@ -86,7 +86,7 @@ def test_a_bad_file_gets_a_message_and_stores_nothing(upload, name, content):
 
 def test_an_upload_over_the_limit_is_refused_before_parsing(upload):
     post, event = upload
-    response = post(named("huge.trf", b"012 x\n" + b"X" * (2 * 1024 * 1024 + 10)))
+    response = post(named("huge.trf", b"012 x\n" + b"X" * (4 * 1024 * 1024 + 10)))
     assert response.status_code in {200, 400, 413}
     assert "larger than" in response.content.decode()
     assert not Game.objects.filter(event=event).exists()

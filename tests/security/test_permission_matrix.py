@@ -41,6 +41,7 @@ def world():
         "other_player_id": bob.pk,
         "uidb64": "MQ",
         "token": "not-a-token",
+        "share_token": event.share_token,
         "code": "nl",
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
@@ -53,6 +54,8 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
         return ok
     if access == "redirect":
         return {302}
+    if access == "link":
+        return ok
     if access == "login":
         return {302} if persona == "anonymous" else ok
     if access == "webhook":
