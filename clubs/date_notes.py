@@ -52,3 +52,51 @@ def _evidence(records: tuple[str, ...]) -> str:
     if "052" in records:
         return _("the end date in record 052")
     return _("the 132 round dates")
+
+
+def stored_date(found: date | None, source: DateSource | None) -> dict | None:
+    """The file's date reading as Event.file_date keeps it (JSON), for the preview."""
+    if found is None or source is None:
+        return None
+    return {
+        "date": found.isoformat(),
+        "record": source.record,
+        "line": source.line,
+        "written": source.written,
+        "pattern": source.pattern,
+        "agrees_with": list(source.agrees_with),
+        "alternatives": [[day.isoformat(), pattern] for day, pattern in source.alternatives],
+        "contradicted_by": list(source.contradicted_by),
+    }
+
+
+def from_stored(stored: dict | None) -> tuple[date, DateSource] | None:
+    """Event.file_date read back; None if there is none or it is not in the shape above."""
+    if not stored:
+        return None
+    try:
+        source = DateSource(
+            record=str(stored["record"]),
+            line=int(stored["line"]),
+            written=str(stored["written"]),
+            pattern=str(stored["pattern"]),
+            agrees_with=tuple(str(r) for r in stored["agrees_with"]),
+            alternatives=tuple(
+                (date.fromisoformat(day), str(pattern)) for day, pattern in stored["alternatives"]
+            ),
+            contradicted_by=tuple(str(r) for r in stored["contradicted_by"]),
+        )
+        return date.fromisoformat(stored["date"]), source
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def event_date_note(found: date, source: DateSource, event_date: date) -> str:
+    """date_note, and what to do when the event keeps another date than the file's."""
+    note = date_note(found, source)
+    if found != event_date:
+        # The event keeps the date the director gave it; the file's is only shown.
+        note += " " + _(
+            "This event's date is %(date)s: if the file's date is right, change it under Details."
+        ) % {"date": event_date.isoformat()}
+    return note

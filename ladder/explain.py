@@ -1,4 +1,4 @@
-"""The sums the player page writes out, chosen so that they add up from the printed numbers.
+"""The sums the club pages write out, chosen so that they add up from the printed numbers.
 
 Pure Python: no Django. A parent who recomputes a printed sum with a calculator must get
 the printed answer, so every printed operand is chosen here, as an exact Decimal, and the
@@ -244,3 +244,34 @@ def _ratings(pre: Decimal, post: Decimal, change: Decimal) -> tuple[Decimal, Dec
 def ratings_sum(*, pre: float, change: Decimal, post: float) -> tuple[Decimal, Decimal]:
     """Printed before and after for a printed change (an event with no formula)."""
     return _ratings(to_decimal(pre), to_decimal(post), change)
+
+
+@dataclass(frozen=True)
+class ChangeSum:
+    """Before + change = after of one player's event, as every table prints it."""
+
+    before: Decimal
+    change: Decimal
+    after: Decimal
+
+
+def change_sum(
+    *, pre: float, post: float, change: float, k: float | None, actual: float, expected: float
+) -> ChangeSum:
+    """The printed before, change and after of one player's event.
+
+    The event page, the director's preview and the player page's breakdown all print these,
+    so one event reads the same everywhere and the three numbers add up on every page. With
+    a K the change is the one of the written formula (elo_sum); without one (HSB) a whole
+    change is printed whole, as HSB's formula writes it, and any other with one decimal.
+    """
+    if k is not None:
+        s = elo_sum(pre=pre, k=k, actual=actual, expected=expected, post=post)
+        return ChangeSum(s.before, s.change, s.after)
+    true_change = to_decimal(change)
+    if true_change == true_change.to_integral_value():
+        shown = true_change.quantize(Decimal(1))
+    else:
+        shown = rounded(true_change, RATING_DIGITS)
+    before, after = _ratings(to_decimal(pre), to_decimal(post), shown)
+    return ChangeSum(before, shown, after)

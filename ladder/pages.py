@@ -462,10 +462,9 @@ class RatingLine:
     actual: float
     change: float
     games_counted: int
-
-    @property
-    def post_rating(self) -> float:
-        return self.pre_rating + self.change
+    k: float | None = None
+    # As stored: the next event's "before" is this rating, so the page prints its rounding.
+    post_rating: float = 0.0
 
 
 @dataclass
@@ -545,7 +544,14 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
 
     by_player = {s.player_id: s for s in entries.values() if s.player_id is not None}
     for player_id, *numbers in PlayerEventResult.objects.filter(event=event).values_list(
-        "player_id", "pre_rating", "expected", "actual", "change", "games_counted"
+        "player_id",
+        "pre_rating",
+        "expected",
+        "actual",
+        "change",
+        "games_counted",
+        "k",
+        "post_rating",
     ):
         if player_id in by_player:
             by_player[player_id].rating = RatingLine(*numbers)

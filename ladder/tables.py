@@ -21,13 +21,14 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ladder.explain import elo_sum, hsb_sum, ratings_sum, to_decimal
+from ladder.explain import ChangeSum, change_sum, elo_sum, hsb_sum
 from ladder.pages import (
     Board,
     ClubRules,
     EventLine,
     EventSummary,
     LadderRow,
+    RatingLine,
     RosterPlayer,
     Standing,
     half_up,
@@ -258,16 +259,17 @@ def _explanation(
         if explained is not None:
             return explained
     # A policy without a formula here: the numbers, still adding up.
-    change = to_decimal(e.change).quantize(Decimal("0.1"))
-    before, after = ratings_sum(pre=e.pre_rating, change=change, post=e.post_rating)
+    s = change_sum(
+        pre=e.pre_rating, post=e.post_rating, change=e.change, k=None, actual=0, expected=0
+    )
     values = {
-        "before": f.exact(before),
-        "after": f.exact(after),
+        "before": f.exact(s.before),
+        "after": f.exact(s.after),
         "games": e.games_counted,
         "score": f.short(e.actual),
         "expected": f.fixed(e.expected, 2),
     }
-    return f.exact_signed(change), escape(_counted_games(e.games_counted) % values)
+    return f.exact_signed(s.change), escape(_counted_games(e.games_counted) % values)
 
 
 def _counted_games(games: int) -> str:
@@ -352,7 +354,8 @@ def standings_body(standings: Iterable[Standing], base: str, link: bool, rated: 
     for s in standings:
         change = ""
         if rated:
-            change = f'<td class="num">{f.signed(s.rating.change) if s.rating else DASH}</td>'
+            shown = f.exact_signed(_printed(s.rating).change) if s.rating else DASH
+            change = f'<td class="num">{shown}</td>'
         out.append(
             f'<tr><td class="num">{s.rank}</td>'
             f"<td>{_player_link(base, s.player_id, s.name, link)}</td>"
@@ -378,11 +381,24 @@ def changes_body(standings: Iterable[Standing], base: str, link: bool) -> SafeSt
         r = s.rating
         if r is None:
             continue
+        p = _printed(r)
         out.append(
             f"<tr><td>{_player_link(base, s.player_id, s.name, link)}</td>"
-            f'<td class="num">{f.whole(r.pre_rating)}</td><td class="num">{r.games_counted}</td>'
+            f'<td class="num">{f.exact(p.before)}</td><td class="num">{r.games_counted}</td>'
             f'<td class="num">{f.short(r.actual)}</td><td class="num">{f.fixed(r.expected, 2)}</td>'
-            f'<td class="num">{f.signed(r.change)}</td>'
-            f'<td class="num">{f.whole(r.post_rating)}</td></tr>\n'
+            f'<td class="num">{f.exact_signed(p.change)}</td>'
+            f'<td class="num">{f.exact(p.after)}</td></tr>\n'
         )
     return mark_safe("".join(out))
+
+
+def _printed(r: RatingLine) -> ChangeSum:
+    """Before, change and after as the player page prints them, so that they add up."""
+    return change_sum(
+        pre=r.pre_rating,
+        post=r.post_rating,
+        change=r.change,
+        k=r.k,
+        actual=r.actual,
+        expected=r.expected,
+    )

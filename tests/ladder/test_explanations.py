@@ -211,3 +211,59 @@ def test_a_dutch_page_writes_the_same_sums_with_a_decimal_comma(client):
         )
         exact = k * (score - expected)
         assert exact.quantize(Decimal(1).scaleb(-decimals(change)), ROUND_HALF_UP) == change
+
+
+CHANGES_TABLE = re.compile(r'<table class="rating-changes">.*?<tbody>(?P<rows>.*?)</tbody>', re.S)
+STANDINGS_TABLE = re.compile(r'<table class="standings">.*?<tbody>(?P<rows>.*?)</tbody>', re.S)
+ROW = re.compile(r"<tr>(.*?)</tr>", re.S)
+CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
+
+
+def table_rows(pattern: re.Pattern, html: str) -> list[list[str]]:
+    table = pattern.search(html)
+    assert table is not None
+    return [[text(cell) for cell in CELL.findall(row)] for row in ROW.findall(table["rows"])]
+
+
+def player_page_changes(client, club: Club, players: list[Player]) -> dict[str, Decimal]:
+    """(player name, event name) -> the change the player page's summary line prints."""
+    changes = {}
+    for player in players:
+        for summary, _why in breakdowns(client, club, player):
+            _date, event_name, change = summary.rsplit(" · ", 2)
+            changes[player.name, event_name] = number(change)
+    return changes
+
+
+@pytest.mark.parametrize(
+    ("policy", "settings"), [("ladder", {"k_low": 17.5, "k_threshold": 12}), ("hsb", {"bonus": 5})]
+)
+def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_pages(
+    client, policy, settings
+):
+    club = make_club(
+        slug=f"events-{policy}",
+        visibility=Club.Visibility.PUBLIC,
+        rating_policy=policy,
+        rating_settings=settings,
+    )
+    players = season(club)
+    on_player_pages = player_page_changes(client, club, players)
+    checked = widened = 0
+    for event in club.events.filter(rated=True):
+        html = client.get(reverse("club_event", args=[club.slug, event.pk])).content.decode()
+        rows = table_rows(CHANGES_TABLE, html)
+        assert len(rows) == PlayerEventResult.objects.filter(event=event).count()
+        for name, before, _games, _score, _expected, change, after in rows:
+            before_n, change_n, after_n = number(before), number(change), number(after)
+            assert before_n + change_n == after_n, (event.name, name, before, change, after)
+            assert decimals(before_n) == decimals(after_n) >= 1
+            assert on_player_pages[name, event.name] == change_n, (event.name, name)
+            widened += decimals(before_n) > 1
+            checked += 1
+        # The standings print the same change as the rating-changes table.
+        standing_changes = {row[1]: row[-1] for row in table_rows(STANDINGS_TABLE, html)}
+        assert all(standing_changes[row[0]] == row[5] for row in rows)
+    assert checked > 100
+    if policy == "ladder":
+        assert widened > 0  # some event needs more than one decimal to add up

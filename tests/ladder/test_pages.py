@@ -328,8 +328,9 @@ def test_the_event_page_shows_the_rating_changes(client, public, history):
     response = client.get(url(public, f"events/{history['swiss'].pk}/"))
     changes = table(response, "rating-changes")
     assert [row[0] for row in changes] == ["Cid Cedar", "Ann Alder", "Dee Dogwood", "Bob Birch"]
-    assert changes[1] == ["Ann Alder", "1500", "1", "1", "0.64", "+7.2", "1507"]
-    assert changes[0] == ["Cid Cedar", "1200", "2", "1.5", "0.60", "+36.0", "1236"]
+    # One decimal, as the player page's breakdown, so that before + change = after.
+    assert changes[1] == ["Ann Alder", "1500.0", "1", "1", "0.64", "+7.2", "1507.2"]
+    assert changes[0] == ["Cid Cedar", "1200.0", "2", "1.5", "0.60", "+36.0", "1236.0"]
 
 
 def test_an_unrated_event_shows_no_rating_changes(client, public, history):
