@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, User
+from clubs.models import Club
 
 
 class SignUpForm(forms.Form):
@@ -41,20 +39,11 @@ class ClubCreateForm(forms.ModelForm):
         return slug
 
 
-class AddDirectorForm(forms.Form):
-    email = forms.EmailField(label=_("E-mail address of an existing account"))
+class InviteDirectorForm(forms.Form):
+    """Only the address: whether it has an account, or already directs the club, is never
+    checked here, so the owner's page cannot tell (clubs/invitations.py)."""
 
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.club = club
+    email = forms.EmailField(label=_("E-mail address of the new director"), max_length=254)
 
-    def clean_email(self) -> User:
-        email = self.cleaned_data["email"].strip().lower()
-        user = User.objects.filter(email__iexact=email, is_active=True).first()
-        if user is None:
-            raise forms.ValidationError(
-                _("No account uses this address. Ask them to sign up first, then add them.")
-            )
-        if self.club.roles.filter(user=user).exists():
-            raise forms.ValidationError(_("This person already directs the club."))
-        return user
+    def clean_email(self) -> str:
+        return self.cleaned_data["email"].strip().lower()

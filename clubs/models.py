@@ -294,6 +294,9 @@ class Event(models.Model):
     # The results file gave no round numbers, so the importer numbered its games into rounds
     # in file order; the preview says so until the director saves the results grid.
     rounds_from_order = models.BooleanField(default=False)
+    # Which date the imported file gave and from which record (clubs.date_notes.stored_date),
+    # for the preview; None when the results came without one (the grid, pasted CSV).
+    file_date = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -494,3 +497,23 @@ class LoginThrottle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key_hash[:8]}… ({self.attempts})"
+
+
+class ClubInvitation(models.Model):
+    """An owner's invitation to direct the club, sent as a signed link (clubs/invitations.py).
+
+    Holds a keyed hash of the invited address, not the address itself: nobody but the
+    mailbox's owner needs to read it, and the accepting account is matched against it.
+    Used once: `accepted_at` is set in the transaction that creates the director role.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email_hash = models.CharField(max_length=64)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invitation {self.pk} to {self.club}"

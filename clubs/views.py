@@ -13,11 +13,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs import audit
+from clubs import audit, invitations
 from clubs.access import NOT_FOUND, club_for_director, club_for_owner, player_for_director
 from clubs.auth_forms import too_many_from_address
 from clubs.erasure import erase_player
-from clubs.forms import AddDirectorForm, ClubCreateForm
+from clubs.forms import ClubCreateForm, InviteDirectorForm
 from clubs.models import Club, ClubRole
 from clubs.throttle import address_allows
 
@@ -80,7 +80,7 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "roles": roles,
             "is_owner": club.is_owned_by(request.user),
-            "add_director_form": AddDirectorForm(club=club),
+            "invite_form": InviteDirectorForm(),
             "page_path": club_page_path(club),
         },
     )
@@ -88,18 +88,45 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def director_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Invite a director by e-mail. One answer for every valid address, so the page never
+    tells whether an account exists or already directs the club (clubs/invitations.py)."""
     club = club_for_owner(request, slug)
-    form = AddDirectorForm(request.POST, club=club)
-    if form.is_valid():
-        user = form.cleaned_data["email"]
-        with transaction.atomic():
-            ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.DIRECTOR)
-            audit.record(club, request.user, "director.add", user_id=user.pk)
-        messages.success(request, _("%(email)s now directs the club.") % {"email": user.email})
-    else:
+    form = InviteDirectorForm(request.POST)
+    if not form.is_valid():
         for error in form.errors.get("email", []):
             messages.error(request, error)
+    elif not address_allows(request, "director-invite"):
+        messages.error(request, too_many_from_address().messages[0])
+    else:
+        email = form.cleaned_data["email"]
+        invitations.invite(club, request.user, email)
+        messages.success(
+            request,
+            _("We sent an invitation to %(email)s; they become a director when they accept it.")
+            % {"email": email},
+        )
     return redirect("club_manage", slug=club.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from an invitation mail: the invited account, signed in, confirms with a POST.
+
+    Signed out, Django's sign-in page brings the visitor back here (`next`). A tampered,
+    expired, used or replaced link and another account than the invited one all get the
+    same 404 page, which says what to check without telling which it was.
+    """
+    invitation = invitations.invitation_for(token, request.user)
+    if invitation is None:
+        return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+    club = invitation.club
+    if request.method == "POST":
+        if not invitations.accept(invitation, request.user):
+            return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+        messages.success(request, _("You now direct %(club)s.") % {"club": club.name})
+        return redirect("club_manage", slug=club.slug)
+    return render(request, "clubs/invitation.html", {"club": club})
 
 
 @require_POST

@@ -44,6 +44,7 @@ urlpatterns = [
     path("clubs/new/", club_views.club_create, name="club_create"),
     path("manage/<slug:slug>/", club_views.club_manage, name="club_manage"),
     path("manage/<slug:slug>/directors/add/", club_views.director_add, name="director_add"),
+    path("invitations/<str:token>/", club_views.invitation_accept, name="invitation_accept"),
     path(
         "manage/<slug:slug>/directors/<int:role_id>/remove/",
         club_views.director_remove,

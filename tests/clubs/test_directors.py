@@ -1,28 +1,29 @@
 import pytest
 from django.urls import reverse
 
-from clubs.models import ClubRole
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_owner_adds_a_director_by_email(client, club, owner):
-    helper = make_user("helper@example.org")
+def test_the_owner_invites_a_director_by_email_and_nobody_is_added_yet(client, club, owner):
+    make_user("helper@example.org")
     client.force_login(owner)
     response = client.post(
-        reverse("director_add", args=[club.slug]), {"email": "HELPER@example.org"}
+        reverse("director_add", args=[club.slug]), {"email": "HELPER@example.org"}, follow=True
     )
-    assert response.status_code == 302
-    assert club.roles.filter(user=helper, role=ClubRole.Role.DIRECTOR).exists()
+    assert "We sent an invitation to helper@example.org" in response.content.decode()
+    assert club.roles.count() == 2  # joins only by accepting (tests/clubs/test_invitations.py)
 
 
-def test_adding_an_unknown_address_says_so_and_adds_nobody(client, club, owner):
+def test_inviting_an_unknown_address_does_not_say_it_has_no_account(client, club, owner):
     client.force_login(owner)
     response = client.post(
         reverse("director_add", args=[club.slug]), {"email": "ghost@example.org"}, follow=True
     )
-    assert "No account uses this address" in response.content.decode()
+    page = response.content.decode()
+    assert "No account uses this address" not in page
+    assert "We sent an invitation to ghost@example.org" in page
     assert club.roles.count() == 2
 
 

@@ -20,6 +20,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   admin     staff only (the Django admin)
 #   redirect  everyone, answered with a redirect (the language switcher's links)
 #   link      everyone holding an event's own results link (a wrong one is a 404 to all)
+#   invitation  the signed-in account a director invitation was mailed to; anonymous
+#             visitors are sent to the login page, everyone else (and any wrong link) 404
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -56,6 +58,7 @@ for name in ("player_erase", "roster_repoint", "event_create", "event_edit", "ev
     route(name, "director", "GET", "POST")
 
 route("director_add", "owner", "POST")
+route("invitation_accept", "invitation", "GET", "POST")
 route("director_remove", "owner", "POST")
 route("billing:page", "owner", "GET")
 route("billing:subscribe", "owner", "POST")

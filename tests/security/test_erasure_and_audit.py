@@ -1,5 +1,8 @@
+import re
+
 import pytest
 from django.apps import apps
+from django.core import mail
 from django.db import models
 from django.urls import reverse
 
@@ -89,9 +92,14 @@ def test_erasure_asks_for_confirmation_first(client, club, director):
 
 
 def test_director_changes_are_in_the_audit_log_which_directors_can_read(client, club, owner):
-    make_user("helper@example.org")
+    helper = make_user("helper@example.org")
     client.force_login(owner)
     client.post(reverse("director_add", args=[club.slug]), {"email": "helper@example.org"})
+    link = re.search(r"https?://[^/\s]+(/invitations/\S+)", mail.outbox[0].body).group(1)
+    client.force_login(helper)
+    client.post(link)
+    client.force_login(owner)
+    assert AuditEntry.objects.get(club=club, action="director.invite").user == owner
     entry = AuditEntry.objects.get(club=club, action="director.add")
     assert entry.user == owner
     page = client.get(reverse("audit_log", args=[club.slug])).content.decode()

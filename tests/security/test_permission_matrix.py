@@ -58,6 +58,8 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
         return ok
     if access == "login":
         return {302} if persona == "anonymous" else ok
+    if access == "invitation":
+        return {302} if persona == "anonymous" else {404}  # "not-a-token" is no invitation
     if access == "webhook":
         return {404}  # billing is off
     if access == "director":
