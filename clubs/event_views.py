@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import audit, publishing
 from clubs.access import club_for_director, event_for_director
-from clubs.date_notes import date_note
+from clubs.date_notes import event_date_note
 from clubs.event_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
@@ -221,14 +221,7 @@ def _store(
     for warning in imported.warnings[:MAX_WARNINGS]:
         messages.warning(request, warning)
     if imported.date is not None and imported.date_source is not None:
-        note = date_note(imported.date, imported.date_source)
-        if imported.date != event.date:
-            # The event keeps the date the director gave it; the file's is only shown.
-            note += " " + _(
-                "This event's date is %(date)s: if the file's date is right, change it under "
-                "Details."
-            ) % {"date": event.date.isoformat()}
-        messages.info(request, note)
+        messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
     messages.success(
         request,
         ngettext(
@@ -341,7 +334,10 @@ def _grid_url(event: Event, round_no: int | None, blank: int | None = None) -> s
 def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     show_all = request.GET.get("all") == "1"
-    reviews = publishing.review_names(event, include_confirmed=show_all)
+    posted = request.method == "POST"
+    # A submitted form is read without the suggestions (most of the work); they are
+    # computed only for a page to show.
+    reviews = publishing.review_names(event, include_confirmed=show_all, suggest=not posted)
     roster = dict(event.club.players.active().order_by("name", "id").values_list("id", "name"))
     form = NamesForm(request.POST or None, reviews=reviews, roster=roster, initial=_version(event))
     here = reverse("event_names", kwargs={"slug": slug, "event_id": event.pk})
@@ -376,6 +372,8 @@ def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
                 if publishing.unconfirmed_names(event):
                     return redirect(here)
                 return redirect("event_preview", slug=slug, event_id=event.pk)
+    if posted:
+        reviews = publishing.review_names(event, include_confirmed=show_all)
     return render(
         request,
         "clubs/events/names.html",
@@ -383,6 +381,7 @@ def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
             "club": event.club,
             "event": event,
             "form": form,
+            "name_rows": form.rows_html(reviews),
             "show_all": show_all,
             "roster_options": [roster_label(pid, name) for pid, name in roster.items()],
             "add_form": AddEntryForm(initial=_version(event)),

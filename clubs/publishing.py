@@ -15,6 +15,7 @@ import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -27,11 +28,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit
+from clubs.date_notes import event_date_note, from_stored, stored_date
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.importers.base import name_key as typed_key
 from clubs.merging import REASON_LABELS, prepared_roster
 from clubs.models import Club, Entry, Event, Game, Player
 from ladder.changes import club_pages_changed, ladder_inputs_changed
+from ladder.explain import ChangeSum, change_sum
 from ladder.history import rate_history
 from ladder.models import PlayerEventResult
 from ladder.policies import get_policy
@@ -294,8 +297,16 @@ def _store_results(
         batch_size=2000,
     )
     # Rounds numbered by the importer stay marked until results come in another way (the grid).
+    marks: dict[str, Any] = {}
     if event.rounds_from_order != imported.rounds_from_order:
-        Event.objects.filter(pk=event.pk).update(rounds_from_order=imported.rounds_from_order)
+        marks["rounds_from_order"] = imported.rounds_from_order
+    # The file's date reading goes with the results it came with; one round saved in the grid
+    # leaves the rest of the file's results, and its date, in place.
+    file_date = stored_date(imported.date, imported.date_source)
+    if only_round is None and event.file_date != file_date:
+        marks["file_date"] = file_date
+    if marks:
+        Event.objects.filter(pk=event.pk).update(**marks)
     audit.record(
         event.club_id,
         user,
@@ -536,24 +547,32 @@ def played(result: Result) -> bool:
     return result.is_played or result.is_unrated_result
 
 
-def review_names(event: Event, *, include_confirmed: bool = False) -> list[NameReview]:
-    """Every unconfirmed entrant (or every entrant) with ranked suggestions from the roster."""
+def review_names(
+    event: Event, *, include_confirmed: bool = False, suggest: bool = True
+) -> list[NameReview]:
+    """Every unconfirmed entrant (or every entrant) with ranked suggestions from the roster.
+
+    Without `suggest` the reviews have no candidates: reading a submitted names form needs
+    the entrants and their games, and the suggestions are most of the work (a names form of
+    2,000 entrants would otherwise compute them again only to check the choices)."""
     entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
     games: dict[int, int] = {}
     played_games: dict[int, int] = {}
+    over_the_board = {result.value for result in Result if played(result)}  # 30,000 games
     for white, black, result in event.games.values_list("white_id", "black_id", "result"):
+        at_board = result in over_the_board
         for side in (white, black):
             if side is not None:
                 games[side] = games.get(side, 0) + 1
-                if played(Result(result)):
+                if at_board:
                     played_games[side] = played_games.get(side, 0) + 1
     shown = [e for e in entries if include_confirmed or e.player_id is None]
     if not shown:
         return []
     taken = {e.player_id: e.pk for e in entries if e.player_id is not None}
-    roster, owners = prepared_roster(event.club)
-    found: dict[int, list[tuple[int, Suggestion]]] = {}
-    for entry in shown:
+    found: dict[int, list[tuple[int, Suggestion]]] = {e.pk: [] for e in shown}
+    roster, owners = prepared_roster(event.club) if suggest else (None, None)
+    for entry in shown if suggest else ():
         suggestions = suggest_prepared(entry.typed_name, roster, SUGGESTIONS)
         # A player who already has a place in this event is no candidate for another name.
         found[entry.pk] = [
@@ -842,6 +861,18 @@ class PreviewRow:
     post_rating: float
     rated_games_after: int
 
+    @cached_property
+    def printed(self) -> ChangeSum:
+        """Before, change and after as the public pages will print them: they add up."""
+        return change_sum(
+            pre=self.pre_rating,
+            post=self.post_rating,
+            change=self.change,
+            k=self.k,
+            actual=self.actual,
+            expected=self.expected,
+        )
+
 
 @dataclass(frozen=True)
 class EventPreview:
@@ -851,6 +882,8 @@ class EventPreview:
     events_before: int
     # (variant, games) of the games that were not standard chess: never rated.
     variants: tuple[tuple[str, int], ...] = ()
+    # Which date the imported file gave, from which record, and what to check; "" if none.
+    date_note: str = ""
 
 
 def preview_event(event: Event) -> EventPreview:
@@ -872,9 +905,16 @@ def preview_event(event: Event) -> EventPreview:
     variants = tuple(Counter(row[5] for row in game_rows if row[5]).items())
     unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
     before_count = _events_before(event)
+    read = from_stored(event.file_date)
+    note = event_date_note(*read, event.date) if read is not None else ""
     if unconfirmed:
         return EventPreview(
-            [], unconfirmed, club.ladder_is_current, before_count, variants=variants
+            [],
+            unconfirmed,
+            club.ladder_is_current,
+            before_count,
+            variants=variants,
+            date_note=note,
         )
     player_of = {pk: e.player_id for pk, e in entries.items()}
     game_rows = [
@@ -918,7 +958,9 @@ def preview_event(event: Event) -> EventPreview:
         for pid, o in rating.players.items()
     ]
     rows.sort(key=lambda row: (-row.change, row.name))
-    return EventPreview(rows, [], club.ladder_is_current, before_count, variants=variants)
+    return EventPreview(
+        rows, [], club.ladder_is_current, before_count, variants=variants, date_note=note
+    )
 
 
 def _events_before(event: Event) -> int:

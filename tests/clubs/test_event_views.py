@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -645,3 +646,100 @@ def test_the_review_screen_says_which_date_the_file_gave_and_both_readings_if_un
     page = upload(signed_in, draft, "league.trf", unsure).content.decode()
     assert "could be 10 September 2013 or 13 September 2010" in page
     assert "It could also be 2010-09-13 (as YY.MM.DD): check the event&#x27;s date." in page
+
+
+def test_the_preview_prints_ratings_whose_sum_adds_up(signed_in, club):
+    # 1400.04 + 7.2242 = 1407.2642: rounded one by one, 1400.0 + 7.2 would print 1407.3.
+    ann, bob = make_players(club, ["Ann Alder", "Bob Birch"])
+    Player.objects.filter(pk=ann.pk).update(start_rating=1400.04, start_games=30)
+    Player.objects.filter(pk=bob.pk).update(start_rating=1301, start_games=30)
+    draft = make_event(club, [(1, ann, bob, W)], published=False)
+    html = signed_in.get(url("event_preview", draft)).content.decode()
+    rows = re.findall(
+        r'<th scope="row">(.*?)</th>\s*((?:<td class="num">[^<]*</td>\s*)+)</tr>', html, re.S
+    )
+    assert len(rows) == 2
+    for _name, cells in rows:
+        values = re.findall(r'<td class="num">([^<]*)</td>', cells)
+        before, change, after = (Decimal(values[i].replace("+", "")) for i in (0, 5, 6))
+        assert before + change == after, values
+    assert "1400.04" in html  # more decimals where one is not enough
+
+
+def irish_league(*, round_dates: bool = True) -> bytes:
+    """The Swiss-Manager file with an Irish league's year-first dates (10.09.13 = 2010-09-13)."""
+    data = SWISS_MANAGER.read_bytes()
+    data = data.replace(b"042 14.09.2024", b"042 10.09.13").replace(b"052 28.09.2024", b"")
+    new = b"10/09/13  10/10/11  11/03/13" if round_dates else b""
+    return data.replace(b"24/09/14  24/09/21  24/09/28", new)
+
+
+def test_the_preview_says_which_date_the_file_gave_long_after_the_upload(signed_in, draft):
+    upload(signed_in, draft, "league.trf", irish_league())
+    assert fresh(draft).file_date["record"] == "042"
+    page = signed_in.get(url("event_preview", draft)).content.decode()
+    assert "Date 2010-09-13 read from record 042 (as YY.MM.DD, agreeing with the 132 round " in page
+    assert "This event&#x27;s date is 2024-09-14: if the file&#x27;s date is right" in page
+
+    # Two readings stay possible: the preview shows both.
+    upload(signed_in, draft, "league.trf", irish_league(round_dates=False))
+    page = signed_in.get(url("event_preview", draft)).content.decode()
+    assert "It could also be 2010-09-13 (as YY.MM.DD): check the event&#x27;s date." in page
+
+
+def test_the_preview_warns_when_another_date_in_the_file_contradicts_the_one_read(signed_in, draft):
+    data = SWISS_MANAGER.read_bytes().replace(b"052 28.09.2024", b"052 01.02.2019")
+    upload(signed_in, draft, "vm.trf", data)
+    page = signed_in.get(url("event_preview", draft)).content.decode()
+    assert "It does not agree with the end date in record 052: check the event&#x27;s date." in page
+
+
+def test_the_file_date_goes_when_the_grid_replaces_the_results(signed_in, draft):
+    upload(signed_in, draft, "vm.trf", SWISS_MANAGER.read_bytes())
+    assert fresh(draft).file_date["date"] == "2024-09-14"
+    page = signed_in.get(url("event_preview", draft)).content.decode()
+    assert "Date 2024-09-14 read from record 042" in page
+    assert "This event&#x27;s date is" not in page  # the file agrees with the event
+
+    rows = [("1", "Ann", "Bob", "1-0")]
+    response = signed_in.post(url("event_grid", draft), grid_post(rows, fresh(draft).edit_version))
+    assert response.status_code == 302
+    assert fresh(draft).file_date is None
+    assert "read from record" not in signed_in.get(url("event_preview", draft)).content.decode()
+
+
+def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
+    signed_in, club, monkeypatch
+):
+    # Suggestions are most of a names page's work: a submitted form of 2,000 names is read
+    # without them, and only a page shown again (here with an error) computes them.
+    import clubs.publishing
+
+    ann, _bob = make_players(club, ["Ann Archer", "Bob Baker"])
+    event = make_event(club, [], published=False)
+    white = Entry.objects.create(event=event, typed_name="Archer, Ann", start_rank=1)
+    black = Entry.objects.create(event=event, typed_name="Carl Cook", start_rank=2)
+    Game.objects.create(event=event, round=1, white=white, black=black, result=Result.DRAW)
+    calls = []
+    real = clubs.publishing.suggest_prepared
+    monkeypatch.setattr(
+        clubs.publishing, "suggest_prepared", lambda *a, **k: calls.append(a[0]) or real(*a, **k)
+    )
+    defaults = checked_choices(signed_in.get(url("event_names", event)).content.decode())
+    assert defaults[f"decision_{white.pk}"] == f"p{ann.pk}" and len(calls) == 2
+
+    calls.clear()
+    refused = signed_in.post(
+        url("event_names", event),
+        {**defaults, f"start_{black.pk}": "4001", "version": fresh(event).edit_version},
+    )
+    assert refused.status_code == 200 and len(calls) == 2  # shown again, with its suggestions
+    assert "Ann Archer" in refused.content.decode()
+
+    calls.clear()
+    saved = signed_in.post(
+        url("event_names", event), {**defaults, "version": fresh(event).edit_version}
+    )
+    assert saved.status_code == 302 and calls == []
+    assert Entry.objects.get(pk=white.pk).player == ann
+    assert Entry.objects.get(pk=black.pk).player.name == "Carl Cook"
