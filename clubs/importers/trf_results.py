@@ -1,0 +1,191 @@
+"""TRF round cells to games: the two halves of each pairing joined into one result.
+
+A pairing is written twice, once in each player's line; it is stored once and both halves must
+agree. Round cells map to results as follows (letter codes are case-insensitive):
+
+==========================  ====================================================
+both halves                 result (by colour)
+==========================  ====================================================
+``1``/``0``, ``=``/``=``    WHITE_WIN, DRAW, BLACK_WIN
+``+``/``-``                 WHITE_FORFEIT_WIN or BLACK_FORFEIT_WIN
+``-``/``-``                 DOUBLE_FORFEIT
+``W``/``L``, ``D``/``D``    UNRATED_WHITE_WIN, UNRATED_DRAW, UNRATED_BLACK_WIN
+blank/blank                 NO_RESULT (paired, result not entered yet)
+==========================  ====================================================
+
+Without an opponent (``0000`` or blank): ``H`` half-point bye, ``F`` or ``+`` full-point bye,
+``U`` pairing-allocated bye, ``Z`` zero-point bye; ``1``/``W``, ``=``/``D`` and ``0``/``L``
+are read as full, half and zero-point byes (Vega writes ``0000 - =`` for a half-point bye);
+blank or ``-`` means absent and stores nothing.
+"""
+
+from __future__ import annotations
+
+from ladder.results import Result
+
+from .base import ImportedGame, ImportFileError
+from .trf_players import Cell, PlayerLine
+
+# Result codes of the two halves of one pairing, seen from the first half: (white wins,
+# draw, black wins) is decided later from the colours.
+_OUTCOMES: dict[tuple[str, str], str] = {
+    ("1", "0"): "first",
+    ("0", "1"): "second",
+    ("=", "="): "draw",
+    ("+", "-"): "first_forfeit",
+    ("-", "+"): "second_forfeit",
+    ("-", "-"): "double_forfeit",
+    ("W", "L"): "first_unrated",
+    ("L", "W"): "second_unrated",
+    ("D", "D"): "draw_unrated",
+    ("", ""): "no_result",
+}
+
+_BYES_WITHOUT_OPPONENT: dict[str, Result] = {
+    "H": Result.BYE_HALF,
+    "F": Result.BYE_FULL,
+    "U": Result.BYE_PAIRING,
+    "Z": Result.BYE_ZERO,
+    "+": Result.BYE_FULL,
+    "1": Result.BYE_FULL,
+    "W": Result.BYE_FULL,
+    "=": Result.BYE_HALF,
+    "D": Result.BYE_HALF,
+    "0": Result.BYE_ZERO,
+    "L": Result.BYE_ZERO,
+}
+
+# What each cell is worth under the default scoring, to check the points column against.
+_CELL_POINTS: dict[str, float] = {
+    **dict.fromkeys("1+WFU", 1.0),
+    **dict.fromkeys("=DH", 0.5),
+}
+
+
+def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[ImportedGame]:
+    games: list[ImportedGame] = []
+    byes: list[ImportedGame] = []
+    paired_rounds: set[int] = set()
+    done: set[tuple[int, int, int]] = set()
+    ordered = sorted(players.values(), key=lambda player: player.line)
+    for player in ordered:
+        for cell in player.cells.values():
+            if cell.opponent is None:
+                result = _BYES_WITHOUT_OPPONENT.get(cell.code)
+                if result is not None:
+                    byes.append(ImportedGame(cell.round, player.key, None, result, player.line))
+                continue
+            paired_rounds.add(cell.round)
+            pair = (cell.round, *sorted((player.key, cell.opponent)))
+            if pair in done:
+                continue
+            done.add(pair)
+            games.append(_join_halves(player, cell, players, warnings))
+
+    unplayed_rounds: dict[int, list[int]] = {}
+    for bye in byes:
+        if bye.round in paired_rounds:
+            games.append(bye)
+        else:
+            unplayed_rounds.setdefault(bye.round, []).append(bye.line)
+    for round_number, numbers in sorted(unplayed_rounds.items()):
+        warnings.append(
+            f"Line {numbers[0]}: round {round_number} has no game between two players, only "
+            f"byes or absences ({len(numbers)} of them); it looks announced but not played, "
+            "so nothing was stored for it."
+        )
+    games.sort(key=lambda game: (game.round, game.line, game.black is None))
+    return games
+
+
+def _join_halves(
+    first: PlayerLine, cell: Cell, players: dict[int, PlayerLine], warnings: list[str]
+) -> ImportedGame:
+    round_number = cell.round
+    assert cell.opponent is not None
+    if cell.opponent == first.key:
+        raise ImportFileError.at(
+            first.line, f"in round {round_number} player {first.key} is paired with themselves."
+        )
+    second = players.get(cell.opponent)
+    if second is None:
+        raise ImportFileError.at(
+            first.line,
+            f"round {round_number} names opponent {cell.opponent}, but no player line (001) "
+            f"has starting rank {cell.opponent}.",
+        )
+    other = second.cells.get(round_number)
+    if other is None or other.opponent != first.key:
+        found = (
+            "no opponent"
+            if other is None or other.opponent is None
+            else f"player {other.opponent} as the opponent"
+        )
+        raise ImportFileError.at(
+            first.line,
+            f"round {round_number} says player {first.key} played player {second.key}, but "
+            f"line {second.line} (player {second.key}) gives {found} in round {round_number}.",
+        )
+
+    outcome = _OUTCOMES.get((cell.code, other.code))
+    if outcome is None:
+        raise ImportFileError.at(
+            first.line,
+            f"round {round_number} gives player {first.key} the result "
+            f"'{_show_code(cell.code)}' against player {second.key}, but line {second.line} "
+            f"gives player {second.key} '{_show_code(other.code)}'; the two halves must match "
+            "(1 with 0, = with =, + with -, - with -, W with L, D with D).",
+        )
+    if cell.colour is not None and cell.colour == other.colour:
+        side = "White" if cell.colour == "w" else "Black"
+        raise ImportFileError.at(
+            first.line,
+            f"round {round_number} gives player {first.key} {side} against player {second.key}, "
+            f"but line {second.line} gives player {second.key} {side} too.",
+        )
+    first_is_white = cell.colour == "w" or other.colour == "b"
+    if cell.colour is None and other.colour is None:
+        first_is_white = True
+        if outcome not in ("first_forfeit", "second_forfeit", "double_forfeit"):
+            warnings.append(
+                f"Line {first.line}: neither this line nor line {second.line} gives the colours "
+                f"of player {first.key} and player {second.key} in round {round_number}; "
+                f"player {first.key} (the earlier line) was taken as White."
+            )
+    result = _result_for(outcome, first_is_white)
+    white, black = (first, second) if first_is_white else (second, first)
+    return ImportedGame(round_number, white.key, black.key, result, first.line)
+
+
+def _result_for(outcome: str, first_is_white: bool) -> Result:
+    if outcome == "draw":
+        return Result.DRAW
+    if outcome == "draw_unrated":
+        return Result.UNRATED_DRAW
+    if outcome == "double_forfeit":
+        return Result.DOUBLE_FORFEIT
+    if outcome == "no_result":
+        return Result.NO_RESULT
+    white_won = outcome.startswith("first") == first_is_white
+    if outcome.endswith("forfeit"):
+        return Result.WHITE_FORFEIT_WIN if white_won else Result.BLACK_FORFEIT_WIN
+    if outcome.endswith("unrated"):
+        return Result.UNRATED_WHITE_WIN if white_won else Result.UNRATED_BLACK_WIN
+    return Result.WHITE_WIN if white_won else Result.BLACK_WIN
+
+
+def _show_code(code: str) -> str:
+    return code or "blank"
+
+
+def check_points(players: dict[int, PlayerLine], warnings: list[str]) -> None:
+    for player in players.values():
+        if player.points is None:
+            continue
+        counted = sum(_CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values())
+        if abs(counted - player.points) > 0.01:
+            warnings.append(
+                f"Line {player.line}: the points column says {player.points:g} for player "
+                f"{player.key}, but the round results add up to {counted:g}; the round results "
+                "were used."
+            )

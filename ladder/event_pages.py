@@ -1,0 +1,192 @@
+"""The event page (standings, rounds, crosstable, rating changes) and the list of events."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from clubs.models import Club, Event
+from ladder.models import PlayerEventResult
+from ladder.page_texts import RESULT_TEXT, VARIANT_TEXT, points_text, score_symbol
+from ladder.results import Result
+from ladder.rosters import Roster
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    pre_rating: float
+    expected: float
+    actual: float
+    change: float
+    games_counted: int
+    k: float | None = None
+    # As stored: the next event's "before" is this rating, so the page prints its rounding.
+    post_rating: float = 0.0
+
+
+@dataclass
+class Standing:
+    entry_id: int
+    player_id: int | None
+    name: str
+    start_rank: int
+    points: float = 0.0
+    played: int = 0
+    byes: int = 0
+    forfeits: int = 0
+    rank: int = 0
+    rating: RatingLine | None = None
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+
+@dataclass(frozen=True)
+class Board:
+    number: int
+    white: Standing
+    black: Standing | None
+    result: str
+
+
+@dataclass(frozen=True)
+class EventPage:
+    event: Event
+    standings: list[Standing]
+    rounds: list[tuple[int, list[Board]]]
+    crosstable: list[tuple[Standing, list[str]]] | None
+    rating_changes: list[Standing]
+
+    @property
+    def rated(self) -> bool:
+        return self.event.rated and self.event.kind != Event.Kind.BUGHOUSE
+
+
+def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
+    entries = {
+        entry_id: Standing(
+            entry_id,
+            player_id,
+            roster.names.get(player_id, unconfirmed) if player_id else unconfirmed,
+            start_rank or 0,
+        )
+        for entry_id, player_id, start_rank in event.entries.values_list(
+            "id", "player_id", "start_rank"
+        )
+    }
+    games = list(
+        event.games.order_by("round", "id").values_list(
+            "round", "white_id", "black_id", "result", "variant"
+        )
+    )
+    rounds: dict[int, list[Board]] = defaultdict(list)
+    cells: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for round_no, white_id, black_id, result_code, variant in games:
+        result = Result(result_code)
+        white, black = entries[white_id], entries.get(black_id) if black_id else None
+        white_score, black_score = result.scores
+        white.points += white_score
+        _tally(white, result)
+        if black is not None:
+            black.points += black_score
+            _tally(black, result)
+            cells[white_id, black_id].append(score_symbol(result, white_score, black_score))
+            cells[black_id, white_id].append(score_symbol(result, black_score, white_score))
+        shown = str(RESULT_TEXT[result])
+        if variant:
+            shown = VARIANT_TEXT % {"result": shown, "variant": variant}
+        board = Board(len(rounds[round_no]) + 1, white, black, shown)
+        rounds[round_no].append(board)
+
+    by_player = {s.player_id: s for s in entries.values() if s.player_id is not None}
+    for player_id, *numbers in PlayerEventResult.objects.filter(event=event).values_list(
+        "player_id",
+        "pre_rating",
+        "expected",
+        "actual",
+        "change",
+        "games_counted",
+        "k",
+        "post_rating",
+    ):
+        if player_id in by_player:
+            by_player[player_id].rating = RatingLine(*numbers)
+
+    standings = sorted(entries.values(), key=lambda s: (-s.points, s.start_rank, s.entry_id))
+    for index, standing in enumerate(standings):
+        previous = standings[index - 1] if index else None
+        same = previous is not None and previous.points == standing.points
+        standing.rank = previous.rank if same and previous else index + 1
+    changes = sorted(
+        (s for s in standings if s.rating is not None),
+        key=lambda s: (-s.rating.change if s.rating else 0, s.rank),
+    )
+    return EventPage(
+        event=event,
+        standings=standings,
+        rounds=sorted(rounds.items()),
+        crosstable=_crosstable(standings, cells),
+        rating_changes=changes,
+    )
+
+
+def _tally(standing: Standing, result: Result) -> None:
+    if result.is_bye:
+        standing.byes += 1
+    elif result.is_forfeit:
+        standing.forfeits += 1
+    else:
+        standing.played += 1
+
+
+def _crosstable(
+    standings: list[Standing], cells: dict[tuple[int, int], list[str]]
+) -> list[tuple[Standing, list[str]]] | None:
+    """A round robin's crosstable: only when every pair of players met exactly once."""
+    players = [s for s in standings if s.played or s.forfeits]
+    if len(players) < 3:
+        return None
+    ids = [s.entry_id for s in players]
+    for a in ids:
+        for b in ids:
+            if a != b and len(cells.get((a, b), ())) != 1:
+                return None
+    return [(s, [cells[s.entry_id, b][0] if s.entry_id != b else "" for b in ids]) for s in players]
+
+
+# --- the list of events and the sitemap -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    id: int
+    name: str
+    date: dt.date
+    kind: str  # the kind's label in the page's language
+    rated: bool  # rated by the director and not bughouse: the event moves the ladder
+    players: int
+
+
+def event_summaries(club: Club) -> list[EventSummary]:
+    rows = (
+        club.events.published()
+        .order_by("-date", "-order_in_day", "-created_at", "-id")
+        .annotate(players=Count("entries"))
+        .values_list("id", "name", "date", "kind", "rated", "players")
+    )
+    labels = dict(Event.Kind.choices)
+    return [
+        EventSummary(
+            pk,
+            name,
+            date,
+            str(labels.get(kind, kind)),
+            rated and kind != Event.Kind.BUGHOUSE,
+            players,
+        )
+        for pk, name, date, kind, rated, players in rows
+    ]

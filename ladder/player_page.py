@@ -1,0 +1,255 @@
+"""The player page: a player's events, games and lifetime record, in two plain-SQL queries."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+
+from django.db import connection
+
+from clubs.models import Club, Entry, Event, Game
+from ladder.models import PlayerEventResult, RatedEvent
+from ladder.page_texts import REASON_TEXT, RESULT_TEXT, UNKNOWN_REASON_TEXT, score_symbol
+from ladder.policies import get_policy
+from ladder.policies.base import UnratedReason
+from ladder.policies.ladder import expected_score
+from ladder.results import Result
+from ladder.rosters import Roster, RosterPlayer
+
+
+@dataclass
+class Record:
+    """A lifetime record: games played over the board apart from byes and forfeits."""
+
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    byes: int = 0
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
+
+    @property
+    def played(self) -> int:
+        return self.won + self.drawn + self.lost
+
+    @property
+    def forfeits(self) -> int:
+        return self.forfeits_won + self.forfeits_lost
+
+    def add(self, result: Result, mine: float, theirs: float) -> None:
+        if result.is_bye:
+            self.byes += 1
+        elif result.is_played or result.is_unrated_result:
+            if mine > theirs:
+                self.won += 1
+            elif mine < theirs:
+                self.lost += 1
+            else:
+                self.drawn += 1
+        elif mine > theirs:
+            self.forfeits_won += 1
+        else:
+            self.forfeits_lost += 1
+
+
+@dataclass(frozen=True)
+class GameLine:
+    round: int
+    colour: str  # "white", "black" or "" for a bye
+    opponent_id: int | None
+    opponent: str
+    opponent_rating: float | None  # the opponent's rating before the event
+    expected: float | None  # None when the game did not count for this player
+    score: str  # "1", "½", "0", "+", "−", "*"
+    result_text: str
+    counted: bool | None  # None while the ladder has not rated the event yet
+    reason: str
+
+
+@dataclass
+class EventLine:
+    event_id: int
+    name: str
+    date: dt.date
+    rated: bool
+    pre_rating: float
+    k: float | None
+    expected: float
+    actual: float
+    change: float
+    post_rating: float
+    games_counted: int
+    games: list[GameLine] = field(default_factory=list)
+    # The pre-event ratings of the opponents in the games counted for this player, one per
+    # game: the HSB formula's opponents' average and p come from them exactly.
+    opponent_ratings: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClubRules:
+    """What the player page's formulas need of the club's rating settings."""
+
+    policy: str  # a name in ladder.policies.POLICIES
+    hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
+
+
+def club_rules(club: Club) -> ClubRules:
+    try:
+        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+    except ValueError:
+        # A broken setting stops the replay, which says so to the directors; the page
+        # still explains the stored numbers (ladder.explain finds the bonus they used).
+        return ClubRules(club.rating_policy)
+    return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: RosterPlayer
+    rank: int | None
+    record: Record
+    events: list[EventLine]  # oldest first
+    rules: ClubRules = ClubRules("ladder")
+
+
+def _as_date(value: dt.date | str) -> dt.date:
+    return dt.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _json(value: str | dict | None) -> dict:
+    """A JSON column read with a plain cursor: text (Django leaves decoding to the field)."""
+    if value is None:
+        return {}
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _player_rows(sql: str, params: list[object]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _player_results(club: Club, player_id: int) -> list[tuple]:
+    """The player's results in published events, oldest first, each with its event's name,
+    rated flag and kind and the event's stored game outcomes (JSON text).
+
+    Plain SQL, as for the games below: building these queries with the ORM cost more
+    than running them, on a page the page cache rarely holds (there is one per player).
+    """
+    result, event, rated = (
+        PlayerEventResult._meta.db_table,
+        Event._meta.db_table,
+        RatedEvent._meta.db_table,
+    )
+    sql = f"""
+        SELECT r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
+               r.expected, r.actual, r.change, r.post_rating, r.games_counted, re.game_outcomes
+        FROM {result} r
+        JOIN {event} e ON e.id = r.event_id
+        LEFT JOIN {rated} re ON re.event_id = r.event_id
+        WHERE r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL
+        ORDER BY r.position
+    """
+    return _player_rows(sql, [club.pk, player_id, Event.Status.PUBLISHED])
+
+
+def _player_games(club: Club, player_id: int) -> list[tuple]:
+    """Every game of the player in published events, each side once, with the opponent
+    and the opponent's rating before that event:
+    (game, event, round, result, side, opponent, opponent's pre-event rating)."""
+    game, entry, event, result = (
+        Game._meta.db_table,
+        Entry._meta.db_table,
+        Event._meta.db_table,
+        PlayerEventResult._meta.db_table,
+    )
+    side = f"""
+        SELECT g.id, g.event_id, g.round, g.result, %s, theirs.player_id,
+               (SELECT r.pre_rating FROM {result} r
+                WHERE r.event_id = g.event_id AND r.player_id = theirs.player_id)
+        FROM {game} g
+        JOIN {event} e ON e.id = g.event_id
+        JOIN {entry} mine ON mine.id = g.{{mine}}_id
+        LEFT JOIN {entry} theirs ON theirs.id = g.{{theirs}}_id
+        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL AND mine.player_id = %s
+    """
+    sql = (
+        side.format(mine="white", theirs="black")
+        + " UNION ALL "
+        + side.format(mine="black", theirs="white")
+    )
+    published = Event.Status.PUBLISHED
+    return _player_rows(
+        sql,
+        ["white", club.pk, published, player_id, "black", club.pk, published, player_id],
+    )
+
+
+def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None:
+    player = roster.get(player_id)
+    if player is None:
+        return None
+    events: dict[int, EventLine] = {}
+    outcomes: dict[int, dict[str, list]] = {}
+    for row in _player_results(club, player_id):
+        event_id, name, date, rated, kind, *numbers, stored = row
+        events[event_id] = EventLine(
+            event_id, name, _as_date(date), rated and kind != Event.Kind.BUGHOUSE, *numbers
+        )
+        outcomes[event_id] = _json(stored)
+    record = Record()
+    result_texts = {result: str(text) for result, text in RESULT_TEXT.items()}
+    reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
+    games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
+    for game_id, event_id, round_no, result_code, side, opponent, opponent_pre in games:
+        result = Result(result_code)
+        white_score, black_score = result.scores
+        mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
+        record.add(result, mine, theirs)
+        event = events.get(event_id)
+        if event is None:
+            continue  # published after the last replay: counted above, rated soon
+        stored = outcomes[event_id].get(str(game_id))
+        if stored is None and result.is_forfeit:
+            # A forfeit against an entrant left without a player never reaches the replay.
+            stored = [False, False, UnratedReason.FORFEIT]
+        counted, reason = _counted(stored, side, reasons)
+        expected = None
+        if counted and opponent_pre is not None:
+            event.opponent_ratings.append(opponent_pre)
+            if event.k is not None:
+                expected = expected_score(event.pre_rating, opponent_pre)
+            elif event.games_counted:
+                expected = event.expected / event.games_counted
+        event.games.append(
+            GameLine(
+                round=round_no,
+                colour="" if result.is_bye else side,
+                opponent_id=opponent,
+                opponent=roster.names.get(opponent, "") if opponent else "",
+                opponent_rating=opponent_pre,
+                expected=expected,
+                score=score_symbol(result, mine, theirs),
+                result_text=result_texts[result],
+                counted=counted,
+                reason=reason,
+            )
+        )
+    return PlayerPage(
+        player, roster.rank_of(player_id), record, list(events.values()), club_rules(club)
+    )
+
+
+def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool | None, str]:
+    """Whether the game counted for this side and, if not, why.
+
+    Only called for events the replay has rated; it stores only the games not
+    rated for both sides, so a game without an entry counted for both.
+    """
+    if outcome is None:
+        return True, ""
+    rated_white, rated_black, reason = outcome
+    if rated_white if side == "white" else rated_black:
+        return True, ""
+    return False, reasons.get(reason) or str(UNKNOWN_REASON_TEXT)

@@ -1,0 +1,138 @@
+"""The club's roster, the start of every club page, and the ladder read from it.
+
+The roster (one query) gives the shown names, which are decided over the whole roster so
+look-alikes stay apart, and the ladder numbers. Built rosters are kept per process.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from clubs.models import Club
+from ladder.display import NameFacts, shown_names
+from ladder.page_texts import half_up
+
+ACTIVE_DAYS = 365
+
+
+@dataclass(slots=True)
+class RosterPlayer:
+    id: int
+    name: str  # the shown name
+    rating: float | None
+    rated_games: int
+    provisional: bool
+    last_played: dt.date | None
+    last_change: float | None
+
+    @property
+    def on_ladder(self) -> bool:
+        return self.rated_games > 0 and self.rating is not None
+
+    @property
+    def rating_whole(self) -> int | None:
+        return None if self.rating is None else half_up(self.rating)
+
+
+@dataclass(frozen=True)
+class Roster:
+    players: list[RosterPlayer]  # in ladder order, players not on the ladder included
+    names: dict[int, str]
+
+    def ladder(self, active_since: dt.date | None = None) -> list[LadderRow]:
+        """Established players by rating, then provisional ones; no one without a rated game."""
+        rows = [
+            p
+            for p in self.players
+            if p.on_ladder
+            and (active_since is None or (p.last_played and p.last_played >= active_since))
+        ]
+        return [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
+
+    def by_name(self) -> list[RosterPlayer]:
+        return sorted(self.players, key=lambda p: (p.name.casefold(), p.id))
+
+    def rank_of(self, player_id: int) -> int | None:
+        for row in self.ladder():
+            if row.player.id == player_id:
+                return row.rank
+        return None
+
+    def get(self, player_id: int) -> RosterPlayer | None:
+        return next((p for p in self.players if p.id == player_id), None)
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    player: RosterPlayer
+
+
+def active_since(today: dt.date) -> dt.date:
+    return today - dt.timedelta(days=ACTIVE_DAYS)
+
+
+# Rosters this process built lately, by everything a roster depends on: any change to a
+# name, a rating or who is on the roster bumps one of the club's versions, so an entry
+# is never stale, only unused. Every page of a club starts from its roster, and a page not
+# in the page cache (a player's, say) then costs a third less.
+_ROSTERS_KEPT = 64
+_rosters: OrderedDict[tuple[Any, ...], Roster] = OrderedDict()
+_rosters_lock = threading.Lock()
+
+
+def load_roster(club: Club, viewer_is_director: bool) -> Roster:
+    key = (
+        club.pk,
+        club.secret,  # a new club that got a deleted one's id (tests, restores) has a new secret
+        club.name_display,
+        club.data_version,
+        club.built_version,
+        club.pages_version,
+        viewer_is_director,
+    )
+    with _rosters_lock:
+        roster = _rosters.get(key)
+        if roster is not None:
+            _rosters.move_to_end(key)
+            return roster
+    roster = _build_roster(club, viewer_is_director)
+    with _rosters_lock:
+        _rosters[key] = roster
+        while len(_rosters) > _ROSTERS_KEPT:
+            _rosters.popitem(last=False)
+    return roster
+
+
+def forget_rosters() -> None:
+    """For tests, whose rolled-back databases hand out the same ids and versions again."""
+    with _rosters_lock:
+        _rosters.clear()
+
+
+def _build_roster(club: Club, viewer_is_director: bool) -> Roster:
+    rows = list(
+        club.players.active()
+        .in_ladder_order()
+        .values_list(
+            "id",
+            "name",
+            "junior",
+            "full_name_consent",
+            "rating",
+            "rated_games",
+            "provisional",
+            "last_played",
+            "last_change",
+        )
+    )
+    names = shown_names((NameFacts(*row[:4]) for row in rows), club, viewer_is_director)
+    players = [
+        RosterPlayer(pid, names[pid], rating, games, provisional, last_played, last_change)
+        for pid, _n, _j, _c, rating, games, provisional, last_played, last_change in rows
+    ]
+    return Roster(players, names)
