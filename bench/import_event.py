@@ -15,7 +15,8 @@ are roster players written "Surname, Given" (same after normalisation: preselect
 one letter off a roster name (a suggestion, not preselected), 60 are new (they share given
 names and surnames with the roster, so most of them get suggestions too).
 
-Timed, each step once on fresh data (REPEAT times, median reported):
+Timed, each step once on fresh data (--repeat times, 3 by default, median reported; --history
+sets the number of earlier events, 200 by default):
   parse      clubs.importers.parse_file on the TRF bytes
   draft      create_draft_from_import (one transaction: event, 280 entries, 980 games)
   review     review_names: suggestions for 280 names (cold: roster cache cleared first)
@@ -68,7 +69,11 @@ SURNAMES = [
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.parse_args()
+    parser.add_argument("--repeat", type=int, default=REPEAT, help=f"runs ({REPEAT})")
+    parser.add_argument(
+        "--history", type=int, default=HISTORY_EVENTS, help=f"earlier events ({HISTORY_EVENTS})"
+    )
+    args = parser.parse_args()
     temp_dir = None
     url = os.environ.get("DATABASE_URL", "")
     if not url:
@@ -90,8 +95,8 @@ def main() -> int:
         call_command("migrate", verbosity=0, interactive=False)
         print_machine(connection)
         timings: dict[str, list[float]] = {}
-        for run in range(REPEAT):
-            for step, seconds in one_run(seed=run).items():
+        for run in range(args.repeat):
+            for step, seconds in one_run(seed=run, history=args.history).items():
                 timings.setdefault(step, []).append(seconds)
         print(f"{'step':<11} {'median':>9} {'runs':>26}")
         for step, values in timings.items():
@@ -161,7 +166,7 @@ def trf_file(field: list[str], rng: random.Random, rounds: int = ROUNDS) -> byte
     return ("\n".join(lines) + "\n").encode()
 
 
-def one_run(seed: int) -> dict[str, float]:
+def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     import datetime as dt
 
     from django.core.cache import cache
@@ -203,7 +208,7 @@ def one_run(seed: int) -> dict[str, float]:
         players = list(Player.objects.filter(club=club).order_by("id"))
         make_history(
             club,
-            events=HISTORY_EVENTS,
+            events=history,
             players=0,
             per_event=HISTORY_FIELD,
             rounds=HISTORY_ROUNDS,
@@ -266,7 +271,7 @@ def one_run(seed: int) -> dict[str, float]:
         if seed == 0:
             games = Game.objects.filter(event__club=club).count()
             print(
-                f"club:     {len(players)} roster players, {HISTORY_EVENTS} earlier events, "
+                f"club:     {len(players)} roster players, {history} earlier events, "
                 f"{games} games in all after publishing"
             )
             print(

@@ -4,7 +4,7 @@
 #   DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_g bench/pages.sh
 #
 # Serves the ladder, the busiest player's page and the last event's page of a large public
-# club (bench/pages_data.py creates it in DATABASE_URL's database once), the demo club's
+# club (bench/sample_clubs.py creates it in DATABASE_URL's database once), the demo club's
 # ladder (30 players, manage.py load_demo) and, beside them, a minimal page of the same
 # project settings that lists 60 rows from the database (bench/minimal_wsgi.py). The large
 # club's pages are measured from the page cache, as visitors without a session get them,
@@ -32,7 +32,7 @@ unset REDIS_URL
 .venv/bin/python manage.py migrate --noinput -v0
 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py load_demo >/dev/null  # the 30-player demo club, for scale
-mapfile -t paths < <(.venv/bin/python bench/pages_data.py)
+mapfile -t paths < <(.venv/bin/python bench/sample_clubs.py)
 
 server_pid=""
 stop_server() {

@@ -75,10 +75,14 @@ def make_history(
     rounds: int,
     seed: int = 1,
     roster: Sequence[Player] | None = None,
+    start: dt.date = dt.date(2020, 1, 1),
+    days_apart: int = 1,
+    always: Sequence[Player] = (),
 ) -> list[Event]:
     """A synthetic published history built with bulk inserts, for heavier tests and benches.
 
-    With `roster`, its players take part instead of `players` new ones.
+    With `roster`, its players take part instead of `players` new ones. Events fall on `start`
+    and every `days_apart` days after; the `always` players (of the roster) play in every one.
     """
     import random
 
@@ -91,16 +95,19 @@ def make_history(
         Event(
             club=club,
             name=f"Round robin {n}",
-            date=dt.date(2020, 1, 1) + dt.timedelta(days=n),
+            date=start + dt.timedelta(days=n * days_apart),
             status=Event.Status.PUBLISHED,
         )
         for n in range(events)
     )
+    others = [p for p in roster if p not in always] if always else roster
     entries = Entry.objects.bulk_create(
         (
             Entry(event=event, typed_name=p.name, player=p, start_rank=rank)
             for event in made
-            for rank, p in enumerate(rng.sample(roster, per_event), start=1)
+            for rank, p in enumerate(
+                [*always, *rng.sample(others, per_event - len(always))], start=1
+            )
         ),
         batch_size=5000,
     )
