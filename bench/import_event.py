@@ -174,9 +174,10 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from django.test import Client
     from django.urls import reverse
 
-    from clubs import merging, publishing
+    from clubs import event_drafts, merging, name_decisions, preview, publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+    from clubs.name_decisions import apply_name_decisions
     from ladder import jobs
     from ladder.changes import ladder_inputs_changed
     from ladder.replay import replay_ladder, verify_ladder
@@ -222,16 +223,16 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
         times: dict[str, float] = {}
         imported = timed(times, "parse", lambda: parse_file(data, "trf"))
         assert len(imported.players) == PLAYERS and len(imported.games) == PLAYERS // 2 * ROUNDS
-        details = publishing.EventDetails("Bench Open", dt.date(2030, 6, 1))
+        details = event_drafts.EventDetails("Bench Open", dt.date(2030, 6, 1))
         event = timed(
             times,
             "draft",
-            lambda: publishing.create_draft_from_import(club, imported, details, user),
+            lambda: results.create_draft_from_import(club, imported, details, user),
         )
         cache.clear()
         merging._local.clear()
-        reviews = timed(times, "review", lambda: publishing.review_names(event))
-        timed(times, "review2", lambda: publishing.review_names(event))
+        reviews = timed(times, "review", lambda: name_decisions.review_names(event))
+        timed(times, "review2", lambda: name_decisions.review_names(event))
         client = Client()
         client.force_login(user)
         page = reverse("event_names", args=[club.slug, event.pk])
@@ -239,20 +240,20 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
         assert response.status_code == 200
         preselected = sum(1 for r in reviews if r.preselected)
         suggested = sum(1 for r in reviews if r.candidates and not r.preselected)
-        auto = publishing.automatic_decisions(reviews, link_exact=True)
+        auto = name_decisions.automatic_decisions(reviews, link_exact=True)
         decisions = auto.decisions + [
-            publishing.NameDecision(r.entry_id, publishing.Action.NEW)
+            name_decisions.NameDecision(r.entry_id, name_decisions.Action.NEW)
             for r in reviews
             if r.typed_name in set(auto.pending)
         ]
         timed(
             times,
             "decide",
-            lambda: publishing.apply_name_decisions(event.pk, event.edit_version, decisions, user),
+            lambda: apply_name_decisions(event.pk, event.edit_version, decisions, user),
         )
         event = Event.objects.get(pk=event.pk)
-        preview = timed(times, "preview", lambda: publishing.preview_event(event))
-        assert len(preview.rows) == PLAYERS and preview.ladder_current
+        shown = timed(times, "preview", lambda: preview.preview_event(event))
+        assert len(shown.rows) == PLAYERS and shown.ladder_current
         queue = jobs.enqueue_replay
         jobs.enqueue_replay = lambda club_id: None  # the replay is timed on its own below
         try:

@@ -103,7 +103,7 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
     from django.urls import reverse
     from django.utils.http import urlencode
 
-    from clubs import publishing
+    from clubs import event_drafts, name_decisions, publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Player, User
     from matching import name_key
@@ -159,16 +159,16 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
         )
         client.get(reverse("event_list", args=[club.slug]))  # loads the URLs, not measured
         imported = measure("parse", lambda: parse_file(data, "trf"))
-        details = publishing.EventDetails("Bench Open", dt.date(2030, 6, 1))
+        details = event_drafts.EventDetails("Bench Open", dt.date(2030, 6, 1))
         event = measure(
-            "draft", lambda: publishing.create_draft_from_import(club, imported, details, user)
+            "draft", lambda: results.create_draft_from_import(club, imported, details, user)
         )
         args = [club.slug, event.pk]
         names_page = measure(
             "names GET", lambda: client.get(reverse("event_names", args=args)), page
         )
         # The suggestions alone (roster prepared by the GET): the rest of the GET is the form.
-        measure("review_names", lambda: publishing.review_names(event))
+        measure("review_names", lambda: name_decisions.review_names(event))
         form = names_form(names_page.content.decode(), reverse("event_names", args=args))
         saved = measure("names POST", lambda: post(reverse("event_names", args=args), form), page)
         left = publishing.unconfirmed_names(event)

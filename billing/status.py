@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-
 from billing.models import Subscription
 
 if TYPE_CHECKING:
@@ -13,10 +11,11 @@ if TYPE_CHECKING:
 
 
 def page_is_active(club: Club) -> bool:
-    """Whether the club's page is open to visitors: always when billing is off."""
-    if not settings.BILLING_ENABLED:
-        return True
-    return Subscription.objects.filter(club=club).active().exists()
+    """Whether the club's page is open to visitors: always when billing is off.
+
+    The rule is the club's own (`Club.page_is_active`, read from its subscription rows),
+    so billing views and the public pages cannot disagree."""
+    return club.page_is_active()
 
 
 def current_subscription(club: Club) -> Subscription | None:

@@ -10,9 +10,19 @@ import hmac
 
 from django.http import Http404, HttpRequest
 
-from clubs.models import Club, ClubRole, Event, Player
+from clubs.models import Club, ClubRole, Event, Player, User
 
 NOT_FOUND = "No such page."
+
+
+class AuthedRequest(HttpRequest):
+    """The request of a view behind @login_required or a director or owner door below.
+
+    Only a type: Django builds the requests. By the time such a view reads `request.user` it
+    is a signed-in User, never AnonymousUser (the door answers 404 to anyone signed out).
+    """
+
+    user: User
 
 
 def club_for_director(request: HttpRequest, slug: str) -> Club:

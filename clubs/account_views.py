@@ -10,13 +10,12 @@ from SITE_URL, never from the request's Host header.
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
 from django.contrib.auth.views import LoginView, PasswordResetView
 from django.core import signing
 from django.core.mail import send_mail
@@ -48,7 +47,7 @@ class SignInView(LoginView):
 
     authentication_form = ThrottledLoginForm
 
-    def form_valid(self, form: ThrottledLoginForm) -> HttpResponse:
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
         remember_device(response, form.get_user().email)
         return response
@@ -58,7 +57,7 @@ class ThrottledPasswordResetView(PasswordResetView):
     """Mails at most ACCOUNT_MAIL_LIMIT links to one address and takes ADDRESS_RATE_LIMIT
     requests from one network per window; over a limit it answers exactly as if it had sent."""
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         email = form.cleaned_data["email"]
         if not (
             address_allows(self.request, "password-reset") and mail_allowed(email, "password-reset")

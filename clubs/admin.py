@@ -55,7 +55,8 @@ class ClubAdminForm(forms.ModelForm):
         )  # fmt: skip
 
     def clean(self) -> dict[str, object]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         policy_name = data.get("rating_policy")
         if policy_name:
             try:
@@ -101,7 +102,8 @@ class RetiresCachedPages(admin.ModelAdmin):
     delete retires the club's cached pages, whatever the field."""
 
     def club_id_of(self, obj: Any) -> int:
-        return obj.club_id
+        club_id: int = obj.club_id
+        return club_id
 
     def save_model(
         self, request: HttpRequest, obj: Any, form: forms.ModelForm, change: bool
@@ -165,7 +167,8 @@ class EntryAdmin(RetiresCachedPages):
     readonly_fields = ("event", "player")
 
     def club_id_of(self, obj: Any) -> int:
-        return obj.event.club_id
+        club_id: int = obj.event.club_id
+        return club_id
 
 
 @admin.register(Game)

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 
 from clubs import audit
-from clubs.models import AuditEntry, Entry, Player, PlayerAlias
+from clubs.models import AuditEntry, Entry, Player, PlayerAlias, User
 from ladder.changes import club_pages_changed
 from matching.normalize import parse_name
 
@@ -17,7 +17,7 @@ def placeholder_name(player_id: int) -> str:
 
 
 @transaction.atomic
-def erase_player(player: Player, user: Any) -> None:
+def erase_player(player: Player, user: User | None) -> None:
     """Replace the name and every spelling of it with a neutral placeholder, everywhere.
 
     Results stay, so the ladder and other players' records are unchanged; a

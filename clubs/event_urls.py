@@ -3,6 +3,7 @@
 from django.urls import URLPattern, path
 
 from clubs import event_views as views
+from clubs import results_views
 
 _EVENT = "manage/<slug:slug>/events/<int:event_id>/"
 
@@ -11,10 +12,10 @@ urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/events/new/", views.event_create, name="event_create"),
     path(_EVENT, views.event_detail, name="event_detail"),
     path(f"{_EVENT}edit/", views.event_edit, name="event_edit"),
-    path(f"{_EVENT}results/", views.event_results, name="event_results"),
-    path(f"{_EVENT}results/upload/", views.event_upload, name="event_upload"),
-    path(f"{_EVENT}results/paste/", views.event_paste, name="event_paste"),
-    path(f"{_EVENT}results/grid/", views.event_grid, name="event_grid"),
+    path(f"{_EVENT}results/", results_views.event_results, name="event_results"),
+    path(f"{_EVENT}results/upload/", results_views.event_upload, name="event_upload"),
+    path(f"{_EVENT}results/paste/", results_views.event_paste, name="event_paste"),
+    path(f"{_EVENT}results/grid/", results_views.event_grid, name="event_grid"),
     path(f"{_EVENT}names/", views.event_names, name="event_names"),
     path(f"{_EVENT}names/add/", views.event_entry_add, name="event_entry_add"),
     path(

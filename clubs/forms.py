@@ -14,7 +14,8 @@ class SignUpForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=150, required=False)
 
     def clean_email(self) -> str:
-        return self.cleaned_data["email"].strip().lower()
+        email: str = self.cleaned_data["email"]
+        return email.strip().lower()
 
 
 # Addresses no club may take: they read as the site's own, and "not available" for one of
@@ -31,7 +32,7 @@ class ClubCreateForm(forms.ModelForm):
         help_texts = {"slug": _("Part of the club page's address: letters, digits and hyphens.")}
 
     def clean_slug(self) -> str:
-        slug = self.cleaned_data["slug"].lower()
+        slug: str = self.cleaned_data["slug"].lower()
         # The same words for a reserved address and for any club's, public or hidden, so the
         # answer never confirms that a directors-only or unlisted club exists.
         if slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
@@ -46,4 +47,5 @@ class InviteDirectorForm(forms.Form):
     email = forms.EmailField(label=_("E-mail address of the new director"), max_length=254)
 
     def clean_email(self) -> str:
-        return self.cleaned_data["email"].strip().lower()
+        email: str = self.cleaned_data["email"]
+        return email.strip().lower()

@@ -7,11 +7,14 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The policy registry is pure computation (no Django, no models, nothing of clubs/): the
+# model reads only its names and labels for the field's choices.
+from ladder.policies import POLICIES
 from ladder.results import RESULT_LABELS, Result
 
 
@@ -26,8 +29,6 @@ def new_share_token() -> str:
 
 
 def policy_choices() -> list[tuple[str, str]]:
-    from ladder.policies import POLICIES
-
     return [(name, getattr(policy, "label", name)) for name, policy in POLICIES.items()]
 
 
@@ -143,10 +144,14 @@ class Club(models.Model):
         )
 
     def page_is_active(self) -> bool:
-        """Whether visitors see the club page; always True while billing is off."""
-        from billing.status import page_is_active
+        """Whether visitors see the club page; always True while billing is off.
 
-        return page_is_active(self)
+        Read from the club's own subscription rows (`billing.models.Subscription`, whose
+        `active()` says which Stripe statuses count), so the model needs no billing code.
+        """
+        if not settings.BILLING_ENABLED:
+            return True
+        return self.subscriptions.active().exists()
 
     def rotate_secret(self) -> None:
         self.secret = new_club_secret()
@@ -317,37 +322,6 @@ class Event(models.Model):
     def rotate_share_token(self) -> None:
         self.share_token = new_share_token()
         self.save(update_fields=["share_token"])
-
-    def soft_delete(self, user: Any = None) -> None:
-        """Hide the event and take it out of the ladder; restore() brings it back."""
-        from clubs import audit
-        from ladder.changes import club_pages_changed, ladder_inputs_changed
-
-        with transaction.atomic():
-            changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=True).update(
-                deleted_at=timezone.now(), edit_version=models.F("edit_version") + 1
-            )
-            if changed:
-                audit.record(self.club_id, user, "event.delete", event_id=self.pk, name=self.name)
-            if changed and self.status == self.Status.PUBLISHED:
-                ladder_inputs_changed(self.club_id, from_date=self.date)
-                # Kept pages must not show it until the replay (or while the worker is down).
-                club_pages_changed(self.club_id)
-        self.refresh_from_db()
-
-    def restore(self, user: Any = None) -> None:
-        from clubs import audit
-        from ladder.changes import ladder_inputs_changed
-
-        with transaction.atomic():
-            changed = Event.objects.filter(pk=self.pk, deleted_at__isnull=False).update(
-                deleted_at=None, edit_version=models.F("edit_version") + 1
-            )
-            if changed:
-                audit.record(self.club_id, user, "event.restore", event_id=self.pk, name=self.name)
-            if changed and self.status == self.Status.PUBLISHED:
-                ladder_inputs_changed(self.club_id, from_date=self.date)
-        self.refresh_from_db()
 
 
 class Entry(models.Model):

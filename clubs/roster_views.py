@@ -6,7 +6,7 @@ into this club's active players, and clubs.merging makes every change.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs.access import NOT_FOUND, club_for_director, player_for_director
+from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, player_for_director
 from clubs.event_forms import PlayerNameField
 from clubs.merging import (
     REASON_LABELS,
@@ -32,10 +32,13 @@ from clubs.merging import (
     repoint_entry,
     undo_blockers,
     undo_merge,
-    update_player_details,
 )
 from clubs.models import Club, Entry, Player
+from clubs.players import update_player_details
 from matching import suggest_prepared
+
+if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
+    from django_stubs_ext import StrOrPromise
 
 PLAYERS_PER_PAGE = 200
 
@@ -47,7 +50,9 @@ class _ActivePlayerField(forms.ModelChoiceField):
         return f"{obj.name} ({obj.rating:.0f})"
 
 
-def _active_player_field(club: Club, label: str, *, required: bool = True) -> forms.Field:
+def _active_player_field(
+    club: Club, label: StrOrPromise, *, required: bool = True
+) -> _ActivePlayerField:
     return _ActivePlayerField(
         queryset=club.players.active().order_by("name", "id"),
         label=label,
@@ -91,6 +96,7 @@ class RepointForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = _active_player_field(club, gettext_lazy("Another player"), required=False)
         if entry.player_id is not None:
+            assert field.queryset is not None  # _active_player_field always sets one
             field.queryset = field.queryset.exclude(pk=entry.player_id)
         self.fields["player"] = field
         self.order_fields(["player", "new_name"])
@@ -121,13 +127,13 @@ class PlayerDetailsForm(forms.Form):
 
 
 @require_POST
-def player_details(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+def player_details(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     found = player_for_director(request, slug, player_id)
     form = PlayerDetailsForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return redirect("roster_player", slug=slug, player_id=found.pk)
     changed = update_player_details(found, user=request.user, **form.cleaned_data)
     if changed:
@@ -136,7 +142,7 @@ def player_details(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
 
 
 @require_safe
-def players(request: HttpRequest, slug: str) -> HttpResponse:
+def players(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     roster = club.players.active().annotate(events=Count("entries__event", distinct=True))
     page = Paginator(roster.order_by("name", "id"), PLAYERS_PER_PAGE).get_page(
@@ -146,7 +152,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     found = player_for_director(request, slug, player_id)
     club = found.club
     others = club.players.active().exclude(pk=found.pk).order_by("name", "id")
@@ -170,7 +176,7 @@ def player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
 
 
 @require_safe
-def duplicates(request: HttpRequest, slug: str) -> HttpResponse:
+def duplicates(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     return render(
         request,
@@ -180,7 +186,7 @@ def duplicates(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def dismiss(request: HttpRequest, slug: str) -> HttpResponse:
+def dismiss(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     form = DismissForm(request.POST, club=club)
     if not form.is_valid():
@@ -197,13 +203,13 @@ def dismiss(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def merge_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+def merge_confirm(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     return _merge_page(request, club, MergeForm(request.GET, club=club))
 
 
 @require_POST
-def merge(request: HttpRequest, slug: str) -> HttpResponse:
+def merge(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     form = MergeForm(request.POST, club=club)
     if not form.is_valid():
@@ -242,7 +248,7 @@ def _merge_page(
 
 
 @require_safe
-def merges(request: HttpRequest, slug: str) -> HttpResponse:
+def merges(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     found = list(
         club.merges.select_related("kept", "merged", "created_by", "undone_by").order_by("-pk")
@@ -253,7 +259,7 @@ def merges(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def merge_undo(request: HttpRequest, slug: str, merge_id: int) -> HttpResponse:
+def merge_undo(request: AuthedRequest, slug: str, merge_id: int) -> HttpResponse:
     club = club_for_director(request, slug)
     found = club.merges.filter(pk=merge_id).select_related("kept", "merged").first()
     if found is None:
@@ -272,7 +278,7 @@ def merge_undo(request: HttpRequest, slug: str, merge_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def repoint(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+def repoint(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     club = club_for_director(request, slug)
     entry = (
         Entry.objects.filter(pk=entry_id, event__club=club)

@@ -7,14 +7,14 @@ from typing import Any, ClassVar
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs import audit
-from clubs.access import club_for_director
+from clubs.access import AuthedRequest, club_for_director
 from clubs.models import Club
 from clubs.views import club_page_path
 
@@ -41,7 +41,7 @@ class PageSettingsForm(forms.ModelForm):
         widgets: ClassVar[dict[str, Any]] = {"visibility": forms.RadioSelect}
 
 
-def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     before = {name: getattr(club, name) for name in PageSettingsForm.Meta.fields}
     page_path = club_page_path(club)
@@ -66,7 +66,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def rotate_secret(request: HttpRequest, slug: str) -> HttpResponse:
+def rotate_secret(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     with transaction.atomic():
         club.rotate_secret()

@@ -14,7 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs import audit, invitations
-from clubs.access import NOT_FOUND, club_for_director, club_for_owner, player_for_director
+from clubs.access import (
+    NOT_FOUND,
+    AuthedRequest,
+    club_for_director,
+    club_for_owner,
+    player_for_director,
+)
 from clubs.auth_forms import too_many_from_address
 from clubs.erasure import erase_player
 from clubs.forms import ClubCreateForm, InviteDirectorForm
@@ -47,13 +53,13 @@ def choose_language(request: HttpRequest, code: str) -> HttpResponse:
         domain=settings.LANGUAGE_COOKIE_DOMAIN,
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]  # stubbed as str
     )
     return response
 
 
 @login_required
-def club_create(request: HttpRequest) -> HttpResponse:
+def club_create(request: AuthedRequest) -> HttpResponse:
     form = ClubCreateForm(request.POST or None)
     if request.method == "POST" and not address_allows(request, "club-create"):
         # Before validation, and with an unbound form: over the limit the answer must not
@@ -70,7 +76,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/club_create.html", {"form": form})
 
 
-def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
+def club_manage(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     roles = club.roles.select_related("user").order_by("role", "user__email")
     return render(
@@ -87,14 +93,14 @@ def club_manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def director_add(request: HttpRequest, slug: str) -> HttpResponse:
+def director_add(request: AuthedRequest, slug: str) -> HttpResponse:
     """Invite a director by e-mail. One answer for every valid address, so the page never
     tells whether an account exists or already directs the club (clubs/invitations.py)."""
     club = club_for_owner(request, slug)
     form = InviteDirectorForm(request.POST)
     if not form.is_valid():
         for error in form.errors.get("email", []):
-            messages.error(request, error)
+            messages.error(request, str(error))
     elif not address_allows(request, "director-invite"):
         messages.error(request, too_many_from_address().messages[0])
     else:
@@ -110,7 +116,7 @@ def director_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+def invitation_accept(request: AuthedRequest, token: str) -> HttpResponse:
     """The link from an invitation mail: the invited account, signed in, confirms with a POST.
 
     Signed out, Django's sign-in page brings the visitor back here (`next`). A tampered,
@@ -130,7 +136,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def director_remove(request: HttpRequest, slug: str, role_id: int) -> HttpResponse:
+def director_remove(request: AuthedRequest, slug: str, role_id: int) -> HttpResponse:
     club = club_for_owner(request, slug)
     role = get_object_or_404(ClubRole, club=club, pk=role_id)
     if role.role == ClubRole.Role.OWNER:
@@ -144,14 +150,14 @@ def director_remove(request: HttpRequest, slug: str, role_id: int) -> HttpRespon
     return redirect("club_manage", slug=club.slug)
 
 
-def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+def audit_log(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     entries = club.audit_entries.select_related("user")[:500]
     return render(request, "clubs/audit_log.html", {"club": club, "entries": entries})
 
 
 @require_http_methods(["GET", "POST"])
-def player_erase(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+def player_erase(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     """Confirm (GET) and carry out (POST) the removal of a player's personal data."""
     player = player_for_director(request, slug, player_id)
     if request.method == "POST":

@@ -20,8 +20,8 @@ VAR_DIR = BASE_DIR / "var"
 
 DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = env_str("SECRET_KEY")
-if SECRET_KEY is None:
+SECRET_KEY = env_str("SECRET_KEY") or ""  # env_str answers None, never "", when unset
+if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-development-key-only-for-debug-mode-" + "x" * 20
@@ -97,7 +97,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": str(VAR_DIR / "db.sqlite3"),
             "OPTIONS": {"timeout": 20},
         }
     }
@@ -188,7 +188,7 @@ EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
 EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
 
 # Uploads are parsed in memory and never written to disk. A results file may be 4 MiB
-# (clubs.publishing.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
+# (clubs.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
 # CSV about 2.4 MiB even with 33-character names. The handler keeps a little more than that
 # in memory so that the form, not the handler, answers a file just over the limit.
 FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]

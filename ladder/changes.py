@@ -10,6 +10,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce, Least, Now
 
 from clubs.models import Club
+from ladder import jobs
 
 
 def ladder_inputs_changed(club_id: int, *, from_date: dt.date | None = None) -> None:
@@ -32,9 +33,8 @@ def ladder_inputs_changed(club_id: int, *, from_date: dt.date | None = None) -> 
         out_of_date_since=Coalesce(F("out_of_date_since"), Now()),
         replay_from=Least(Coalesce(F("replay_from"), Value(hint)), Value(hint)),
     )
-    from ladder.jobs import enqueue_replay
-
-    transaction.on_commit(partial(enqueue_replay, club_id))
+    # Looked up at call time, so a test or bench that swaps jobs.enqueue_replay is obeyed.
+    transaction.on_commit(partial(jobs.enqueue_replay, club_id))
 
 
 def request_full_rebuild(club_id: int) -> None:

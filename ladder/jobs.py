@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 
 from django.conf import settings
+from django.utils import timezone
 from rq import Queue
+
+from clubs.models import Club
+from ladder import replay
 
 logger = logging.getLogger(__name__)
 
@@ -17,13 +22,11 @@ def enqueue_replay(club_id: int) -> None:
     committed and the club stays marked out of date, so the sweep repairs it.
     """
     if settings.REDIS_URL is None:
-        from ladder.replay import replay_ladder
-
         # Runs after the change committed: a failure here must not turn a saved
         # change into an error page. The club stays marked out of date and the
         # sweep (or the rebuild button) replays it again.
         try:
-            replay_ladder(club_id)
+            replay.replay_ladder(club_id)
         except Exception:
             logger.exception("In-process replay of club %s failed; the sweep will retry", club_id)
         return
@@ -45,12 +48,21 @@ def replay_queue() -> Queue:
 
 
 def replay_job(club_id: int) -> None:
-    from ladder.replay import replay_ladder
+    replay.replay_ladder(club_id)
 
-    replay_ladder(club_id)
+
+def sweep_ladders(older_than_seconds: int) -> list[int]:
+    """Queue a replay for every club whose ladder has been out of date for too long."""
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
+    club_ids = list(
+        Club.objects.ladder_out_of_date()
+        .filter(out_of_date_since__lte=cutoff)
+        .values_list("id", flat=True)
+    )
+    for club_id in club_ids:
+        enqueue_replay(club_id)
+    return club_ids
 
 
 def sweep_job() -> None:
-    from ladder.replay import sweep_ladders
-
     sweep_ladders(settings.LADDER_SWEEP_AFTER_SECONDS)

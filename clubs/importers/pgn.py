@@ -88,13 +88,14 @@ class _CountingReader(io.StringIO):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.line_number = 0
-        self.read: list[tuple[int, str]] = []
+        self.lines_read: list[tuple[int, str]] = []
 
-    def readline(self, size: int | None = -1) -> str:
+    # typeshed gives StringIO's bases two readline types (bytes and str); this is StringIO's.
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         line = super().readline(-1 if size is None else size)
         if line:
             self.line_number += 1
-            self.read.append((self.line_number, line))
+            self.lines_read.append((self.line_number, line))
         return line
 
 
@@ -325,22 +326,22 @@ def _is_start_position(fen: str) -> bool:
 
 
 def _next_game(reader: _CountingReader) -> _Game | None:
-    reader.read = []
+    reader.lines_read = []
     try:
         headers = chess.pgn.read_headers(reader)
     except ValueError:  # python-chess refuses some malformed tags
-        line = reader.read[-1][0] if reader.read else reader.line_number
+        line = reader.lines_read[-1][0] if reader.lines_read else reader.line_number
         raise ImportFileError.at(line, "this PGN tag could not be read.") from None
     if headers is None:
         return None
     if not headers:
-        line = next((n for n, text in reader.read if text.strip()), reader.line_number)
+        line = next((n for n, text in reader.lines_read if text.strip()), reader.line_number)
         raise ImportFileError.at(
             line, 'a game should start here with its tags, such as [White "Smith, Anna"].'
         )
     content = [
         (number, text)
-        for number, text in reader.read
+        for number, text in reader.lines_read
         if text.strip() and not text.startswith(("%", ";"))
     ]
     start = content[0][0] if content else reader.line_number

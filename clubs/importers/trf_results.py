@@ -76,7 +76,8 @@ def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[Imp
                     byes.append(ImportedGame(cell.round, player.key, None, result, player.line))
                 continue
             paired_rounds.add(cell.round)
-            pair = (cell.round, *sorted((player.key, cell.opponent)))
+            low, high = sorted((player.key, cell.opponent))
+            pair = (cell.round, low, high)
             if pair in done:
                 continue
             done.add(pair)

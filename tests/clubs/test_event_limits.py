@@ -15,10 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs import publishing
-from clubs.event_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
-from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer
+from clubs import event_drafts, name_decisions, publishing, results
+from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.models import Entry, Event, Game, Player
+from clubs.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
 from ladder.replay import replay_ladder
 from ladder.results import Result
 
@@ -116,12 +116,12 @@ def test_the_request_limits_fit_the_largest_forms_and_stay_bounded():
 
 def test_a_file_of_the_largest_allowed_event_fits_the_upload_limit():
     largest = trf_of(settings.EVENT_MAX_ENTRANTS, settings.EVENT_MAX_ROUNDS, TRF_NAME_WIDTH)
-    assert len(largest) < publishing.MAX_UPLOAD_BYTES
+    assert len(largest) < results.MAX_UPLOAD_BYTES
     # Its CSV with the longest TRF names on both sides: one row a board.
     row = f"{settings.EVENT_MAX_ROUNDS},{'x' * TRF_NAME_WIDTH},{'y' * TRF_NAME_WIDTH},1-0\r\n"
-    assert settings.EVENT_MAX_GAMES * len(row) < publishing.MAX_UPLOAD_BYTES
+    assert settings.EVENT_MAX_GAMES * len(row) < results.MAX_UPLOAD_BYTES
     # The in-memory upload handler keeps such a file, so the form (not the handler) decides.
-    assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE > publishing.MAX_UPLOAD_BYTES
+    assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE > results.MAX_UPLOAD_BYTES
     # Pasted text, URL-encoded, fits the form-field memory limit.
     assert MAX_PASTE_CHARS * 1.25 < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
@@ -180,14 +180,14 @@ def test_the_grid_refuses_rows_that_take_the_event_over_a_limit(signed_in, draft
 
 
 def test_one_round_of_the_grid_counts_the_other_rounds_against_the_limits(club, director):
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, imported_event(4, settings.EVENT_MAX_ROUNDS), _details(), director
     )
-    new_round = publishing.grid_to_imported(
-        [publishing.GridRow(1, str(settings.EVENT_MAX_ROUNDS + 1), "Entrant 00001", "X", "1-0")]
+    new_round = results.grid_to_imported(
+        [results.GridRow(1, str(settings.EVENT_MAX_ROUNDS + 1), "Entrant 00001", "X", "1-0")]
     )
-    with pytest.raises(publishing.ImportFileError, match="31 rounds; an event can have at most 30"):
-        publishing.set_round_results(
+    with pytest.raises(ImportFileError, match="31 rounds; an event can have at most 30"):
+        results.set_round_results(
             event.pk, event.edit_version, settings.EVENT_MAX_ROUNDS + 1, new_round, director
         )
     assert Game.objects.filter(event=event).count() == 2 * settings.EVENT_MAX_ROUNDS
@@ -205,29 +205,29 @@ def test_import_event_refuses_a_file_over_a_limit_and_stores_nothing(club, tmp_p
 
 
 def test_no_name_can_be_added_to_an_event_that_has_the_most_entrants(club, director):
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, imported_event(settings.EVENT_MAX_ENTRANTS, 1), _details(), director
     )
-    with pytest.raises(publishing.PublishingError, match="2,000 entrants, the most"):
-        publishing.add_entry(event.pk, event.edit_version, "One more", director)
+    with pytest.raises(event_drafts.PublishingError, match="2,000 entrants, the most"):
+        name_decisions.add_entry(event.pk, event.edit_version, "One more", director)
     assert event.entries.count() == settings.EVENT_MAX_ENTRANTS
 
 
 def test_one_round_holds_at_most_one_row_an_entrant_allowed():
-    with pytest.raises(publishing.ImportFileError, match="a round can have at most 2,000"):
-        publishing.check_size(10, [1] * (settings.EVENT_MAX_ENTRANTS + 1))
-    publishing.check_size(settings.EVENT_MAX_ENTRANTS, [1] * settings.EVENT_MAX_ENTRANTS)
+    with pytest.raises(ImportFileError, match="a round can have at most 2,000"):
+        results.check_size(10, [1] * (settings.EVENT_MAX_ENTRANTS + 1))
+    results.check_size(settings.EVENT_MAX_ENTRANTS, [1] * settings.EVENT_MAX_ENTRANTS)
 
 
 # --- the screens of an event at the largest allowed size ---------------------------------------
 
 
-def _details() -> publishing.EventDetails:
-    return publishing.EventDetails("Big open", dt.date(2026, 1, 10))
+def _details() -> event_drafts.EventDetails:
+    return event_drafts.EventDetails("Big open", dt.date(2026, 1, 10))
 
 
 def test_the_names_screen_of_the_largest_allowed_event_loads_and_saves(signed_in, club, director):
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, imported_event(settings.EVENT_MAX_ENTRANTS, 1), _details(), director
     )
     page = signed_in.get(url("event_names", event))
@@ -246,7 +246,7 @@ def test_the_names_screen_of_the_largest_allowed_event_loads_and_saves(signed_in
 
 def test_the_grid_of_the_largest_allowed_event_shows_and_saves_one_round(signed_in, club, director):
     entrants, rounds = settings.EVENT_MAX_ENTRANTS, settings.EVENT_MAX_ROUNDS
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, imported_event(entrants, rounds), _details(), director
     )
     page = signed_in.get(url("event_grid", event)).content.decode()
@@ -274,12 +274,14 @@ def test_the_grid_of_the_largest_allowed_event_shows_and_saves_one_round(signed_
 
 
 def _published_event(club, director, entrants: int, rounds: int) -> Event:
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, imported_event(entrants, rounds), _details(), director
     )
-    reviews = publishing.review_names(event)
-    decisions = [publishing.NameDecision(r.entry_id, publishing.Action.NEW) for r in reviews]
-    publishing.apply_name_decisions(event.pk, event.edit_version, decisions, director)
+    reviews = name_decisions.review_names(event)
+    decisions = [
+        name_decisions.NameDecision(r.entry_id, name_decisions.Action.NEW) for r in reviews
+    ]
+    name_decisions.apply_name_decisions(event.pk, event.edit_version, decisions, director)
     event.refresh_from_db()
     publishing.publish_event(event.pk, event.edit_version, director)
     replay_ladder(club.pk)

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Entry, Event, Game, Player
+from clubs.publishing import delete_event
 from ladder.changes import ladder_inputs_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
@@ -201,7 +202,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
 
 
 def _rows_of(formset):
-    from clubs.event_forms import GridRow
+    from clubs.results import GridRow
 
     return [
         GridRow(n, f.initial["round"], f.initial["white"], f.initial["black"], f.initial["result"])
@@ -456,7 +457,7 @@ def test_outsiders_get_404_from_every_event_route(client, club, outsider, person
     ann, bob = make_players(club, ["Ann", "Bob"])
     published = make_event(club, [(1, ann, bob, W)], name="Published")
     deleted = make_event(club, [(1, bob, ann, D)], name="Deleted", date=dt.date(2026, 2, 1))
-    deleted.soft_delete()
+    delete_event(deleted.pk, deleted.edit_version, None)
     draft = make_event(club, [], published=False, name="Draft")
     entry = Entry.objects.create(event=draft, typed_name="Nobody")
     if persona == "outsider":
@@ -713,7 +714,7 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
 ):
     # Suggestions are most of a names page's work: a submitted form of 2,000 names is read
     # without them, and only a page shown again (here with an error) computes them.
-    import clubs.publishing
+    import clubs.name_decisions
 
     ann, _bob = make_players(club, ["Ann Archer", "Bob Baker"])
     event = make_event(club, [], published=False)
@@ -721,9 +722,11 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
     black = Entry.objects.create(event=event, typed_name="Carl Cook", start_rank=2)
     Game.objects.create(event=event, round=1, white=white, black=black, result=Result.DRAW)
     calls = []
-    real = clubs.publishing.suggest_prepared
+    real = clubs.name_decisions.suggest_prepared
     monkeypatch.setattr(
-        clubs.publishing, "suggest_prepared", lambda *a, **k: calls.append(a[0]) or real(*a, **k)
+        clubs.name_decisions,
+        "suggest_prepared",
+        lambda *a, **k: calls.append(a[0]) or real(*a, **k),
     )
     defaults = checked_choices(signed_in.get(url("event_names", event)).content.decode())
     assert defaults[f"decision_{white.pk}"] == f"p{ann.pk}" and len(calls) == 2

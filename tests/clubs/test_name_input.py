@@ -9,12 +9,15 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from clubs import publishing
-from clubs.event_forms import AddEntryForm, GridRowForm
+from clubs import name_decisions, results
+from clubs.event_drafts import EventDetails
+from clubs.event_forms import AddEntryForm
 from clubs.importers import parse_file
 from clubs.merging import duplicate_candidates, prepared_roster, repoint_entry
 from clubs.models import Entry, Event, Player
-from clubs.publishing import Action, EventDetails, GridRow, NameDecision
+from clubs.name_decisions import Action, NameDecision
+from clubs.results import GridRow
+from clubs.results_forms import GridRowForm
 from clubs.roster import import_roster, parse_roster
 from clubs.roster_views import RepointForm
 from matching import KEY_VERSION, Reason, name_key, suggest_prepared
@@ -62,7 +65,7 @@ def pgn_file(white: str) -> bytes:
 def test_every_importer_gives_names_without_invisible_characters(club, director, fmt, data):
     imported = parse_file(data, fmt)
     assert CLEAN in [player.name for player in imported.players]
-    event = publishing.create_draft_from_import(club, imported, DETAILS, director)
+    event = results.create_draft_from_import(club, imported, DETAILS, director)
     assert set(event.entries.values_list("typed_name", flat=True)) == {CLEAN, "Bob Bakker"}
 
 
@@ -74,7 +77,7 @@ def test_one_name_with_and_without_an_invisible_character_is_one_player_of_the_f
 
 
 def test_the_results_grid_cleans_the_names_it_reads():
-    imported = publishing.grid_to_imported(
+    imported = results.grid_to_imported(
         [GridRow(1, "1", HIDDEN, "Bob Bakker", "1-0"), GridRow(2, "2", "Bob Bakker", CLEAN, "1-0")]
     )
     assert [player.name for player in imported.players] == [CLEAN, "Bob Bakker"]
@@ -98,16 +101,16 @@ def test_the_name_fields_of_the_forms_clean_what_was_typed(club):
 
 
 def test_an_added_entrant_and_a_new_player_from_it_have_the_clean_name(club, director):
-    event = publishing.create_draft_from_import(
-        club, publishing.grid_to_imported([GridRow(1, "1", "Bob Bakker", "Cid", "1-0")]),
+    event = results.create_draft_from_import(
+        club, results.grid_to_imported([GridRow(1, "1", "Bob Bakker", "Cid", "1-0")]),
         DETAILS, director,
     )  # fmt: skip
-    entry = publishing.add_entry(event.pk, event.edit_version, HIDDEN, director)
+    entry = name_decisions.add_entry(event.pk, event.edit_version, HIDDEN, director)
     assert entry.typed_name == CLEAN
     # An entry stored before names were cleaned still gives a clean player.
     Entry.objects.filter(pk=entry.pk).update(typed_name=HIDDEN)
     event.refresh_from_db()
-    publishing.apply_name_decisions(
+    name_decisions.apply_name_decisions(
         event.pk, event.edit_version, [NameDecision(entry.pk, Action.NEW)], director
     )
     assert Player.objects.get(entries=entry).name == CLEAN
@@ -136,11 +139,13 @@ def test_an_imported_roster_sees_an_invisible_character_as_the_same_name(club):
 
 def test_the_names_step_does_not_preselect_the_father_for_the_son(club, director):
     make_players(club, ["Hans Müller (Jun.)", "Hans Müller"])
-    event = publishing.create_draft_from_import(
-        club, publishing.grid_to_imported([GridRow(1, "1", "Hans Müller (Sen.)", "Cid", "1-0")]),
+    event = results.create_draft_from_import(
+        club, results.grid_to_imported([GridRow(1, "1", "Hans Müller (Sen.)", "Cid", "1-0")]),
         DETAILS, director,
     )  # fmt: skip
-    [review] = [r for r in publishing.review_names(event) if r.typed_name == "Hans Müller (Sen.)"]
+    [review] = [
+        r for r in name_decisions.review_names(event) if r.typed_name == "Hans Müller (Sen.)"
+    ]
     assert review.preselected is None
     assert {c.reason for c in review.candidates} == {Reason.SUFFIX}
 

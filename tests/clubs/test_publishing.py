@@ -8,17 +8,13 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
-from clubs import publishing
+from clubs import event_drafts, name_decisions, publishing, results
+from clubs.event_drafts import EventDetails, PublishingError, StaleEditError
 from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.publishing import (
-    Action,
-    EventDetails,
-    GridRow,
-    NameDecision,
-    PublishingError,
-    StaleEditError,
-)
+from clubs.name_decisions import Action, NameDecision
+from clubs.preview import preview_event
+from clubs.results import GridRow
 from ladder.changes import ladder_inputs_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
@@ -33,7 +29,7 @@ DETAILS = EventDetails(name="Club night", date=dt.date(2026, 3, 1))
 
 
 def grid(*rows):
-    return publishing.grid_to_imported([GridRow(n, *row) for n, row in enumerate(rows, start=1)])
+    return results.grid_to_imported([GridRow(n, *row) for n, row in enumerate(rows, start=1)])
 
 
 def settle(club, callbacks):
@@ -46,7 +42,7 @@ def settle(club, callbacks):
 def confirm_all_new(event, user=None):
     event = Event.objects.get(pk=event.pk)
     decisions = [NameDecision(e.pk, Action.NEW) for e in event.entries.filter(player__isnull=True)]
-    publishing.apply_name_decisions(event.pk, event.edit_version, decisions, user)
+    name_decisions.apply_name_decisions(event.pk, event.edit_version, decisions, user)
     return Event.objects.get(pk=event.pk)
 
 
@@ -58,7 +54,7 @@ def draft(club, director):
         ("2", "Ann", "Cid", "0-1"),
         ("", "Bob", "", "bye1"),
     )
-    return publishing.create_draft_from_import(club, imported, DETAILS, director)
+    return results.create_draft_from_import(club, imported, DETAILS, director)
 
 
 # The grid ------------------------------------------------------------------------------------
@@ -119,7 +115,7 @@ def test_a_draft_from_an_import_holds_unlinked_entries_and_its_games(club, draft
 
 def test_a_trf_import_keeps_ranks_ratings_and_the_junior_flag(club, director):
     imported = parse_file((FILES / "swisssys_style.trf").read_bytes(), "trf")
-    event = publishing.create_draft_from_import(club, imported, DETAILS, director)
+    event = results.create_draft_from_import(club, imported, DETAILS, director)
     mei = event.entries.get(typed_name="Chen, Mei")
     assert (mei.start_rank, mei.rating_in_file, mei.junior_in_file) == (2, 1720, True)
 
@@ -128,7 +124,7 @@ def test_a_corrected_file_keeps_confirmed_links_by_typed_name(club, director, dr
     event = confirm_all_new(draft)
     ann = event.entries.get(typed_name="Ann").player
     corrected = grid(("1", "ANN", "Eve", "0-1"), ("1", "Bob", "Cid", "1-0"))
-    event = publishing.set_results(
+    event = results.set_results(
         event.pk, event.edit_version, corrected, director, source="file", replace_entries=True
     )
     assert event.entries.get(typed_name="Ann").player == ann
@@ -137,7 +133,7 @@ def test_a_corrected_file_keeps_confirmed_links_by_typed_name(club, director, dr
 
 
 def test_the_grid_keeps_entrants_without_games(club, director, draft):
-    event = publishing.set_results(
+    event = results.set_results(
         draft.pk,
         draft.edit_version,
         grid(("1", "Ann", "Bob", "1-0")),
@@ -156,7 +152,7 @@ def test_a_published_event_takes_no_unconfirmed_name(
     event = publishing.publish_event(event.pk, event.edit_version, director)
     games = list(event.games.values_list("round", "white__typed_name", "result"))
     with pytest.raises(PublishingError) as caught:
-        publishing.set_results(
+        results.set_results(
             event.pk,
             event.edit_version,
             grid(("1", "Ann", "Stranger", "1-0")),
@@ -176,7 +172,7 @@ def test_results_of_a_published_event_change_the_ladder_in_the_same_transaction(
     event = publishing.publish_event(event.pk, event.edit_version, director)
     club.refresh_from_db()
     version = club.data_version
-    publishing.set_results(
+    results.set_results(
         event.pk,
         event.edit_version,
         grid(("1", "Ann", "Bob", "0-1")),
@@ -192,7 +188,7 @@ def test_a_name_too_long_for_the_database_is_refused_naming_the_line(club, direc
     long_name = "X" * 130
     data = f"round,white,black,result\n1,{long_name},Bob,1-0\n".encode()
     with pytest.raises(ImportFileError) as caught:
-        publishing.create_draft_from_import(club, parse_file(data, "csv"), DETAILS, director)
+        results.create_draft_from_import(club, parse_file(data, "csv"), DETAILS, director)
     assert caught.value.message.startswith("Line 2: the name")
     assert not Event.objects.exists()
 
@@ -202,10 +198,10 @@ def test_a_name_too_long_for_the_database_is_refused_naming_the_line(club, direc
 
 def test_review_shows_ranked_suggestions_with_reasons(club, director):
     emma, eva, john = make_players(club, ["Emma de Vries", "Eva de Vries", "John Smith"])
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, grid(("1", "E. de Vries", "Smith, John", "1-0")), DETAILS, director
     )
-    reviews = {r.typed_name: r for r in publishing.review_names(event)}
+    reviews = {r.typed_name: r for r in name_decisions.review_names(event)}
     vries = reviews["E. de Vries"]
     assert {c.player_id for c in vries.candidates} == {emma.pk, eva.pk}
     assert vries.preselected is None  # ambiguous: nobody preselected
@@ -219,28 +215,28 @@ def test_review_shows_ranked_suggestions_with_reasons(club, director):
 
 def test_a_player_already_in_the_event_is_not_suggested_again(club, director):
     (john,) = make_players(club, ["John Smith"])
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, grid(("1", "John Smith", "Smith, John", "1-0")), DETAILS, director
     )
     first = event.entries.get(typed_name="John Smith")
-    publishing.apply_name_decisions(
+    name_decisions.apply_name_decisions(
         event.pk, event.edit_version, [NameDecision(first.pk, Action.LINK, john.pk)], director
     )
-    (other,) = publishing.review_names(Event.objects.get(pk=event.pk))
+    (other,) = name_decisions.review_names(Event.objects.get(pk=event.pk))
     assert other.typed_name == "Smith, John"
     assert other.candidates == ()
 
 
 def test_decisions_link_create_and_leave_out(club, director):
     (ann,) = make_players(club, ["Ann Apple"])
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club,
         grid(("1", "Ann Apple", "Bob New", "1-0"), ("1", "Ghost", "Cid", "+-")),
         DETAILS,
         director,
     )
     entry = {e.typed_name: e for e in event.entries.all()}
-    applied = publishing.apply_name_decisions(
+    applied = name_decisions.apply_name_decisions(
         event.pk,
         event.edit_version,
         [
@@ -291,7 +287,7 @@ def test_a_bad_decision_is_refused_and_nothing_changes(
     entries = {e.typed_name: e for e in draft.entries.all()}
     before = (Player.objects.count(), list(Entry.objects.values_list("player", flat=True)))
     with pytest.raises(PublishingError) as caught:
-        publishing.apply_name_decisions(
+        name_decisions.apply_name_decisions(
             draft.pk, draft.edit_version, make_decisions(entries, zoe), director
         )
     assert message in caught.value.message
@@ -305,7 +301,7 @@ def test_a_player_of_another_club_cannot_be_linked(club, director, draft, outsid
     (foreign,) = make_players(Club.objects.get(slug="elsewhere"), ["Ann"])
     ann = draft.entries.get(typed_name="Ann")
     with pytest.raises(PublishingError):
-        publishing.apply_name_decisions(
+        name_decisions.apply_name_decisions(
             draft.pk, draft.edit_version, [NameDecision(ann.pk, Action.LINK, foreign.pk)], director
         )
 
@@ -321,7 +317,7 @@ def test_a_player_of_another_club_cannot_be_linked(club, director, draft, outsid
     ],
 )
 def test_automatic_decisions(review, expected):
-    from clubs.publishing import Candidate, NameReview
+    from clubs.name_decisions import Candidate, NameReview
     from matching import Reason
 
     kinds = {
@@ -342,7 +338,7 @@ def test_automatic_decisions(review, expected):
         player_name=None,
         candidates=kinds.get(candidates, candidates) if candidates else (),
     )
-    auto = publishing.automatic_decisions([reviewed], link_exact=link)
+    auto = name_decisions.automatic_decisions([reviewed], link_exact=link)
     if expected is None:
         assert (auto.decisions, auto.pending) == ([], ["Ann"])
     else:
@@ -356,18 +352,18 @@ def test_automatic_decisions(review, expected):
 @pytest.mark.parametrize(
     "change",
     [
-        lambda e, v, u: publishing.update_event(e.pk, v, DETAILS, u),
-        lambda e, v, u: publishing.set_results(
+        lambda e, v, u: event_drafts.update_event(e.pk, v, DETAILS, u),
+        lambda e, v, u: results.set_results(
             e.pk, v, grid(("1", "X", "Y", "1-0")), u, source="grid", replace_entries=False
         ),
-        lambda e, v, u: publishing.apply_name_decisions(e.pk, v, [], u),
-        lambda e, v, u: publishing.add_entry(e.pk, v, "Zed", u),
+        lambda e, v, u: name_decisions.apply_name_decisions(e.pk, v, [], u),
+        lambda e, v, u: name_decisions.add_entry(e.pk, v, "Zed", u),
         lambda e, v, u: publishing.publish_event(e.pk, v, u),
         lambda e, v, u: publishing.delete_event(e.pk, v, u),
     ],
 )
 def test_a_stale_version_is_refused_and_changes_nothing(club, director, draft, change):
-    publishing.add_entry(draft.pk, draft.edit_version, "Someone Else", director)
+    name_decisions.add_entry(draft.pk, draft.edit_version, "Someone Else", director)
     before = (
         list(Event.objects.values_list("name", "status", "deleted_at", "edit_version")),
         list(Entry.objects.values_list("typed_name", "player")),
@@ -387,7 +383,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(club, director, draft, c
 
 def test_every_save_increments_the_version(club, director, draft):
     version = draft.edit_version
-    event = publishing.update_event(draft.pk, version, DETAILS, director)
+    event = event_drafts.update_event(draft.pk, version, DETAILS, director)
     assert event.edit_version == version + 1
 
 
@@ -409,14 +405,14 @@ def test_the_preview_equals_what_publishing_stores(
 ):
     ann, bob, cid = history
     settle(club, django_capture_on_commit_callbacks)
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club,
         grid(("1", "Ann", "Bob", "1/2"), ("1", "Cid", "Dee New", "0-1"), ("2", "Ann", "", "bye1")),
         DETAILS,
         director,
     )
     entries = {e.typed_name: e for e in event.entries.all()}
-    publishing.apply_name_decisions(
+    name_decisions.apply_name_decisions(
         event.pk,
         event.edit_version,
         [
@@ -431,7 +427,7 @@ def test_the_preview_equals_what_publishing_stores(
         with transaction.atomic():
             ladder_inputs_changed(club.pk)  # marked out of date, no replay yet
     event = Event.objects.get(pk=event.pk)
-    preview = publishing.preview_event(event)
+    preview = preview_event(event)
     assert preview.ladder_current is ladder_current
     assert preview.events_before == 1
     jan = PlayerEventResult.objects.get(event__name="Jan", player=ann)
@@ -459,7 +455,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
 ):
     from ladder.pages import load_roster, player_page
 
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club,
         grid(
             ("1", "Cid", "Dee", "+-"),  # Dee never came
@@ -470,7 +466,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
         director,
     )
     entry = {e.typed_name: e for e in event.entries.all()}
-    applied = publishing.apply_name_decisions(
+    applied = name_decisions.apply_name_decisions(
         event.pk,
         event.edit_version,
         [NameDecision(entry[name].pk, Action.NEW) for name in ("Ann", "Cid")]
@@ -487,7 +483,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
         (2, "Ann", "Cid", Result.BLACK_WIN.value),
     }
     event = Event.objects.get(pk=event.pk)
-    preview = publishing.preview_event(event)
+    preview = preview_event(event)
     assert preview.unconfirmed == []
     assert {row.name for row in preview.rows} == {"Ann", "Cid"}
 
@@ -506,7 +502,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
 
 
 def test_the_preview_waits_for_confirmed_names(club, director, draft):
-    preview = publishing.preview_event(draft)
+    preview = preview_event(draft)
     assert preview.rows == []
     assert preview.unconfirmed == ["Ann", "Bob", "Cid", "Dee"]
 
@@ -519,14 +515,14 @@ def test_publishing_needs_every_name_with_a_game_confirmed(club, director, draft
 
 
 def test_publishing_an_event_without_results_is_refused(club, director):
-    event = publishing.create_event(club, DETAILS, director)
+    event = event_drafts.create_event(club, DETAILS, director)
     with pytest.raises(PublishingError, match="Enter the results"):
         publishing.publish_event(event.pk, event.edit_version, director)
 
 
 def test_an_entrant_without_a_game_needs_no_player_to_publish(club, director, draft):
     event = confirm_all_new(draft)
-    publishing.add_entry(event.pk, event.edit_version, "No Show", director)
+    name_decisions.add_entry(event.pk, event.edit_version, "No Show", director)
     event = Event.objects.get(pk=event.pk)
     event = publishing.publish_event(event.pk, event.edit_version, director)
     assert event.status == Event.Status.PUBLISHED
@@ -539,11 +535,11 @@ def test_an_entrant_without_a_game_needs_no_player_to_publish(club, director, dr
 @pytest.fixture
 def published(club, director, history, django_capture_on_commit_callbacks):
     ann, _bob, cid = history
-    event = publishing.create_draft_from_import(
+    event = results.create_draft_from_import(
         club, grid(("1", "Ann", "Cid", "1-0")), DETAILS, director
     )
     entries = {e.typed_name: e for e in event.entries.all()}
-    publishing.apply_name_decisions(
+    name_decisions.apply_name_decisions(
         event.pk,
         event.edit_version,
         [
@@ -564,35 +560,35 @@ def published(club, director, history, django_capture_on_commit_callbacks):
     ("change", "ladder_moves"),
     [
         pytest.param(
-            lambda e, u: publishing.update_event(
+            lambda e, u: event_drafts.update_event(
                 e.pk, e.edit_version, EventDetails("Renamed", e.date), u
             ),
             False,
             id="rename",
         ),
         pytest.param(
-            lambda e, u: publishing.update_event(
+            lambda e, u: event_drafts.update_event(
                 e.pk, e.edit_version, EventDetails(e.name, dt.date(2025, 1, 1)), u
             ),
             True,
             id="re-date",
         ),
         pytest.param(
-            lambda e, u: publishing.update_event(
+            lambda e, u: event_drafts.update_event(
                 e.pk, e.edit_version, EventDetails(e.name, e.date, rated=False), u
             ),
             True,
             id="unrated",
         ),
         pytest.param(
-            lambda e, u: publishing.update_event(
+            lambda e, u: event_drafts.update_event(
                 e.pk, e.edit_version, EventDetails(e.name, e.date, kind="bughouse"), u
             ),
             True,
             id="bughouse",
         ),
         pytest.param(
-            lambda e, u: publishing.set_results(
+            lambda e, u: results.set_results(
                 e.pk,
                 e.edit_version,
                 grid(("1", "Ann", "Cid", "0-1")),
@@ -634,7 +630,7 @@ def test_a_deleted_event_is_restored_into_the_ladder(
         event = publishing.delete_event(published.pk, published.edit_version, director)
     assert Player.objects.get(pk=ann.pk).rating != rating
     with pytest.raises(PublishingError, match="restore it"):
-        publishing.add_entry(event.pk, event.edit_version, "Late", director)
+        name_decisions.add_entry(event.pk, event.edit_version, "Late", director)
     with django_capture_on_commit_callbacks(execute=True):
         publishing.restore_event(event.pk, event.edit_version, director)
     assert Player.objects.get(pk=ann.pk).rating == pytest.approx(rating)
@@ -648,7 +644,7 @@ def test_relinking_a_published_entry_replays_the_ladder(
     bob = Player.objects.get(name="Bob")
     cid_entry = published.entries.get(typed_name="Cid")
     with django_capture_on_commit_callbacks(execute=True):
-        publishing.apply_name_decisions(
+        name_decisions.apply_name_decisions(
             published.pk,
             published.edit_version,
             [NameDecision(cid_entry.pk, Action.LINK, bob.pk)],
@@ -662,15 +658,15 @@ def test_relinking_a_published_entry_replays_the_ladder(
 def test_a_player_added_to_a_published_event_after_confirmation(
     club, director, published, django_capture_on_commit_callbacks
 ):
-    event = publishing.add_entry(published.pk, published.edit_version, "Newbie", director).event
+    event = name_decisions.add_entry(published.pk, published.edit_version, "Newbie", director).event
     event = Event.objects.get(pk=event.pk)
     entry = event.entries.get(typed_name="Newbie")
-    publishing.apply_name_decisions(
+    name_decisions.apply_name_decisions(
         event.pk, event.edit_version, [NameDecision(entry.pk, Action.NEW)], director
     )
     event = Event.objects.get(pk=event.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        publishing.set_results(
+        results.set_results(
             event.pk,
             event.edit_version,
             grid(("1", "Ann", "Cid", "1-0"), ("2", "Newbie", "Ann", "1/2")),

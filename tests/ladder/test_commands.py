@@ -488,17 +488,19 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
 
 def _draft_with_new_players(club, start_rating=None):
     """A draft whose two names a director decided are new players; it is never published."""
-    from clubs import publishing
-    from clubs.publishing import Action, EventDetails, GridRow, NameDecision
+    from clubs import name_decisions, results
+    from clubs.event_drafts import EventDetails
+    from clubs.name_decisions import Action, NameDecision
+    from clubs.results import GridRow
 
-    imported = publishing.grid_to_imported([GridRow(1, "1", "Eve Evans", "Fay Fox", "1-0")])
+    imported = results.grid_to_imported([GridRow(1, "1", "Eve Evans", "Fay Fox", "1-0")])
     details = EventDetails(name="Next club night", date=dt.date(2026, 2, 2))
-    draft = publishing.create_draft_from_import(club, imported, details, None)
+    draft = results.create_draft_from_import(club, imported, details, None)
     decisions = [
         NameDecision(entry.pk, Action.NEW, start_rating=start_rating)
         for entry in draft.entries.all()
     ]
-    publishing.apply_name_decisions(draft.pk, draft.edit_version, decisions, None)
+    name_decisions.apply_name_decisions(draft.pk, draft.edit_version, decisions, None)
     return draft
 
 

@@ -16,17 +16,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.erasure import erase_player
-from clubs.merging import update_player_details
+from clubs.event_drafts import EventDetails, update_event
 from clubs.models import Club, Entry, Event, Player
-from clubs.publishing import (
-    Action,
-    EventDetails,
-    NameDecision,
-    apply_name_decisions,
-    delete_event,
-    unpublish_event,
-    update_event,
-)
+from clubs.name_decisions import Action, NameDecision, apply_name_decisions
+from clubs.players import update_player_details
+from clubs.publishing import delete_event, unpublish_event
 from ladder import page_cache
 from ladder.changes import ladder_inputs_changed
 from ladder.replay import replay_ladder

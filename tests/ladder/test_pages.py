@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from clubs.importers import parse_file
 from clubs.models import AuditEntry, Club, Event, Player
+from clubs.publishing import delete_event
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event
@@ -378,7 +379,7 @@ def test_a_swiss_gets_no_crosstable(client, public, history):
 def test_draft_and_deleted_events_are_not_shown(client, public, history):
     draft = make_event(public, [(1, history["ann"], history["bob"], W)], published=False)
     deleted = history["friendly"]
-    deleted.soft_delete()
+    delete_event(deleted.pk, deleted.edit_version, None)
     assert client.get(url(public, f"events/{draft.pk}/")).status_code == 404
     assert client.get(url(public, f"events/{deleted.pk}/")).status_code == 404
     names = [row[1] for row in table(client.get(url(public, "events/")), "events")]

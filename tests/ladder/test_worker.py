@@ -16,9 +16,9 @@ from redis import Redis
 
 from clubs.models import Club, Game
 from ladder.changes import ladder_inputs_changed, request_full_rebuild
-from ladder.jobs import replay_queue
+from ladder.jobs import replay_queue, sweep_ladders
 from ladder.models import LadderReplay
-from ladder.replay import replay_ladder, sweep_ladders, verify_ladder
+from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_history, make_players
 from tests.live import free_port, kill, run_burst_worker, start_worker, wait_until

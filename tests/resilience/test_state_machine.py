@@ -17,7 +17,8 @@ from clubs import publishing
 from clubs.merging import RosterChangeError, merge_players, undo_merge
 from clubs.models import Club, Event, Game, Merge, Player
 from ladder.changes import ladder_inputs_changed
-from ladder.replay import sweep_ladders, verify_ladder
+from ladder.jobs import sweep_ladders
+from ladder.replay import verify_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 

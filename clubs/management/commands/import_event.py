@@ -11,14 +11,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.date_notes import date_note
+from clubs.event_drafts import EventDetails, PublishingError
 from clubs.importers import ImportFileError, SeveralEventsError, detect_format, parse_file
 from clubs.models import Club, Event
-from clubs.publishing import (
-    EventDetails,
-    ImportOptions,
-    PublishingError,
-    import_event,
-)
+from clubs.publishing import ImportOptions, import_event
 from ladder.replay import replay_ladder
 
 NEEDS_REVIEW = 3

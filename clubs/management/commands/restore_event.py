@@ -4,7 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from clubs.event_drafts import PublishingError
 from clubs.models import Event
+from clubs.publishing import restore_event
 
 
 class Command(BaseCommand):
@@ -20,5 +22,9 @@ class Command(BaseCommand):
             raise CommandError(f"No event {options['event_id']} in club {options['slug']!r}")
         if event.deleted_at is None:
             raise CommandError(f"Event {event.pk} is not deleted")
-        event.restore()
+        try:
+            # The event screens' own change (publishing.restore_event), by no signed-in user.
+            restore_event(event.pk, event.edit_version, None)
+        except PublishingError as error:
+            raise CommandError(error.message) from None
         self.stdout.write(f"Restored event {event.pk} ({event.name})")

@@ -5,7 +5,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from ladder.replay import sweep_ladders
+from ladder.jobs import sweep_ladders
 
 
 class Command(BaseCommand):

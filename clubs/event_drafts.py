@@ -1,0 +1,133 @@
+"""An event's details and its edit version: creating and changing a draft, and the claim.
+
+Each function that changes an event is one transaction. It first claims the event's
+`edit_version` with a conditional UPDATE (`claim`: a save based on an older version is
+refused, never applied over somebody else's), then changes the rows, writes the audit entry
+and, when the event is a published ladder input, calls `ladder_inputs_changed`. Views and the
+commands are thin callers; results, names, the preview and publishing have their own modules
+(clubs/results.py, clubs/name_decisions.py, clubs/preview.py, clubs/publishing.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from clubs import audit
+from clubs.models import Club, Event
+from ladder.changes import club_pages_changed, ladder_inputs_changed
+
+MAX_EVENT_NAME_LENGTH = Event._meta.get_field("name").max_length
+# Fields of an event that the ladder depends on; the name is not one of them.
+_LADDER_FIELDS = ("date", "order_in_day", "kind", "rated")
+
+
+class PublishingError(Exception):
+    """A change that is refused; `message` is written for the director."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StaleEditError(PublishingError):
+    """The event changed since the form was shown: nothing was saved."""
+
+
+@dataclass(frozen=True)
+class EventDetails:
+    name: str
+    date: dt.date
+    order_in_day: int = 0
+    kind: str = Event.Kind.STANDARD
+    rated: bool = True
+
+    def checked(self) -> EventDetails:
+        name = " ".join(self.name.split())
+        if not name:
+            raise PublishingError(_("Give the event a name."))
+        if len(name) > MAX_EVENT_NAME_LENGTH:
+            raise PublishingError(
+                _("The event name is longer than %(max)d characters.")
+                % {"max": MAX_EVENT_NAME_LENGTH}
+            )
+        if self.kind not in Event.Kind.values:
+            raise PublishingError(_("Choose the kind of event from the list."))
+        if not 0 <= self.order_in_day <= 32767:
+            raise PublishingError(_("The order in the day must be between 0 and 32767."))
+        return EventDetails(name, self.date, self.order_in_day, self.kind, self.rated)
+
+
+def create_event(club: Club, details: EventDetails, user: Any) -> Event:
+    """A new draft event without results."""
+    details = details.checked()
+    with transaction.atomic():
+        event = Event.objects.create(club=club, **fields_of(details))
+        audit.record(club, user, "event.create", event_id=event.pk, name=event.name)
+    return event
+
+
+def update_event(event_id: int, version: int, details: EventDetails, user: Any) -> Event:
+    """Change the name, date, order in the day, kind or rated flag."""
+    details = details.checked()
+    with transaction.atomic():
+        event = claim(event_id, version)
+        new = fields_of(details)
+        changed = sorted(name for name, value in new.items() if getattr(event, name) != value)
+        Event.objects.filter(pk=event.pk).update(**new)
+        audit.record(event.club_id, user, "event.update", event_id=event.pk, changed=changed)
+        if event.is_published and set(changed) & set(_LADDER_FIELDS):
+            earliest = min(event.date, new.get("date", event.date))
+            ladder_inputs_changed(event.club_id, from_date=earliest)
+        if "name" in changed:
+            club_pages_changed(event.club_id)
+    return reload_event(event_id)
+
+
+def claim(event_id: int, version: int) -> Event:
+    """Take the event's edit version (inside the caller's transaction), or refuse."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("claim() must run inside transaction.atomic()")
+    claimed = Event.objects.filter(pk=event_id, edit_version=version).update(
+        edit_version=F("edit_version") + 1
+    )
+    if not claimed:
+        raise StaleEditError(
+            _(
+                "This event was changed by someone else since you opened the page, so nothing "
+                "was saved. The page now shows the current state: please make your change again."
+            )
+        )
+    return Event.objects.select_related("club").get(pk=event_id)
+
+
+def refuse_deleted(event: Event) -> None:
+    if event.deleted_at is not None:
+        raise PublishingError(_("This event is deleted: restore it before changing it."))
+
+
+def reload_event(event_id: int) -> Event:
+    return Event.objects.select_related("club").get(pk=event_id)
+
+
+def fields_of(details: EventDetails) -> dict[str, Any]:
+    return {
+        "name": details.name,
+        "date": details.date,
+        "order_in_day": details.order_in_day,
+        "kind": details.kind,
+        "rated": details.rated,
+    }
+
+
+def listed(names: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(names[:limit])
+    if len(names) > limit:
+        shown += " " + _("and %(count)d more") % {"count": len(names) - limit}
+    return shown

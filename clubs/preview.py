@@ -1,0 +1,177 @@
+"""The preview of an event: the rating change each player would get, written nowhere."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.db.models import Q
+
+from clubs.date_notes import event_date_note, from_stored
+from clubs.models import Club, Event, Player
+from clubs.results import kept_without_player
+from ladder.explain import ChangeSum, change_sum
+from ladder.history import rate_history
+from ladder.models import PlayerEventResult
+from ladder.policies import get_policy
+from ladder.policies.base import EventInput, GameInput, PlayerState
+from ladder.replay import load_inputs
+from ladder.results import Result
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    player_id: int
+    name: str
+    typed_name: str
+    pre_rating: float
+    k: float | None
+    provisional: bool
+    games_counted: int
+    expected: float
+    actual: float
+    change: float
+    post_rating: float
+    rated_games_after: int
+
+    @cached_property
+    def printed(self) -> ChangeSum:
+        """Before, change and after as the public pages will print them: they add up."""
+        return change_sum(
+            pre=self.pre_rating,
+            post=self.post_rating,
+            change=self.change,
+            k=self.k,
+            actual=self.actual,
+            expected=self.expected,
+        )
+
+
+@dataclass(frozen=True)
+class EventPreview:
+    rows: list[PreviewRow]
+    unconfirmed: list[str]  # entrants with games but no confirmed player: no preview yet
+    ladder_current: bool  # False: computed by replaying the earlier events in memory
+    events_before: int
+    # (variant, games) of the games that were not standard chess: never rated.
+    variants: tuple[tuple[str, int], ...] = ()
+    # Which date the imported file gave, from which record, and what to check; "" if none.
+    date_note: str = ""
+
+
+def preview_event(event: Event) -> EventPreview:
+    """The rating change each player gets from this event, against the ladder as it stands
+    at the event's place in the order (date, order in the day, creation). Writes nothing.
+
+    The states before the event come from the stored results of the events before it when
+    the ladder is up to date, else from an in-memory replay of those events.
+    """
+    club = Club.objects.get(pk=event.club_id)
+    entries = {e.pk: e for e in event.entries.select_related("player")}
+    game_rows = list(
+        event.games.values_list("id", "round", "white_id", "black_id", "result", "variant")
+    )
+    # An entrant left without a player keeps its forfeits as the file wrote them (never
+    # rated); every other game needs a player on both sides.
+    needed = [row for row in game_rows if not kept_without_player(row[3], row[4])]
+    with_games = {row[2] for row in needed} | {row[3] for row in needed if row[3] is not None}
+    variants = tuple(Counter(row[5] for row in game_rows if row[5]).items())
+    unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
+    before_count = _events_before(event)
+    read = from_stored(event.file_date)
+    note = event_date_note(*read, event.date) if read is not None else ""
+    if unconfirmed:
+        return EventPreview(
+            [],
+            unconfirmed,
+            club.ladder_is_current,
+            before_count,
+            variants=variants,
+            date_note=note,
+        )
+    player_of = {pk: e.player_id for pk, e in entries.items()}
+    game_rows = [
+        row for row in game_rows if player_of[row[2]] and (row[3] is None or player_of[row[3]])
+    ]
+    event_input = EventInput(
+        id=event.pk,
+        rated=event.rated,
+        bughouse=event.kind == Event.Kind.BUGHOUSE,
+        games=tuple(
+            GameInput(
+                id=gid,
+                round=round_no,
+                white=player_of[white],
+                black=player_of[black] if black is not None else None,
+                result=Result(result),
+                variant=bool(variant),
+            )
+            for gid, round_no, white, black, result, variant in game_rows
+        ),
+    )
+    participants = {player_of[pk] for row in game_rows for pk in row[2:4] if pk is not None}
+    policy = get_policy(club.rating_policy)
+    settings = policy.parse_settings(club.rating_settings)
+    if club.ladder_is_current:
+        before = _stored_states(club, participants, before_count, policy.start_rating(settings))
+    else:
+        inputs = load_inputs(club)
+        earlier = [e for e in inputs.events if e.id != event.pk][:before_count]
+        _steps, final = rate_history(policy, settings, earlier, inputs.initial)
+        before = {pid: final[pid] for pid in participants}
+    rating = policy.rate_event(event_input, before, settings)
+    by_player = {e.player_id: e for e in entries.values() if e.player_id is not None}
+    rows = [
+        PreviewRow(
+            player_id=pid,
+            name=by_player[pid].player.name,
+            typed_name=by_player[pid].typed_name,
+            **o._asdict(),
+        )
+        for pid, o in rating.players.items()
+    ]
+    rows.sort(key=lambda row: (-row.change, row.name))
+    return EventPreview(
+        rows, [], club.ladder_is_current, before_count, variants=variants, date_note=note
+    )
+
+
+def _events_before(event: Event) -> int:
+    """How many published events come before `event` in the ladder's order."""
+    return (
+        Event.objects.filter(club_id=event.club_id)
+        .published()
+        .exclude(pk=event.pk)
+        .filter(
+            Q(date__lt=event.date)
+            | Q(date=event.date, order_in_day__lt=event.order_in_day)
+            | Q(date=event.date, order_in_day=event.order_in_day, created_at__lt=event.created_at)
+            | Q(
+                date=event.date,
+                order_in_day=event.order_in_day,
+                created_at=event.created_at,
+                pk__lt=event.pk,
+            )
+        )
+        .count()
+    )
+
+
+def _stored_states(
+    club: Club, players: set[int], position: int, start: float
+) -> dict[int, PlayerState]:
+    states = {
+        pid: PlayerState(start if rating is None else rating, games, junior)
+        for pid, rating, games, junior in Player.objects.filter(pk__in=players).values_list(
+            "id", "start_rating", "start_games", "junior"
+        )
+    }
+    rows = (
+        PlayerEventResult.objects.filter(club=club, player_id__in=players, position__lt=position)
+        .order_by("position")
+        .values_list("player_id", "post_rating", "rated_games_after")
+    )
+    for pid, rating, games in rows.iterator(chunk_size=5000):
+        states[pid] = PlayerState(rating, games, states[pid].junior)
+    return states

@@ -1,0 +1,237 @@
+"""The director's results screens of an event: a file, pasted CSV, the grid.
+
+Thin views like clubs/event_views.py's: the access helper, a form, one clubs.results
+function, a redirect.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from clubs import event_drafts, results
+from clubs.access import event_for_director
+from clubs.date_notes import event_date_note
+from clubs.event_views import bounded_int, version_initial
+from clubs.importers import (
+    ImportedEvent,
+    ImportFileError,
+    SeveralEventsError,
+    detect_format,
+    parse_file,
+)
+from clubs.models import Event
+from clubs.results_forms import (
+    GRID_ALL_ROUNDS_MAX,
+    MAX_BLANK_ROWS,
+    RESULT_CHOICES,
+    GridFormSet,
+    GridVersionForm,
+    PasteForm,
+    UploadForm,
+    grid_initial,
+    grid_rows_from,
+    several_events_message,
+    too_large_message,
+)
+
+BLANK_ROWS = 10
+MAX_WARNINGS = 20
+
+
+# Results -------------------------------------------------------------------------------------
+
+
+def event_results(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for_director(request, slug, event_id)
+    return _results_page(request, event, UploadForm(initial=version_initial(event)), None)
+
+
+@require_POST
+def event_upload(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for_director(request, slug, event_id)
+    form = UploadForm(request.POST, request.FILES)
+    if "file" not in request.FILES and _content_length(request) > results.MAX_UPLOAD_BYTES:
+        # Above Django's in-memory limit the upload handler drops the file unread.
+        messages.error(request, too_large_message(None))
+        return _results_page(request, event, UploadForm(initial=version_initial(event)), None)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _results_page(request, event, form, None)
+    upload = form.cleaned_data["file"]
+    data = upload.read()
+    try:
+        fmt = form.cleaned_data["format"]
+        if fmt == "auto":
+            fmt = detect_format(upload.name or "", data)
+        imported = parse_file(
+            data, fmt, event_date=event.date, event=form.cleaned_data["event"] or None
+        )
+    except SeveralEventsError as error:
+        # The file is not kept: the director chooses the event and uploads it again.
+        messages.error(request, several_events_message(error.events))
+        choice = UploadForm(
+            initial={**version_initial(event), "format": form.cleaned_data["format"]},
+            events=error.events,
+        )
+        return _results_page(request, event, choice, None)
+    except ImportFileError as error:
+        messages.error(request, error.message)
+        return _results_page(request, event, form, None)
+    return _store(request, event, form.cleaned_data["version"], imported, f"file:{fmt}", True)
+
+
+@require_POST
+def event_paste(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for_director(request, slug, event_id)
+    form = PasteForm(request.POST)
+    if not form.is_valid():
+        return _results_page(request, event, UploadForm(initial=version_initial(event)), form)
+    try:
+        imported = parse_file(form.cleaned_data["text"].encode("utf-8"), "csv")
+    except ImportFileError as error:
+        messages.error(request, error.message)
+        return _results_page(request, event, UploadForm(initial=version_initial(event)), form)
+    return _store(request, event, form.cleaned_data["version"], imported, "paste", True)
+
+
+def _store(
+    request: HttpRequest,
+    event: Event,
+    version: int,
+    imported: ImportedEvent,
+    source: str,
+    replace_entries: bool,
+) -> HttpResponse:
+    try:
+        results.set_results(
+            event.pk,
+            version,
+            imported,
+            request.user,
+            source=source,
+            replace_entries=replace_entries,
+        )
+    except ImportFileError as error:
+        messages.error(request, error.message)
+        return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+    except event_drafts.PublishingError as error:
+        messages.error(request, error.message)
+        return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+    for warning in imported.warnings[:MAX_WARNINGS]:
+        messages.warning(request, warning)
+    if imported.date is not None and imported.date_source is not None:
+        messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d game or bye is saved.",
+            "%(count)d games and byes are saved.",
+            len(imported.games),
+        )
+        % {"count": len(imported.games)},
+    )
+    return redirect("event_names", slug=event.club.slug, event_id=event.pk)
+
+
+def _results_page(
+    request: HttpRequest, event: Event, upload_form: UploadForm, paste_form: PasteForm | None
+) -> HttpResponse:
+    return render(
+        request,
+        "clubs/events/results.html",
+        {
+            "club": event.club,
+            "event": event,
+            "upload_form": upload_form,
+            "paste_form": paste_form or PasteForm(initial=version_initial(event)),
+            "max_upload": results.MAX_UPLOAD_BYTES,
+        },
+    )
+
+
+def event_grid(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for_director(request, slug, event_id)
+    rounds = sorted(set(event.games.values_list("round", flat=True)))
+    whole = event.games.count() <= GRID_ALL_ROUNDS_MAX
+    if request.method == "POST":
+        formset = GridFormSet(request.POST, prefix="row")
+        version_form = GridVersionForm(request.POST)
+        round_no = bounded_int(request.POST.get("round"), 0, 0, results.MAX_ROUND) or None
+        if formset.is_valid() and version_form.is_valid():
+            version = version_form.cleaned_data["version"]
+            try:
+                imported = results.grid_to_imported(grid_rows_from(formset, round_no))
+                if round_no is None:
+                    results.set_results(
+                        event.pk,
+                        version,
+                        imported,
+                        request.user,
+                        source="grid",
+                        replace_entries=False,
+                    )
+                else:
+                    results.set_round_results(event.pk, version, round_no, imported, request.user)
+            except event_drafts.StaleEditError as error:
+                messages.error(request, error.message)
+                return redirect(_grid_url(event, round_no))
+            except (ImportFileError, event_drafts.PublishingError) as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(request, _("The results are saved."))
+                if "more" in request.POST:
+                    return redirect(_grid_url(event, round_no, blank=BLANK_ROWS * 3))
+                return redirect("event_names", slug=slug, event_id=event.pk)
+        else:
+            messages.error(request, _("The grid could not be read: reload the page and try again."))
+    else:
+        # A large event is shown one round at a time, the last round first.
+        round_no = bounded_int(request.GET.get("round"), 0, 0, results.MAX_ROUND) or None
+        if round_no is None and not whole:
+            round_no = rounds[-1]
+        blank = bounded_int(request.GET.get("blank"), BLANK_ROWS, 1, MAX_BLANK_ROWS)
+        formset = GridFormSet(
+            initial=grid_initial(results.grid_rows(event, round_no), blank), prefix="row"
+        )
+        version_form = GridVersionForm(initial={**version_initial(event), "round": round_no})
+    names = sorted(
+        {*event.entries.values_list("typed_name", flat=True)}
+        | {*event.club.players.active().values_list("name", flat=True)},
+        key=str.casefold,
+    )
+    return render(
+        request,
+        "clubs/events/grid.html",
+        {
+            "club": event.club,
+            "event": event,
+            "formset": formset,
+            "version_form": version_form,
+            "result_choices": RESULT_CHOICES,
+            "names": names,
+            "round_no": round_no,
+            "rounds": rounds,
+            "new_round": (rounds[-1] + 1) if rounds else 1,
+            "whole": whole,
+        },
+    )
+
+
+def _grid_url(event: Event, round_no: int | None, blank: int | None = None) -> str:
+    url = reverse("event_grid", kwargs={"slug": event.club.slug, "event_id": event.pk})
+    query = "&".join(
+        f"{key}={value}" for key, value in (("round", round_no), ("blank", blank)) if value
+    )
+    return f"{url}?{query}" if query else url
+
+
+def _content_length(request: HttpRequest) -> int:
+    return bounded_int(request.META.get("CONTENT_LENGTH"), 0, 0, 2**62)

@@ -1,0 +1,77 @@
+"""ladder.store: what the replay reads and writes, on its own."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from django.db import transaction
+
+from ladder import store
+from ladder.changes import ladder_inputs_changed
+from ladder.policies.base import PlayerState
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from tests.factories import make_event, make_players
+
+pytestmark = pytest.mark.django_db
+
+W = Result.WHITE_WIN
+LADDER = Path(__file__).resolve().parents[2] / "ladder"
+
+
+def _replayed(club) -> None:
+    with transaction.atomic():
+        ladder_inputs_changed(club.pk)
+    replay_ladder(club.pk)
+
+
+def test_states_before_a_position_are_each_players_last_stored_result_before_it(club):
+    ann, bob, cid, dee = make_players(club, ["Ann", "Bob", "Cid", "Dee"])
+    dee.start_rating, dee.start_games = 1500, 10
+    dee.save()
+    make_event(club, [(1, ann, bob, W)])
+    make_event(club, [(1, ann, cid, W)])
+    _replayed(club)
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+
+    before_second = store.states_before(club.pk, 1, 1200.0)
+    # Ann's state after the first event, not after the second (her stored rating).
+    assert before_second[ann.pk].rating == pytest.approx(1220.0)
+    assert before_second[ann.pk].rated_games == 1
+    assert before_second[bob.pk] == PlayerState(bob.rating, 1, False)
+    assert before_second[cid.pk] == PlayerState(1200.0, 0, False)
+    assert before_second[dee.pk] == PlayerState(1500.0, 10, False)  # a director's estimate
+    assert store.states_before(club.pk, 0, 1200.0)[ann.pk] == PlayerState(1200.0, 0, False)
+    assert set(store.states_before(club.pk, 1, 1200.0, players={ann.pk, cid.pk})) == {
+        ann.pk,
+        cid.pk,
+    }
+
+
+def test_event_inputs_from_a_position_on_hold_only_the_later_events_and_their_dates(club):
+    ann, bob = make_players(club, ["Ann", "Bob"])
+    first = make_event(club, [(1, ann, bob, W)])
+    second = make_event(club, [(1, bob, ann, W), (2, ann, bob, W)])
+
+    everything, dates = store.event_inputs(club.pk)
+    later, later_dates = store.event_inputs(club.pk, skip=1)
+
+    assert [e.id for e in everything] == [first.pk, second.pk]
+    assert dates == {first.pk: first.date, second.pk: second.date}
+    assert later == everything[1:]
+    assert later_dates == {second.pk: second.date}
+    assert sorted((g.round, g.white, g.black) for g in later[0].games) == [
+        (1, bob.pk, ann.pk),
+        (2, ann.pk, bob.pk),
+    ]
+
+
+def test_the_store_imports_from_clubs_only_its_models_and_both_modules_stay_short():
+    tree = ast.parse((LADDER / "store.py").read_text())
+    imported = {
+        node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.module
+    } | {alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names}
+    assert {name for name in imported if name.split(".")[0] == "clubs"} <= {"clubs.models"}
+    for name in ("store.py", "replay.py"):
+        assert len((LADDER / name).read_text().splitlines()) <= 500, name
