@@ -3,9 +3,10 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_dev DEBUG=true \\
         .venv/bin/python bench/replay.py [--profile] [--keep]
 
-PostgreSQL only (the replay's advisory lock and DISTINCT ON path are what
-production runs). The script never touches the database DATABASE_URL names: on
-the same server it drops and creates a database of its own, `clubpages_bench`,
+PostgreSQL only (the replay's advisory lock, COPY and index probes in
+ladder/store.py are what production runs). The script never touches the
+database DATABASE_URL names: on the same server it drops and creates a
+database of its own, `clubpages_bench`,
 migrates it, fills it with bulk inserts and drops it again at the end (`--keep`
 leaves it for inspection). Set BENCH_DB to use another name, for instance when
 another bench may run on the same server at the same time.
@@ -19,7 +20,7 @@ reported:
       and load_inputs(club) on its own;
   (b) replay_ladder(club, full=True);
   (c) a correction to the first game of the last event: the result changes and
-      ladder_inputs_changed() runs in one transaction; timed from just before the
+      club_changed(inputs=True) runs in one transaction; timed from just before the
       commit until the ladder is rebuilt (without REDIS_URL the on-commit job
       replays in-process; replay_ladder is then called once more, a no-op check);
   (d) the same for the first game of the first event.
@@ -27,9 +28,8 @@ reported:
 Before each section (untimed) the bench database gets VACUUM ANALYZE, the state
 autovacuum keeps a live database in. Query logging is switched off
 (settings.DEBUG = False after start-up), as in production: DEBUG=true is only
-there so settings load without SECRET_KEY. If ladder_inputs_changed() accepts a
-`from_date` (the date of the earliest event a change touches), (c) and (d) pass
-it. `--profile` adds a cProfile of one full replay and one last-event correction.
+there so settings load without SECRET_KEY. (c) and (d) pass the event's date as
+the `from_date` hint. `--profile` adds a cProfile of one full replay and one last-event correction.
 The load average is printed before and after: the timings mean little on a
 machine that is busy with something else.
 """
@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import inspect
 import io
 import os
 import platform
@@ -174,7 +173,7 @@ def build_club():
     from django.db import transaction
 
     from clubs.models import Club, Entry, Event, Game, Player
-    from ladder.changes import ladder_inputs_changed
+    from ladder.changes import club_changed
     from tests.factories import make_history
 
     with transaction.atomic():
@@ -187,7 +186,7 @@ def build_club():
     build_s = time.perf_counter() - start
     start = time.perf_counter()
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     first_replay_s = time.perf_counter() - start  # the on-commit job replays in-process
     print(
         f"data:       {Player.objects.filter(club=club).count():,} players, "
@@ -232,17 +231,13 @@ def run_benchmark(profile: bool) -> None:
     from django.db import transaction
 
     from clubs.models import Club, Game
-    from ladder.changes import ladder_inputs_changed
+    from ladder.changes import club_changed
     from ladder.history import rate_history
     from ladder.models import LadderReplay
     from ladder.replay import load_inputs, replay_ladder, verify_ladder
     from ladder.results import Result
 
-    takes_from_date = "from_date" in inspect.signature(ladder_inputs_changed).parameters
-    print(
-        "change:     ladder_inputs_changed(club_id"
-        + (", from_date=<event date>)" if takes_from_date else ") (no from_date hint)")
-    )
+    print("change:     club_changed(club_id, inputs=True, from_date=<event date>)")
     club, first_event, last_event = build_club()
     club.refresh_from_db()
     assert club.ladder_is_current, "the on-commit replay did not run"
@@ -270,16 +265,13 @@ def run_benchmark(profile: bool) -> None:
         """A function that corrects the event's first game and returns commit -> rebuilt."""
         game = Game.objects.filter(event=event).order_by("round", "id").first()
         cycle = [Result.DRAW, Result.BLACK_WIN, Result.WHITE_WIN]
-        # Forward-compatible with the change helper proposed alongside this benchmark,
-        # which takes the date of the earliest event a change touches.
-        hint = {"from_date": event.date} if takes_from_date else {}
 
         def correct() -> float:
             current = Game.objects.get(pk=game.pk).result
             new = next(r for r in cycle if r.value != current)
             with transaction.atomic():
                 Game.objects.filter(pk=game.pk).update(result=new)
-                ladder_inputs_changed(club.pk, **hint)
+                club_changed(club.pk, inputs=True, from_date=event.date)
                 started = time.perf_counter()
             # Committed; the on-commit job has replayed in-process (no REDIS_URL).
             replay_ladder(club.pk)  # a no-op check: nothing is left to rebuild

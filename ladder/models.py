@@ -1,4 +1,4 @@
-"""What the replay stores beside each event. Written only by ladder.replay."""
+"""What the replay stores beside each event. Written only by the replay, through ladder.store."""
 
 from __future__ import annotations
 

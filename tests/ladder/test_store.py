@@ -1,13 +1,14 @@
 """ladder.store: what the replay reads and writes, on its own."""
 
 import ast
+import datetime as dt
 from pathlib import Path
 
 import pytest
 from django.db import transaction
 
 from ladder import store
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.policies.base import PlayerState
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -21,7 +22,7 @@ LADDER = Path(__file__).resolve().parents[2] / "ladder"
 
 def _replayed(club) -> None:
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     replay_ladder(club.pk)
 
 
@@ -49,19 +50,17 @@ def test_states_before_a_position_are_each_players_last_stored_result_before_it(
     }
 
 
-def test_event_inputs_from_a_position_on_hold_only_the_later_events_and_their_dates(club):
+def test_event_inputs_are_the_published_events_in_ladder_order_with_their_games_and_dates(club):
     ann, bob = make_players(club, ["Ann", "Bob"])
-    first = make_event(club, [(1, ann, bob, W)])
-    second = make_event(club, [(1, bob, ann, W), (2, ann, bob, W)])
+    first = make_event(club, [(1, ann, bob, W)], date=dt.date(2026, 1, 10))
+    second = make_event(club, [(1, bob, ann, W), (2, ann, bob, W)], date=dt.date(2026, 1, 3))
+    make_event(club, [(1, ann, bob, W)], published=False)
 
-    everything, dates = store.event_inputs(club.pk)
-    later, later_dates = store.event_inputs(club.pk, skip=1)
+    events, dates = store.event_inputs(club.pk)
 
-    assert [e.id for e in everything] == [first.pk, second.pk]
+    assert [e.id for e in events] == [second.pk, first.pk]
     assert dates == {first.pk: first.date, second.pk: second.date}
-    assert later == everything[1:]
-    assert later_dates == {second.pk: second.date}
-    assert sorted((g.round, g.white, g.black) for g in later[0].games) == [
+    assert sorted((g.round, g.white, g.black) for g in events[0].games) == [
         (1, bob.pk, ann.pk),
         (2, ann.pk, bob.pk),
     ]

@@ -1,0 +1,381 @@
+"""What the ladder replay reads and writes: its only SQL, and the only place it differs by database.
+
+Plain functions on club ids. The replay (ladder/replay.py) is the algorithm;
+this module is how its inputs come out of the database and its results go in.
+PostgreSQL gets the fast paths a full replay of 100,000 games needs (COPY,
+one index probe per player, one UPDATE from arrays); SQLite, which the tests
+and small installations run, gets the plain ORM.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+import psycopg
+from django.db import connection
+
+from clubs.models import Entry, Event, Game, Player
+from ladder.history import HistoryStep
+from ladder.models import PlayerEventResult, RatedEvent
+from ladder.policies.base import EventInput, GameInput, PlayerState
+from ladder.results import Result
+
+logger = logging.getLogger(__name__)
+
+
+class PlayerSummary(NamedTuple):
+    """What a player's row shows of the ladder: written by the replay, read by every page."""
+
+    rating: float
+    rated_games: int
+    provisional: bool
+    last_played: dt.date | None
+    last_change: float | None
+
+
+class LatestResult(NamedTuple):
+    """A player's last stored result before some position."""
+
+    player_id: int
+    post_rating: float
+    rated_games_after: int
+    event_date: dt.date
+    change: float
+
+
+def lock_club(club_id: int) -> None:
+    """Serialise replays of one club; PostgreSQL only (SQLite serialises all writers anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # Two-key form: the first key namespaces our locks from anybody else's.
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [7_311, club_id % 2**31])
+
+
+# Reading
+
+
+def starting_states(
+    club_id: int, start_rating: float, players: Collection[int] | None = None
+) -> dict[int, PlayerState]:
+    """Each player's state before their first event: a director's estimate or the start rating."""
+    rows = Player.objects.filter(club_id=club_id)
+    if players is not None:
+        rows = rows.filter(pk__in=players)
+    return {
+        pid: PlayerState(start_rating if rating is None else rating, games, junior)
+        for pid, rating, games, junior in rows.values_list(
+            "id", "start_rating", "start_games", "junior"
+        )
+    }
+
+
+def published_event_ids(club_id: int, *, before: dt.date | None = None) -> list[int]:
+    """The club's published events in ladder order, only those dated before `before` if given."""
+    events = Event.objects.filter(club_id=club_id).published()
+    if before is not None:
+        events = events.filter(date__lt=before)
+    return list(events.in_ladder_order().values_list("id", flat=True))
+
+
+def event_inputs(club_id: int) -> tuple[list[EventInput], dict[int, dt.date]]:
+    """The club's published events in ladder order, as the policies see them, and their dates."""
+    event_rows = list(
+        Event.objects.filter(club_id=club_id)
+        .published()
+        .in_ladder_order()
+        .values_list("id", "rated", "kind", "date")
+    )
+    games_by_event: dict[int, list[GameInput]] = {row[0]: [] for row in event_rows}
+    for game_id, event_id, round_no, white, black_entry, black, result, variant in _game_rows(
+        club_id
+    ):
+        # Publishing requires every entry with a game to be linked, except a no-show's
+        # forfeits, which stay as the file wrote them and are never rated; any other
+        # unlinked one can only be a bug elsewhere, and must not crash the whole ladder.
+        if white is None or (black_entry is not None and black is None):
+            if black_entry is None or not _RESULTS[result].is_forfeit:
+                logger.error("Game %s of club %s has an unlinked entry; skipped", game_id, club_id)
+            continue
+        # Positional: twice as fast as keywords, for 100,000 games.
+        games_by_event[event_id].append(
+            GameInput(game_id, round_no, white, black, _RESULTS[result], variant != "")
+        )
+    events = [
+        EventInput(
+            id=event_id,
+            rated=rated,
+            bughouse=kind == Event.Kind.BUGHOUSE,
+            games=tuple(games_by_event[event_id]),
+        )
+        for event_id, rated, kind, _date in event_rows
+    ]
+    return events, {row[0]: row[3] for row in event_rows}
+
+
+_RESULTS = {r.value: r for r in Result}
+
+
+def _game_rows(
+    club_id: int,
+) -> Iterator[tuple[int, int, int, int | None, int | None, int | None, str, str]]:
+    """(game, event, round, white player, black entry, black player, result, variant) of
+    published events.
+
+    One plain query: a full replay reads 100,000 of these, and the ORM's row
+    building was a large share of it.
+    """
+    game, entry, event = Game._meta.db_table, Entry._meta.db_table, Event._meta.db_table
+    sql = f"""
+        SELECT g.id, g.event_id, g.round, w.player_id, g.black_id, b.player_id, g.result,
+               g.variant
+        FROM {game} g
+        JOIN {event} e ON e.id = g.event_id
+        JOIN {entry} w ON w.id = g.white_id
+        LEFT JOIN {entry} b ON b.id = g.black_id
+        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL
+    """
+    params = [club_id, Event.Status.PUBLISHED]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and psycopg.capabilities.has_stream_chunked():
+            # In chunks as the server produces them (libpq 17+, which psycopg-binary
+            # bundles): the caller builds its inputs from one chunk while the next
+            # is joined and sent, where fetchall() first waits for all 100,000 rows
+            # of a full replay (~9 % of one on a quiet machine, BENCHMARKS.md).
+            yield from cursor.cursor.stream(sql, params, size=5_000)
+        else:
+            cursor.execute(sql, params)
+            yield from cursor.fetchall()
+
+
+def stored_chain(club_id: int) -> list[tuple[int, str]]:
+    """(event, chain hash) of every rated event, in the order they were rated."""
+    return list(
+        RatedEvent.objects.filter(club_id=club_id)
+        .order_by("position")
+        .values_list("event_id", "chain_hash")
+    )
+
+
+def latest_results(club_id: int, position: int) -> Iterable[LatestResult]:
+    """Per player, the last stored result before `position`."""
+    if connection.vendor == "postgresql":
+        # One index probe per player on (club, player, position): milliseconds
+        # where a DISTINCT ON over every stored result takes a large share of a
+        # last-event correction.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                SELECT p.id, r.post_rating, r.rated_games_after, r.event_date, r.change
+                FROM {Player._meta.db_table} p
+                CROSS JOIN LATERAL (
+                    SELECT post_rating, rated_games_after, event_date, change
+                    FROM {PlayerEventResult._meta.db_table} per
+                    WHERE per.club_id = %s AND per.player_id = p.id AND per.position < %s
+                    ORDER BY per.position DESC LIMIT 1
+                ) r
+                WHERE p.club_id = %s
+                """,
+                [club_id, position, club_id],
+            )
+            return [LatestResult(*row) for row in cursor.fetchall()]
+    by_player: dict[int, LatestResult] = {}
+    rows = PlayerEventResult.objects.filter(club_id=club_id, position__lt=position)
+    for row in rows.order_by("position").values_list(
+        "player_id", "post_rating", "rated_games_after", "event_date", "change"
+    ):
+        by_player[row[0]] = LatestResult(*row)
+    return by_player.values()
+
+
+def states_before(
+    club_id: int, position: int, start_rating: float, players: Collection[int] | None = None
+) -> dict[int, PlayerState]:
+    """Each player's state before the event at `position`, as the stored results leave it."""
+    states = starting_states(club_id, start_rating, players)
+    if position > 0:
+        for row in latest_results(club_id, position):
+            if row.player_id in states:
+                state = states[row.player_id]
+                states[row.player_id] = PlayerState(
+                    row.post_rating, row.rated_games_after, state.junior
+                )
+    return states
+
+
+def stored_summaries(club_id: int) -> dict[int, PlayerSummary]:
+    return {
+        pk: PlayerSummary(*values)
+        for pk, *values in Player.objects.filter(club_id=club_id).values_list(
+            "id", *_SUMMARY_FIELDS
+        )
+    }
+
+
+def stored_results(club_id: int) -> dict[tuple[int, int], PlayerEventResult]:
+    """Every stored result of the club, by (event, player)."""
+    return {(r.event_id, r.player_id): r for r in PlayerEventResult.objects.filter(club_id=club_id)}
+
+
+def stored_game_outcomes(club_id: int) -> dict[int, dict[str, list[object]]]:
+    """Per rated event, what stored_outcomes() wrote for it."""
+    return dict(RatedEvent.objects.filter(club_id=club_id).values_list("event_id", "game_outcomes"))
+
+
+# Writing
+
+
+def delete_from(club_id: int, position: int) -> None:
+    """Forget what the replay stored for the events from `position` on."""
+    replaced = RatedEvent.objects.filter(club_id=club_id, position__gte=position)
+    # Through the events: the (event, player) index finds these rows, so the
+    # table needs no (club, position) index to maintain on every write.
+    PlayerEventResult.objects.filter(event_id__in=replaced.values("event_id")).delete()
+    replaced.delete()
+
+
+def stored_outcomes(step: HistoryStep) -> dict[str, list[object]]:
+    """The games of an event that were not rated for both sides, with why.
+
+    A game missing from this map was rated for both players: most games are,
+    and leaving them out keeps a full replay from building and encoding
+    100,000 entries nobody needs to look up.
+    """
+    return {
+        str(game_id): [o.rated_for_white, o.rated_for_black, o.reason]
+        for game_id, o in step.rating.games.items()
+        if o.reason is not None
+    }
+
+
+_RESULT_COLUMNS = (
+    "club_id", "event_id", "player_id", "position", "event_date", "pre_rating", "k",
+    "provisional", "games_counted", "expected", "actual", "change", "post_rating",
+    "rated_games_after",
+)  # fmt: skip
+
+
+def write_steps(
+    club_id: int,
+    start: int,
+    steps: Iterable[HistoryStep],
+    chain: Sequence[str],
+    event_dates: Mapping[int, dt.date],
+) -> list[HistoryStep]:
+    """Store each step at its position from `start` on and return them as a list.
+
+    `chain[i]` is the chain hash of step i. `steps` may be a generator that
+    rates as it goes: on PostgreSQL each event's rows go to the server while
+    the next events are rated, so the server inserts and indexes them on
+    another core instead of after the rating (~30 % of a full replay).
+    """
+    if connection.vendor != "postgresql":
+        written = list(steps)
+        _bulk_create_steps(club_id, start, written, chain, event_dates)
+        return written
+    written = []
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        # COPY: a full replay writes 40,000 result rows, and bulk_create takes
+        # three to four times as long to build, compile and send them. Binary:
+        # formatting seven floats a row as text and parsing them back on the
+        # server costs a full replay ~15-20 % more (BENCHMARKS.md).
+        fields = {f.column: f for f in PlayerEventResult._meta.concrete_fields}
+        table = PlayerEventResult._meta.db_table
+        sql = f"COPY {table} ({', '.join(_RESULT_COLUMNS)}) FROM STDIN (FORMAT BINARY)"
+        with raw.copy(sql) as copy:
+            copy.set_types([fields[column].db_type(connection) for column in _RESULT_COLUMNS])
+            write_row = copy.write_row
+            for position, step in enumerate(steps, start=start):
+                written.append(step)
+                event_id, event_date = step.event_id, event_dates[step.event_id]
+                for player_id, o in step.rating.players.items():
+                    write_row(
+                        (club_id, event_id, player_id, position, event_date, o.pre_rating, o.k,
+                         o.provisional, o.games_counted, o.expected, o.actual, o.change,
+                         o.post_rating, o.rated_games_after)
+                    )  # fmt: skip
+        table = RatedEvent._meta.db_table
+        columns = "(event_id, club_id, position, chain_hash, game_outcomes)"
+        with raw.copy(f"COPY {table} {columns} FROM STDIN") as copy:
+            for position, (step, chain_hash) in enumerate(
+                zip(written, chain, strict=True), start=start
+            ):
+                outcomes = json.dumps(stored_outcomes(step))
+                copy.write_row((step.event_id, club_id, position, chain_hash, outcomes))
+    return written
+
+
+def _bulk_create_steps(
+    club_id: int,
+    start: int,
+    steps: Sequence[HistoryStep],
+    chain: Sequence[str],
+    event_dates: Mapping[int, dt.date],
+) -> None:
+    RatedEvent.objects.bulk_create(
+        [
+            RatedEvent(
+                event_id=step.event_id,
+                club_id=club_id,
+                position=position,
+                chain_hash=chain_hash,
+                game_outcomes=stored_outcomes(step),
+            )
+            for position, (step, chain_hash) in enumerate(
+                zip(steps, chain, strict=True), start=start
+            )
+        ],
+        batch_size=1000,
+    )
+    PlayerEventResult.objects.bulk_create(
+        [
+            PlayerEventResult(
+                club_id=club_id,
+                event_id=step.event_id,
+                player_id=player_id,
+                position=position,
+                event_date=event_dates[step.event_id],
+                **o._asdict(),  # the outcome's fields are the row's rating columns
+            )
+            for position, step in enumerate(steps, start=start)
+            for player_id, o in step.rating.players.items()
+        ],
+        batch_size=2000,
+    )
+
+
+_SUMMARY_FIELDS = PlayerSummary._fields
+
+
+def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> None:
+    """Store the summaries of the club's players that differ from what is stored."""
+    stored = stored_summaries(club_id)
+    changed = [(pk, *summaries[pk]) for pk, old in stored.items() if summaries[pk] != old]
+    if not changed:
+        return
+    if connection.vendor == "postgresql":
+        # One UPDATE from arrays: bulk_update's CASE WHEN per field and player
+        # costs a replay that moves all 400 ratings ~20 % more (BENCHMARKS.md).
+        fields = [Player._meta.get_field(name) for name in _SUMMARY_FIELDS]
+        assignments = ", ".join(f"{f.column} = v.{f.column}" for f in fields)
+        arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [Player._meta.pk, *fields])
+        names = ", ".join(["id", *(f.column for f in fields)])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {Player._meta.db_table} p SET {assignments} "
+                f"FROM unnest({arrays}) AS v({names}) WHERE p.id = v.id",
+                [list(column) for column in zip(*changed, strict=True)],
+            )
+        return
+    Player.objects.bulk_update(
+        [
+            Player(pk=pk, **dict(zip(_SUMMARY_FIELDS, values, strict=True)))
+            for pk, *values in changed
+        ],
+        list(_SUMMARY_FIELDS),
+        batch_size=1000,
+    )
