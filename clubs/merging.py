@@ -1,7 +1,7 @@
 """Possible duplicates, merges and their undo, re-pointed entries and the cached roster.
 
 Every change here runs in one transaction with its audit entry and with
-`ladder_inputs_changed`, so the ladder replays the new links.
+`club_changed(inputs=True)`, so the ladder replays the new links.
 
 Undo order: a merge can be undone while no later merge that is still in force
 involves either of its players (undo the later one first). A merge is refused
@@ -22,15 +22,16 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs import audit
-from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
-from ladder.changes import ladder_inputs_changed
+from clubs.event_drafts import max_length
+from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias, User
+from ladder.changes import club_changed
 from matching import (
     KEY_VERSION,
     PreparedRoster,
@@ -99,7 +100,7 @@ def _duplicate_pairs(club: Club, limit: int) -> list[tuple[int, int, str, float]
     kept in Django's cache under the roster's version: a 10,000-player roster takes
     seconds to compare, and the screen is opened again after every merge or dismissal."""
     key = f"{_roster_key(club)}:duplicates:{limit}"
-    found = cache.get(key)
+    found: list[tuple[int, int, str, float]] | None = cache.get(key)
     if found is None:
         rows = list(club.players.active().order_by("id").values_list("id", "name"))
         pairs = possible_duplicates([name for _pk, name in rows], limit=limit)
@@ -111,7 +112,9 @@ def _duplicate_pairs(club: Club, limit: int) -> list[tuple[int, int, str, float]
     return found
 
 
-def dismiss_duplicate(club: Club, one: Player, other: Player, user: Any) -> DuplicateDismissal:
+def dismiss_duplicate(
+    club: Club, one: Player, other: Player, user: User | None
+) -> DuplicateDismissal:
     """Remember that two players are different people; safe to repeat."""
     if one.pk == other.pk or one.club_id != club.pk or other.club_id != club.pk:
         raise RosterChangeError(_("Choose two different players of this club."))
@@ -124,7 +127,7 @@ def dismiss_duplicate(club: Club, one: Player, other: Player, user: Any) -> Dupl
             audit.record(
                 club,
                 user,
-                "duplicate_dismissed",
+                "duplicate.dismissed",
                 first_id=first.pk,
                 second_id=second.pk,
                 first=first.name,
@@ -188,7 +191,7 @@ def check_merge(club: Club, kept: Player, merged: Player) -> None:
         )
 
 
-def merge_players(club: Club, kept: Player, merged: Player, user: Any) -> Merge:
+def merge_players(club: Club, kept: Player, merged: Player, user: User | None) -> Merge:
     """Fold `merged` into `kept`: its entries and aliases move, its names become aliases."""
     with transaction.atomic():
         kept, merged = _locked_pair(kept, merged)
@@ -232,7 +235,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: Any) -> Merge:
         audit.record(
             club,
             user,
-            "players_merged",
+            "players.merged",
             merge_id=merge.pk,
             kept_id=kept.pk,
             merged_id=merged.pk,
@@ -240,7 +243,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: Any) -> Merge:
             merged=merged.name,
             entries=len(entry_ids),
         )
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     return merge
 
 
@@ -277,7 +280,7 @@ def undo_blockers(merges: Iterable[Merge]) -> dict[int, Merge]:
     return blockers
 
 
-def undo_merge(merge: Merge, user: Any) -> Merge:
+def undo_merge(merge: Merge, user: User | None) -> Merge:
     """Bring both players back, each with exactly their own entries and aliases."""
     with transaction.atomic():
         merge = Merge.objects.select_for_update().select_related("club").get(pk=merge.pk)
@@ -305,21 +308,21 @@ def undo_merge(merge: Merge, user: Any) -> Merge:
         audit.record(
             merge.club,
             user,
-            "merge_undone",
+            "merge.undone",
             merge_id=merge.pk,
             kept_id=kept.pk,
             merged_id=merged.pk,
             kept=kept.name,
             merged=merged.name,
         )
-        ladder_inputs_changed(merge.club_id)
+        club_changed(merge.club_id, inputs=True)
     return merge
 
 
 # Re-point
 
 
-def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: Any) -> Player:
+def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: User | None) -> Player:
     """Link one entry to another active player of its club, or to a new player named
     `new_name` (when `player` is None). Returns the player the entry now belongs to."""
     new_name = clean_name(new_name)
@@ -332,7 +335,7 @@ def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: Any)
         if player is None:
             if not new_name:
                 raise RosterChangeError(_("Give the new player's name."))
-            if len(new_name) > Player._meta.get_field("name").max_length:
+            if len(new_name) > max_length(Player, "name"):
                 raise RosterChangeError(_("The name is too long."))
             player = Player.objects.create(
                 club_id=club_id,
@@ -356,7 +359,7 @@ def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: Any)
         audit.record(
             club_id,
             user,
-            "entry_repointed",
+            "entry.repointed",
             entry_id=entry.pk,
             event_id=entry.event_id,
             typed_name=entry.typed_name,
@@ -364,7 +367,7 @@ def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: Any)
             to_player_id=player.pk,
             new_player=created,
         )
-        ladder_inputs_changed(club_id)
+        club_changed(club_id, inputs=True)
     return player
 
 
@@ -376,8 +379,8 @@ def _locked_pair(one: Player, other: Player) -> tuple[Player, Player]:
     return rows[one.pk], rows[other.pk]
 
 
-def _user(user: Any) -> Any:
-    return user if user is not None and getattr(user, "is_authenticated", False) else None
+def _user(user: User | None) -> User | None:
+    return user if user is not None and user.is_authenticated else None
 
 
 # The roster, read once for many name suggestions
@@ -394,8 +397,7 @@ def prepared_roster(club: Club) -> tuple[PreparedRoster, tuple[int, ...]]:
 
     Returns the prepared roster and, per roster position, the player id (a player
     appears once per name and alias). Cached in this process and in Django's cache
-    under a version of the roster read first, so a merge, an undo, a new player or
-    alias, or any change to a ladder input gives a new key: a stale roster is never used.
+    under the club's versions (`_roster_key`), so a stale roster is never used.
     """
     key = _roster_key(club)
     with _local_lock:
@@ -415,14 +417,10 @@ def prepared_roster(club: Club) -> tuple[PreparedRoster, tuple[int, ...]]:
 
 
 def _roster_key(club: Club) -> str:
-    players = Player.objects.filter(club_id=club.pk).aggregate(
-        count=Count("id"), top=Max("id"), active=Count("id", filter=Q(merged_into__isnull=True))
-    )
-    aliases = PlayerAlias.objects.filter(player__club_id=club.pk).aggregate(
-        count=Count("id"), top=Max("id")
-    )
-    # pages_version moves with every changed name (an erasure, a staff edit), which keeps
-    # the roster's size and its ladder the same.
+    """The roster's cache key: the versions the change door bumps. Every write that adds,
+    renames, erases, merges or un-merges a player or alias passes `club_changed`, which
+    moves data_version (a ladder input) or pages_version (a shown name), so a stale
+    roster is never asked for again."""
     data_version, pages_version = (
         Club.objects.filter(pk=club.pk).values_list("data_version", "pages_version").get()
     )
@@ -430,8 +428,7 @@ def _roster_key(club: Club) -> str:
     born = _stamp(club.created_at)
     return (
         f"clubs:roster:{_CACHE_FORMAT}:{KEY_VERSION}:{club.pk}:{born}:"
-        f"{data_version}:{pages_version}:{players['count']}:{players['top']}:{players['active']}:"
-        f"{aliases['count']}:{aliases['top']}"
+        f"{data_version}:{pages_version}"
     )
 
 

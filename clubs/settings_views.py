@@ -54,8 +54,10 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
         }
         if changes:
             with transaction.atomic():
-                form.save()
-                audit.record(club, request.user, "club.page_settings", changes=changes)
+                # Only the changed columns: a whole-row save would write back the versions
+                # and replay marks read at the start of the request over a newer replay's.
+                form.save(commit=False).save(update_fields=list(changes))
+                audit.record(club, request.user, "page_settings.changed", changes=changes)
         messages.success(request, _("The club page settings are saved."))
         return redirect("club_settings", slug=club.slug)
     return render(
@@ -71,7 +73,7 @@ def rotate_secret(request: AuthedRequest, slug: str) -> HttpResponse:
     with transaction.atomic():
         club.rotate_secret()
         # The secret itself is never written to the log.
-        audit.record(club, request.user, "club.secret_rotated")
+        audit.record(club, request.user, "club_secret.rotated")
     messages.success(
         request, _("The club page has a new secret link. The old link no longer works.")
     )

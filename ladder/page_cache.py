@@ -44,7 +44,7 @@ KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
 
 # The only query a club page reads (?active=1 on the ladder and its exports). Any other
 # would only fill the cache with copies, or echo a visitor's text into a compressed page.
-PAGE_QUERIES = ({}, {"active": ["1"]})
+PAGE_QUERIES: tuple[dict[str, list[str]], ...] = ({}, {"active": ["1"]})
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 Kept = tuple[bytes, list[tuple[str, str]]]  # the gzip-compressed page and its own headers
@@ -92,7 +92,8 @@ def with_status(content: bytes, status: str) -> bytes:
 
 
 def cached_page(key: str) -> Kept | None:
-    return caches[CACHE_ALIAS].get(key)
+    kept: Kept | None = caches[CACHE_ALIAS].get(key)
+    return kept
 
 
 def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> Kept | None:

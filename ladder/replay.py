@@ -1,9 +1,11 @@
 """Rebuilding a club's ladder from its published events: the only code that writes ratings.
 
-The algorithm: fingerprint every event's inputs into a chain, find the first
-position whose stored hash differs (or earlier, where a change's date hint says:
-a hint never makes it start later), fold the rating policy over the events from
-there on from the states the stored results leave, and store what each event did.
+The algorithm: reuse unread the events dated before Club.replay_from (which database
+triggers keep at or before the earliest event any write touched), fingerprint the
+events from there on into a chain, find the first position whose stored hash differs
+(or earlier, where replay_from says: it never makes the replay start later), fold
+the rating policy over the events from there on from the states the stored results
+leave, and store what each event did.
 verify_ladder folds everything again in memory and compares (ladder/jobs.py's
 sweep_ladders queues replays that were missed). What is read and written, and
 how, is ladder/store.py.
@@ -16,7 +18,6 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,8 +32,8 @@ from ladder.fingerprint import (
 )
 from ladder.history import HistoryStep, rate_events, rate_history
 from ladder.models import LadderReplay
-from ladder.policies import get_policy
-from ladder.policies.base import EventInput, PlayerState
+from ladder.policies import Policy, get_policy
+from ladder.policies.base import EventInput, PlayerState, PolicySettings
 from ladder.store import PlayerSummary
 
 
@@ -40,21 +41,32 @@ from ladder.store import PlayerSummary
 class LadderInputs:
     """Everything a club's ladder is a pure function of."""
 
-    policy: Any
-    settings: Any
+    policy: Policy
+    settings: PolicySettings
     events: list[EventInput]
     event_dates: dict[int, dt.date]
     initial: dict[int, PlayerState]
     chain: list[str]
+    # Position of events[0] in the club's whole history: non-zero when the replay
+    # left a trusted prefix unread.
+    offset: int = 0
 
 
-def load_inputs(club: Club) -> LadderInputs:
-    """The club's ladder inputs: every published event, fingerprinted into the chain."""
+def load_inputs(
+    club: Club, *, since: dt.date | None = None, skip: int = 0, seed: str | None = None
+) -> LadderInputs:
+    """The club's ladder inputs: every published event, fingerprinted into the chain.
+
+    With `since`, only the events dated then or later: the `skip` before them are left
+    unread, and `seed` must be the stored chain hash of the last of those, so the chain
+    goes on exactly as a load of everything would compute it.
+    """
     policy = get_policy(club.rating_policy)
     settings = policy.parse_settings(club.rating_settings)
     initial = store.starting_states(club.pk, policy.start_rating(settings))
-    events, event_dates = store.event_inputs(club.pk)
-    seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
+    events, event_dates = store.event_inputs(club.pk, since=since)
+    if seed is None:
+        seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
     return LadderInputs(
         policy=policy,
@@ -63,6 +75,7 @@ def load_inputs(club: Club) -> LadderInputs:
         event_dates=event_dates,
         initial=initial,
         chain=chain,
+        offset=skip,
     )
 
 
@@ -89,9 +102,10 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
                 from_position, events_rated = _rebuild(club, from_start=full)
             Club.objects.filter(pk=club_id).update(built_version=version)
             # Only when no change arrived meanwhile: otherwise the next pass needs both.
-            Club.objects.filter(pk=club_id, data_version=version).update(
-                out_of_date_since=None, full_rebuild_requested=False, replay_from=None
-            )
+            # replay_from too: a write the triggers saw since the club was read moved it.
+            Club.objects.filter(
+                pk=club_id, data_version=version, replay_from=club.replay_from
+            ).update(out_of_date_since=None, full_rebuild_requested=False, replay_from=None)
             LadderReplay.objects.create(
                 club=club,
                 version=version,
@@ -126,20 +140,29 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
 def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
     """Replace the stored results from the first changed event on; returns (start, events rated)."""
-    inputs = load_inputs(club)
+    stored = [] if from_start else store.stored_chain(club.pk)
+    skip = _trusted_prefix(club, stored)
+    if skip:
+        inputs = load_inputs(club, since=club.replay_from, skip=skip, seed=stored[skip - 1][1])
+    else:
+        inputs = load_inputs(club)
     if from_start:
         start = 0
     else:
-        stored = [h for _, h in store.stored_chain(club.pk)]
-        # The fingerprints decide; a change's date hint may only move the start earlier.
-        start = min(first_difference(stored, inputs.chain), _hinted_start(club, inputs))
+        hashes = [h for _, h in stored[skip:]]
+        # The fingerprints decide after the trusted prefix; the date hint may only move
+        # the start earlier.
+        start = inputs.offset + min(
+            first_difference(hashes, inputs.chain), _hinted_start(club, inputs)
+        )
     store.delete_from(club.pk, start)
 
-    before, summaries = _state_before(club, inputs, start)
-    events = inputs.events[start:]
+    before, summaries = store.ladder_before(club.pk, start, inputs.initial)
+    events = inputs.events[start - inputs.offset :]
     # A generator: the store writes each event's rows while the next are rated.
     rated = rate_events(inputs.policy, inputs.settings, events, dict(before))
-    steps = store.write_steps(club.pk, start, rated, inputs.chain[start:], inputs.event_dates)
+    chain = inputs.chain[start - inputs.offset :]
+    steps = store.write_steps(club.pk, start, rated, chain, inputs.event_dates)
     # Each player's summary comes from the last event they played; finding it
     # first saves building a summary for each of a full replay's 40,000 results.
     last_step: dict[int, HistoryStep] = {}
@@ -168,9 +191,29 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
     return start, len(steps)
 
 
+def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
+    """How many stored events, all dated before Club.replay_from, can be reused unread.
+
+    The database keeps replay_from at or before the earliest event any write to a
+    ladder input touched since the last replay (the triggers of
+    ladder/migrations/0005_replay_from_triggers.py; a caller's hint can only lower
+    it), so nothing before it changed. Still only if those are the same events in
+    the same order as stored; otherwise, or with no replay_from (a change no trigger
+    saw), 0: the replay reads and compares the fingerprints of every event.
+    """
+    hint = club.replay_from
+    if hint is None or hint == dt.date.min or not stored:
+        return 0
+    prefix = store.published_event_ids(club.pk, before=hint)
+    if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
+        return 0
+    return len(prefix)
+
+
 def _hinted_start(club: Club, inputs: LadderInputs) -> int:
-    """The position of the first event on or after the earliest date the changes since the
-    last replay named (Club.replay_from); past the last event when none named one.
+    """The index in inputs.events of the first event on or after Club.replay_from (the
+    earliest date the writes since the last replay touched, by the triggers, or a
+    caller's earlier hint); past the last event when there is none.
 
     Only ever taken as a lower bound beside the fingerprints' first difference: a hint
     that is too late changes nothing, one that is too early re-rates unchanged events.
@@ -182,29 +225,6 @@ def _hinted_start(club: Club, inputs: LadderInputs) -> int:
         (i for i, e in enumerate(inputs.events) if inputs.event_dates[e.id] >= hint),
         len(inputs.events),
     )
-
-
-def _state_before(
-    club: Club, inputs: LadderInputs, start: int
-) -> tuple[dict[int, PlayerState], dict[int, PlayerSummary]]:
-    """Each player's state before the event at `start`, from the stored results before it."""
-    states = dict(inputs.initial)
-    summaries = {
-        pid: PlayerSummary(s.rating, s.rated_games, False, None, None)
-        for pid, s in inputs.initial.items()
-    }
-    if start == 0:
-        return states, summaries
-    for row in store.latest_results(club.pk, start):
-        if row.player_id not in states:
-            continue
-        states[row.player_id] = PlayerState(
-            row.post_rating, row.rated_games_after, states[row.player_id].junior
-        )
-        summaries[row.player_id] = PlayerSummary(
-            row.post_rating, row.rated_games_after, False, row.event_date, row.change
-        )
-    return states, summaries
 
 
 def verify_ladder(club: Club) -> list[str]:

@@ -4,7 +4,8 @@ Plain functions on club ids. The replay (ladder/replay.py) is the algorithm;
 this module is how its inputs come out of the database and its results go in.
 PostgreSQL gets the fast paths a full replay of 100,000 games needs (COPY,
 one index probe per player, one UPDATE from arrays); SQLite, which the tests
-and small installations run, gets the plain ORM.
+and small installations run, gets the plain ORM, and one grouped scan for each
+player's latest result.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import datetime as dt
 import json
 import logging
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import psycopg
-from django.db import connection
+from django.db import connection, models
 
 from clubs.models import Entry, Event, Game, Player
 from ladder.history import HistoryStep
@@ -81,18 +82,41 @@ def published_event_ids(club_id: int, *, before: dt.date | None = None) -> list[
     return list(events.in_ladder_order().values_list("id", flat=True))
 
 
-def event_inputs(club_id: int) -> tuple[list[EventInput], dict[int, dt.date]]:
-    """The club's published events in ladder order, as the policies see them, and their dates."""
-    event_rows = list(
-        Event.objects.filter(club_id=club_id)
-        .published()
-        .in_ladder_order()
-        .values_list("id", "rated", "kind", "date")
-    )
-    games_by_event: dict[int, list[GameInput]] = {row[0]: [] for row in event_rows}
-    for game_id, event_id, round_no, white, black_entry, black, result, variant in _game_rows(
-        club_id
-    ):
+def event_inputs(
+    club_id: int, *, since: dt.date | None = None
+) -> tuple[list[EventInput], dict[int, dt.date]]:
+    """The club's published events in ladder order, as the policies see them, and their dates;
+    only those dated `since` or later if given (the replay's trusted prefix is left unread)."""
+    events = Event.objects.filter(club_id=club_id).published()
+    if since is not None:
+        events = events.filter(date__gte=since)
+    event_rows = list(events.in_ladder_order().values_list("id", "rated", "kind", "date"))
+    games = _game_rows(club_id, since=since)
+    events_in = _as_inputs(club_id, [row[:3] for row in event_rows], games)
+    return events_in, {row[0]: row[3] for row in event_rows}
+
+
+def event_input(event: Event) -> EventInput:
+    """One event's games as the policies see them, whatever its status: what the replay
+    rates for it once published (event_inputs builds every event the same way), and what
+    the preview rates for a draft (ladder/preview.py)."""
+    rows = _game_rows(event.club_id, event_id=event.pk)
+    (built,) = _as_inputs(event.club_id, [(event.pk, event.rated, event.kind)], rows)
+    return built
+
+
+_RESULTS = {r.value: r for r in Result}
+
+# (game, event, round, white player, black entry, black player, result, variant)
+_GameRow = tuple[int, int, int, int | None, int | None, int | None, str, str]
+
+
+def _as_inputs(
+    club_id: int, events: Sequence[tuple[int, bool, str]], game_rows: Iterable[_GameRow]
+) -> list[EventInput]:
+    """The policies' input of each (id, rated, kind) event, from the games' rows."""
+    games_by_event: dict[int, list[GameInput]] = {event_id: [] for event_id, _, _ in events}
+    for game_id, event_id, round_no, white, black_entry, black, result, variant in game_rows:
         # Publishing requires every entry with a game to be linked, except a no-show's
         # forfeits, which stay as the file wrote them and are never rated; any other
         # unlinked one can only be a bug elsewhere, and must not crash the whole ladder.
@@ -104,31 +128,35 @@ def event_inputs(club_id: int) -> tuple[list[EventInput], dict[int, dt.date]]:
         games_by_event[event_id].append(
             GameInput(game_id, round_no, white, black, _RESULTS[result], variant != "")
         )
-    events = [
+    return [
         EventInput(
             id=event_id,
             rated=rated,
             bughouse=kind == Event.Kind.BUGHOUSE,
             games=tuple(games_by_event[event_id]),
         )
-        for event_id, rated, kind, _date in event_rows
+        for event_id, rated, kind in events
     ]
-    return events, {row[0]: row[3] for row in event_rows}
-
-
-_RESULTS = {r.value: r for r in Result}
 
 
 def _game_rows(
-    club_id: int,
-) -> Iterator[tuple[int, int, int, int | None, int | None, int | None, str, str]]:
-    """(game, event, round, white player, black entry, black player, result, variant) of
-    published events.
+    club_id: int, *, event_id: int | None = None, since: dt.date | None = None
+) -> Iterator[_GameRow]:
+    """The rows of _GameRow of the club's published events (dated `since` or later if given),
+    or of the one event `event_id`.
 
     One plain query: a full replay reads 100,000 of these, and the ORM's row
     building was a large share of it.
     """
     game, entry, event = Game._meta.db_table, Entry._meta.db_table, Event._meta.db_table
+    if event_id is None:
+        where = "e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL"
+        params: list[int | str | dt.date] = [club_id, Event.Status.PUBLISHED]
+        if since is not None:
+            where += " AND e.date >= %s"
+            params.append(since)
+    else:
+        where, params = "e.club_id = %s AND g.event_id = %s", [club_id, event_id]
     sql = f"""
         SELECT g.id, g.event_id, g.round, w.player_id, g.black_id, b.player_id, g.result,
                g.variant
@@ -136,9 +164,8 @@ def _game_rows(
         JOIN {event} e ON e.id = g.event_id
         JOIN {entry} w ON w.id = g.white_id
         LEFT JOIN {entry} b ON b.id = g.black_id
-        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL
+        WHERE {where}
     """
-    params = [club_id, Event.Status.PUBLISHED]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and psycopg.capabilities.has_stream_chunked():
             # In chunks as the server produces them (libpq 17+, which psycopg-binary
@@ -160,9 +187,13 @@ def stored_chain(club_id: int) -> list[tuple[int, str]]:
     )
 
 
-def latest_results(club_id: int, position: int) -> Iterable[LatestResult]:
-    """Per player, the last stored result before `position`."""
+def latest_results(
+    club_id: int, position: int, players: Collection[int] | None = None
+) -> Iterable[LatestResult]:
+    """Per player (of `players` if given), the last stored result before `position`."""
     if connection.vendor == "postgresql":
+        # Only the preview names players: a draft's few hundred, not the whole club.
+        among, params = ("", []) if players is None else ("AND p.id = ANY(%s)", [list(players)])
         # One index probe per player on (club, player, position): milliseconds
         # where a DISTINCT ON over every stored result takes a large share of a
         # last-event correction.
@@ -177,33 +208,66 @@ def latest_results(club_id: int, position: int) -> Iterable[LatestResult]:
                     WHERE per.club_id = %s AND per.player_id = p.id AND per.position < %s
                     ORDER BY per.position DESC LIMIT 1
                 ) r
-                WHERE p.club_id = %s
+                WHERE p.club_id = %s {among}
                 """,
-                [club_id, position, club_id],
+                [club_id, position, club_id, *params],
             )
             return [LatestResult(*row) for row in cursor.fetchall()]
-    by_player: dict[int, LatestResult] = {}
-    rows = PlayerEventResult.objects.filter(club_id=club_id, position__lt=position)
-    for row in rows.order_by("position").values_list(
-        "player_id", "post_rating", "rated_games_after", "event_date", "change"
-    ):
-        by_player[row[0]] = LatestResult(*row)
-    return by_player.values()
+    # SQLite: with MAX(), the bare columns are those of the row that has it (documented
+    # SQLite behaviour), so each player's newest row comes out of one index scan, where
+    # building every stored row in Python took a preview twice as long.
+    ids = [] if players is None else list(players)
+    among = f"AND player_id IN ({', '.join(['%s'] * len(ids))})" if players is not None else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT player_id, post_rating, rated_games_after, event_date, change, MAX(position)
+            FROM {PlayerEventResult._meta.db_table}
+            WHERE club_id = %s AND position < %s {among}
+            GROUP BY player_id
+            """,
+            [club_id, position, *ids],
+        )
+        return [LatestResult(*row[:5]) for row in cursor.fetchall()]
 
 
 def states_before(
     club_id: int, position: int, start_rating: float, players: Collection[int] | None = None
 ) -> dict[int, PlayerState]:
-    """Each player's state before the event at `position`, as the stored results leave it."""
-    states = starting_states(club_id, start_rating, players)
-    if position > 0:
-        for row in latest_results(club_id, position):
-            if row.player_id in states:
-                state = states[row.player_id]
-                states[row.player_id] = PlayerState(
-                    row.post_rating, row.rated_games_after, state.junior
-                )
+    """Each player's state before the event at `position`, as the stored results leave it:
+    what the preview rates a draft from (ladder/preview.py)."""
+    initial = starting_states(club_id, start_rating, players)
+    states, _summaries = ladder_before(club_id, position, initial, players)
     return states
+
+
+def ladder_before(
+    club_id: int,
+    position: int,
+    initial: Mapping[int, PlayerState],
+    players: Collection[int] | None = None,
+) -> tuple[dict[int, PlayerState], dict[int, PlayerSummary]]:
+    """Each player of `initial` before the event at `position`, as the stored results leave
+    them: the state the next event is rated from, and the summary their row showed then.
+
+    The one reading of "before an event": the replay starts from it, the preview through
+    states_before. With `players`, only their stored results are read.
+    """
+    states = dict(initial)
+    summaries = {
+        pid: PlayerSummary(s.rating, s.rated_games, False, None, None) for pid, s in initial.items()
+    }
+    if position == 0:
+        return states, summaries
+    for row in latest_results(club_id, position, players):
+        state = states.get(row.player_id)
+        if state is None:
+            continue
+        states[row.player_id] = PlayerState(row.post_rating, row.rated_games_after, state.junior)
+        summaries[row.player_id] = PlayerSummary(
+            row.post_rating, row.rated_games_after, False, row.event_date, row.change
+        )
+    return states, summaries
 
 
 def stored_summaries(club_id: int) -> dict[int, PlayerSummary]:
@@ -351,6 +415,12 @@ def _bulk_create_steps(
 _SUMMARY_FIELDS = PlayerSummary._fields
 
 
+def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column of the table, not a relation's far side
+    return field
+
+
 def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> None:
     """Store the summaries of the club's players that differ from what is stored."""
     stored = stored_summaries(club_id)
@@ -360,9 +430,10 @@ def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> Non
     if connection.vendor == "postgresql":
         # One UPDATE from arrays: bulk_update's CASE WHEN per field and player
         # costs a replay that moves all 400 ratings ~20 % more (BENCHMARKS.md).
-        fields = [Player._meta.get_field(name) for name in _SUMMARY_FIELDS]
+        fields = [_concrete_field(Player, name) for name in _SUMMARY_FIELDS]
         assignments = ", ".join(f"{f.column} = v.{f.column}" for f in fields)
-        arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [Player._meta.pk, *fields])
+        key = _concrete_field(Player, "id")
+        arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [key, *fields])
         names = ", ".join(["id", *(f.column for f in fields)])
         with connection.cursor() as cursor:
             cursor.execute(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from clubs.models import Club, Game
 from clubs.publishing import delete_event, restore_event
-from ladder.changes import ladder_inputs_changed, request_full_rebuild
+from ladder.changes import club_changed, request_full_rebuild
 from ladder.jobs import sweep_ladders
 from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
@@ -25,7 +25,7 @@ W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 def changed(club, run=True):
     """Commit a ladder change the way views do."""
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
     if run:
         replay_ladder(club.pk)
@@ -79,7 +79,7 @@ def test_a_correction_replays_from_the_changed_event_only(club, four):
     game.result = D
     with transaction.atomic():
         game.save()
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     replay_ladder(club.pk)
     last = LadderReplay.objects.order_by("-pk").first()
     assert (last.from_position, last.events_rated) == (3, 2)
@@ -127,7 +127,7 @@ def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
     changed(club)
     with transaction.atomic():
         events[2].games.update(result=D)
-        ladder_inputs_changed(club.pk, from_date=events[2].date)
+        club_changed(club.pk, inputs=True, from_date=events[2].date)
     club.refresh_from_db()
     assert club.replay_from == events[2].date
     replay_ladder(club.pk)
@@ -138,17 +138,84 @@ def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
     assert verify_ladder(club) == []
 
 
-def test_the_earliest_of_several_hints_wins_and_an_unknown_one_means_everything(club):
+def test_the_earliest_of_several_hints_wins_and_a_change_without_one_keeps_it(club):
     with transaction.atomic():
-        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 3, 1))
-        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 2, 1))
-        ladder_inputs_changed(club.pk, from_date=dt.date(2026, 4, 1))
+        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 3, 1))
+        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 2, 1))
+        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 4, 1))
     club.refresh_from_db()
     assert club.replay_from == dt.date(2026, 2, 1)
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
-    assert club.replay_from == dt.date.min
+    assert club.replay_from == dt.date(2026, 2, 1)
+
+
+def test_a_hint_that_is_too_late_cannot_leave_a_stale_ladder(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    with transaction.atomic():
+        events[0].games.update(result=D)
+        # Wrong: the change is to the first event, the hint names the fourth.
+        club_changed(club.pk, inputs=True, from_date=events[3].date)
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (0, 5)
+    club.refresh_from_db()
+    assert club.ladder_is_current
+    assert verify_ladder(club) == []
+
+
+def test_a_hint_that_is_too_early_only_starts_the_replay_earlier(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    with transaction.atomic():
+        events[3].games.update(result=D)
+        club_changed(club.pk, inputs=True, from_date=events[1].date)
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (1, 4)
+    club.refresh_from_db()
+    assert verify_ladder(club) == []
+
+
+def test_a_change_without_a_hint_replays_from_the_first_changed_event(club, four):
+    ann, bob, cid, dee = four
+    events = [
+        make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=dt.date(2026, 1, d))
+        for d in range(1, 6)
+    ]
+    changed(club)
+    with transaction.atomic():
+        events[2].games.update(result=D)
+        club_changed(club.pk, inputs=True)
+    replay_ladder(club.pk)
+    last = LadderReplay.objects.order_by("-pk").first()
+    assert (last.from_position, last.events_rated) == (2, 3)
+    club.refresh_from_db()
+    assert verify_ladder(club) == []
+
+
+def test_the_door_moves_the_versions_a_change_names(club):
+    club.refresh_from_db()
+    data, pages = club.data_version, club.pages_version
+    club_changed(club.pk, shown=True)  # a shown-only change needs no transaction
+    club.refresh_from_db()
+    assert (club.data_version, club.pages_version) == (data, pages + 1)
+    with transaction.atomic():
+        club_changed(club.pk, inputs=True, shown=True)
+    club.refresh_from_db()
+    assert (club.data_version, club.pages_version) == (data + 1, pages + 2)
+    with pytest.raises(ValueError):
+        club_changed(club.pk)  # a change that names nothing is a caller's mistake
 
 
 def test_deleting_and_restoring_an_event_moves_the_ladder_and_back(
@@ -178,7 +245,7 @@ def test_the_change_helper_counts_up_and_queues_one_replay_on_commit(
     ann, bob, *_ = four
     make_event(club, [(1, ann, bob, W)])
     with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
     assert club.data_version == 1 and club.built_version == 0
     assert club.out_of_date_since is not None
@@ -191,7 +258,7 @@ def test_a_rolled_back_change_queues_nothing_and_changes_no_counter(
     with django_capture_on_commit_callbacks() as callbacks:
         try:
             with transaction.atomic():
-                ladder_inputs_changed(club.pk)
+                club_changed(club.pk, inputs=True)
                 raise RuntimeError("the write failed")
         except RuntimeError:
             pass
@@ -203,7 +270,7 @@ def test_a_rolled_back_change_queues_nothing_and_changes_no_counter(
 @pytest.mark.django_db(transaction=True)
 def test_the_change_helper_refuses_to_run_outside_a_transaction(club):
     with pytest.raises(RuntimeError, match=r"inside transaction\.atomic"):
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
 
 
 def test_a_ladder_behind_its_data_says_it_is_being_recalculated(client, club, four):
@@ -333,7 +400,7 @@ def test_incremental_replays_equal_a_replay_from_the_beginning(history, fixes):
             else:
                 type(event).objects.filter(pk=event.pk).update(rated=not event.rated)
             # Half the corrections give the replay a hint, half leave it to compare everything.
-            ladder_inputs_changed(club.pk, from_date=earliest if pick % 2 else None)
+            club_changed(club.pk, inputs=True, from_date=earliest if pick % 2 else None)
         replay_ladder(club.pk)
         club.refresh_from_db()
         assert verify_ladder(club) == []
@@ -364,7 +431,7 @@ def test_the_rebuild_button_replays_from_the_first_event(
     last = LadderReplay.objects.order_by("-pk").first()
     assert last.from_position == 0
     assert LadderReplay.objects.count() == 2
-    assert club.audit_entries.filter(action="ladder.rebuild", user=director).exists()
+    assert club.audit_entries.filter(action="ladder.rebuilt", user=director).exists()
 
 
 def test_the_rebuild_button_only_answers_post(client, club, director):
