@@ -299,6 +299,9 @@ def _queries(client, path: str) -> int:
 
 @pytest.mark.parametrize("page", [*PAGES, "club_event"])
 def test_no_event_page_makes_more_queries_for_a_larger_event(signed_in, club, director, page):
+    # Both measured events have an event before them, so only their size differs: a
+    # club's first event needs no stored states and asks one query fewer.
+    _published_event(club, director, 4, 1)
     small = _published_event(club, director, 6, 2)
     large = _published_event(club, director, 40, 5)
 

@@ -1,4 +1,9 @@
-"""The preview of an event: the rating change each player would get, written nowhere."""
+"""The preview of an event: the rating change each player would get, written nowhere.
+
+It rates the draft the way the replay (ladder/replay.py) will once it is published: the
+event's input from store.event_input, the states before it from store.states_before (or,
+when the ladder is not up to date, from the replay's own inputs folded in memory).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,13 @@ from functools import cached_property
 from django.db.models import Q
 
 from clubs.date_notes import event_date_note, from_stored
-from clubs.models import Club, Event, Player
+from clubs.models import Club, Event
 from clubs.results import kept_without_player
+from ladder import store
 from ladder.explain import ChangeSum, change_sum
 from ladder.history import rate_history
-from ladder.models import PlayerEventResult
 from ladder.policies import get_policy
-from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.replay import load_inputs
-from ladder.results import Result
 
 
 @dataclass(frozen=True)
@@ -69,14 +72,12 @@ def preview_event(event: Event) -> EventPreview:
     """
     club = Club.objects.get(pk=event.club_id)
     entries = {e.pk: e for e in event.entries.select_related("player")}
-    game_rows = list(
-        event.games.values_list("id", "round", "white_id", "black_id", "result", "variant")
-    )
+    game_rows = list(event.games.values_list("white_id", "black_id", "result", "variant"))
     # An entrant left without a player keeps its forfeits as the file wrote them (never
     # rated); every other game needs a player on both sides.
-    needed = [row for row in game_rows if not kept_without_player(row[3], row[4])]
-    with_games = {row[2] for row in needed} | {row[3] for row in needed if row[3] is not None}
-    variants = tuple(Counter(row[5] for row in game_rows if row[5]).items())
+    needed = [row for row in game_rows if not kept_without_player(row[1], row[2])]
+    with_games = {row[0] for row in needed} | {row[1] for row in needed if row[1] is not None}
+    variants = tuple(Counter(row[3] for row in game_rows if row[3]).items())
     unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
     before_count = _events_before(event)
     read = from_stored(event.file_date)
@@ -90,31 +91,17 @@ def preview_event(event: Event) -> EventPreview:
             variants=variants,
             date_note=note,
         )
-    player_of = {pk: e.player_id for pk, e in entries.items()}
-    game_rows = [
-        row for row in game_rows if player_of[row[2]] and (row[3] is None or player_of[row[3]])
-    ]
-    event_input = EventInput(
-        id=event.pk,
-        rated=event.rated,
-        bughouse=event.kind == Event.Kind.BUGHOUSE,
-        games=tuple(
-            GameInput(
-                id=gid,
-                round=round_no,
-                white=player_of[white],
-                black=player_of[black] if black is not None else None,
-                result=Result(result),
-                variant=bool(variant),
-            )
-            for gid, round_no, white, black, result, variant in game_rows
-        ),
-    )
-    participants = {player_of[pk] for row in game_rows for pk in row[2:4] if pk is not None}
+    # The kept forfeits drop out here, as they do from the replay's input.
+    event_input = store.event_input(event)
+    participants = {
+        pid for game in event_input.games for pid in (game.white, game.black) if pid is not None
+    }
     policy = get_policy(club.rating_policy)
     settings = policy.parse_settings(club.rating_settings)
     if club.ladder_is_current:
-        before = _stored_states(club, participants, before_count, policy.start_rating(settings))
+        before = store.states_before(
+            club.pk, before_count, policy.start_rating(settings), participants
+        )
     else:
         inputs = load_inputs(club)
         earlier = [e for e in inputs.events if e.id != event.pk][:before_count]
@@ -122,15 +109,15 @@ def preview_event(event: Event) -> EventPreview:
         before = {pid: final[pid] for pid in participants}
     rating = policy.rate_event(event_input, before, settings)
     by_player = {e.player_id: e for e in entries.values() if e.player_id is not None}
-    rows = [
-        PreviewRow(
-            player_id=pid,
-            name=by_player[pid].player.name,
-            typed_name=by_player[pid].typed_name,
-            **o._asdict(),
+    rows = []
+    for pid, o in rating.players.items():
+        entry = by_player[pid]
+        assert entry.player is not None  # by_player holds linked entries only
+        rows.append(
+            PreviewRow(
+                player_id=pid, name=entry.player.name, typed_name=entry.typed_name, **o._asdict()
+            )
         )
-        for pid, o in rating.players.items()
-    ]
     rows.sort(key=lambda row: (-row.change, row.name))
     return EventPreview(
         rows, [], club.ladder_is_current, before_count, variants=variants, date_note=note
@@ -156,22 +143,3 @@ def _events_before(event: Event) -> int:
         )
         .count()
     )
-
-
-def _stored_states(
-    club: Club, players: set[int], position: int, start: float
-) -> dict[int, PlayerState]:
-    states = {
-        pid: PlayerState(start if rating is None else rating, games, junior)
-        for pid, rating, games, junior in Player.objects.filter(pk__in=players).values_list(
-            "id", "start_rating", "start_games", "junior"
-        )
-    }
-    rows = (
-        PlayerEventResult.objects.filter(club=club, player_id__in=players, position__lt=position)
-        .order_by("position")
-        .values_list("player_id", "post_rating", "rated_games_after")
-    )
-    for pid, rating, games in rows.iterator(chunk_size=5000):
-        states[pid] = PlayerState(rating, games, states[pid].junior)
-    return states
