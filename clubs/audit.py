@@ -11,6 +11,40 @@ from clubs.models import AuditEntry, Club, User
 # logged as None) because the admin's requests are typed with it.
 Actor = User | AnonymousUser | None
 
+# Every action the log knows, named one way: the thing changed, a dot, what happened to it
+# (a past participle). A change made by staff in the admin carries by="staff" in its details
+# rather than a name of its own. Renaming one means a data migration for the stored entries
+# (see clubs/migrations/0011_audit_action_names.py).
+ACTIONS = frozenset(
+    {
+        "club.created",
+        "club_secret.rotated",
+        "page_settings.changed",
+        "rating_settings.changed",
+        "director.invited",
+        "director.added",
+        "director.removed",
+        "event.created",
+        "event.updated",
+        "event.published",
+        "event.unpublished",
+        "event.deleted",
+        "event.restored",
+        "share_link.rotated",
+        "results.saved",
+        "names.decided",
+        "entry.added",
+        "entry.removed",
+        "entry.repointed",
+        "player.edited",
+        "player.erased",
+        "players.merged",
+        "merge.undone",
+        "duplicate.dismissed",
+        "ladder.rebuilt",
+    }
+)
+
 
 def record(club: Club | int, user: Actor, action: str, **details: object) -> AuditEntry:
     """Log one change by a director, staff member or command (user None).
@@ -18,6 +52,8 @@ def record(club: Club | int, user: Actor, action: str, **details: object) -> Aud
     `details` must be JSON-serialisable ids and short values; never a player's
     personal data beyond the name the change concerns.
     """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown audit action {action!r}: add it to clubs.audit.ACTIONS")
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit.record() must run inside the change's transaction")
     club_id = club if isinstance(club, int) else club.pk

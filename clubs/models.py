@@ -6,7 +6,12 @@ import secrets
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.auth.models import (
+    AbstractBaseUser,
+    AnonymousUser,
+    BaseUserManager,
+    PermissionsMixin,
+)
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -15,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 # The policy registry is pure computation (no Django, no models, nothing of clubs/): the
 # model reads only its names and labels for the field's choices.
 from ladder.policies import POLICIES
-from ladder.results import RESULT_LABELS, Result
+from ladder.result_labels import RESULT_CHOICES
+from ladder.results import BUGHOUSE, Result, moves_ladder
 
 
 def new_club_secret() -> str:
@@ -69,7 +75,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
 
 class ClubQuerySet(models.QuerySet["Club"]):
-    def directed_by(self, user: Any) -> ClubQuerySet:
+    def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
             return self.none()
         return self.filter(roles__user=user)
@@ -105,14 +111,14 @@ class Club(models.Model):
     data_version = models.PositiveBigIntegerField(default=0)
     built_version = models.PositiveBigIntegerField(default=0)
     out_of_date_since = models.DateTimeField(null=True, blank=True)
-    # The earliest event date any change since the last replay can affect
-    # (date.min when some change did not say); the replay may skip events before it.
+    # The earliest event date a change since the last replay said it can affect (None when
+    # none said): the replay starts no later than there, whatever the fingerprints say.
     replay_from = models.DateField(null=True, blank=True)
     # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
     full_rebuild_requested = models.BooleanField(default=False)
     # What the club's pages show beyond its own row and its ladder versions: names, a
-    # family's consent, events' names, who is on the roster. club_pages_changed() bumps it,
-    # and cached pages are keyed on it (ladder/page_cache.py).
+    # family's consent, events' names, who is on the roster. ladder.changes.club_changed
+    # (shown=True) bumps it, and every cache is keyed on it (ladder/page_cache.py).
     pages_version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -134,10 +140,10 @@ class Club(models.Model):
     def ladder_is_current(self) -> bool:
         return self.built_version >= self.data_version
 
-    def is_directed_by(self, user: Any) -> bool:
+    def is_directed_by(self, user: User | AnonymousUser) -> bool:
         return user.is_authenticated and self.roles.filter(user=user).exists()
 
-    def is_owned_by(self, user: Any) -> bool:
+    def is_owned_by(self, user: User | AnonymousUser) -> bool:
         return (
             user.is_authenticated
             and self.roles.filter(user=user, role=ClubRole.Role.OWNER).exists()
@@ -257,6 +263,9 @@ class PlayerAlias(models.Model):
 
 
 class EventQuerySet(models.QuerySet["Event"]):
+    def moving_ladder(self) -> EventQuerySet:
+        return self.filter(rated=True).exclude(kind=BUGHOUSE)
+
     def not_deleted(self) -> EventQuerySet:
         return self.filter(deleted_at__isnull=True)
 
@@ -272,7 +281,7 @@ class Event(models.Model):
         STANDARD = "standard", _("Standard")
         RAPID = "rapid", _("Rapid")
         BLITZ = "blitz", _("Blitz")
-        BUGHOUSE = "bughouse", _("Bughouse")
+        BUGHOUSE = BUGHOUSE, _("Bughouse")
         OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
@@ -319,6 +328,10 @@ class Event(models.Model):
     def is_published(self) -> bool:
         return self.status == self.Status.PUBLISHED and self.deleted_at is None
 
+    @property
+    def moves_ladder(self) -> bool:
+        return moves_ladder(self.rated, self.kind)
+
     def rotate_share_token(self) -> None:
         self.share_token = new_share_token()
         self.save(update_fields=["share_token"])
@@ -353,7 +366,7 @@ class Game(models.Model):
     black = models.ForeignKey(
         Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="games_as_black"
     )
-    result = models.CharField(max_length=5, choices=[(r.value, RESULT_LABELS[r]) for r in Result])
+    result = models.CharField(max_length=5, choices=RESULT_CHOICES)
     # The variant's name (Chess960, Crazyhouse, "From Position", ...) when the game was not
     # standard chess; empty for standard chess. The ladder is standard chess only: a variant
     # game scores in the standings and is never rated, like bughouse.
@@ -456,38 +469,7 @@ class AuditEntry(models.Model):
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
 
 
-class LoginThrottle(models.Model):
-    """Attempts per key in a fixed window: sign-ins per account and browser (or network
-    address), per account from unknown browsers, and requests per network address.
-
-    Keyed by a keyed hash (clubs/throttle.py), so no address, e-mail or password is
-    stored in plain text. Counted with one atomic upsert, so parallel tries cannot all
-    slip under a limit.
-    """
-
-    key_hash = models.CharField(max_length=64, unique=True)
-    attempts = models.PositiveIntegerField(default=0)
-    window_start = models.DateTimeField(default=timezone.now)
-
-    def __str__(self) -> str:
-        return f"{self.key_hash[:8]}… ({self.attempts})"
-
-
-class ClubInvitation(models.Model):
-    """An owner's invitation to direct the club, sent as a signed link (clubs/invitations.py).
-
-    Holds a keyed hash of the invited address, not the address itself: nobody but the
-    mailbox's owner needs to read it, and the accepting account is matched against it.
-    Used once: `accepted_at` is set in the transaction that creates the director role.
-    """
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    email_hash = models.CharField(max_length=64)
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    accepted_at = models.DateTimeField(null=True, blank=True)
-
-    def __str__(self) -> str:
-        return f"invitation {self.pk} to {self.club}"
+# Records that keep accounts safe live beside the code that reads them; imported here so
+# Django registers them with the clubs app.
+from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
+from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402

@@ -86,19 +86,11 @@ RESULT_SCORES: dict[Result, tuple[float, float]] = {
     Result.BYE_PAIRING: (1.0, 0.0),
 }
 
-RESULT_LABELS: dict[Result, str] = {
-    Result.WHITE_WIN: "1–0",
-    Result.DRAW: "½–½",
-    Result.BLACK_WIN: "0–1",
-    Result.WHITE_FORFEIT_WIN: "+ / − (forfeit)",
-    Result.BLACK_FORFEIT_WIN: "− / + (forfeit)",
-    Result.DOUBLE_FORFEIT: "− / − (double forfeit)",
-    Result.NO_RESULT: "no result",
-    Result.UNRATED_WHITE_WIN: "1–0 (unrated)",
-    Result.UNRATED_DRAW: "½–½ (unrated)",
-    Result.UNRATED_BLACK_WIN: "0–1 (unrated)",
-    Result.BYE_FULL: "full-point bye",
-    Result.BYE_HALF: "half-point bye",
-    Result.BYE_ZERO: "zero-point bye",
-    Result.BYE_PAIRING: "pairing-allocated bye",
-}
+# The one event kind that never moves the ladder: a team game (clubs.models.Event.Kind).
+BUGHOUSE = "bughouse"
+
+
+def moves_ladder(rated: bool, kind: str) -> bool:
+    """Rated by the director and not bughouse: the event can change ratings.
+    Event.moves_ladder and EventQuerySet.moving_ladder say it for a model and a query."""
+    return rated and kind != BUGHOUSE

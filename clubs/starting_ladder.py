@@ -9,65 +9,65 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from clubs.models import Club, Player
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from matching import clean_name
 
 _YES = {"yes", "y", "true", "1", "ja", "j"}
 _NO = {"no", "n", "false", "0", "nee", "nein", ""}
 
 
-class RosterError(ValueError):
-    """A roster file that cannot be imported; the message names the line."""
+class StartingLadderError(ValueError):
+    """A starting ladder file that cannot be imported; the message names the line."""
 
 
 @dataclass(frozen=True)
-class RosterRow:
+class StartingLadderRow:
     name: str
     rating: float
     games: int
     junior: bool
 
 
-def parse_roster(data: bytes) -> list[RosterRow]:
+def parse_starting_ladder(data: bytes) -> list[StartingLadderRow]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("cp1252", errors="strict") if _is_cp1252(data) else ""
         if not text:
-            raise RosterError("The file is not text in UTF-8 or Windows-1252.") from None
+            raise StartingLadderError("The file is not text in UTF-8 or Windows-1252.") from None
     if "\x00" in text:
-        raise RosterError("The file is not a CSV text file.")
+        raise StartingLadderError("The file is not a CSV text file.")
     reader = csv.DictReader(io.StringIO(text, newline=""))
     fields = [f.strip().lower() for f in reader.fieldnames or []]
     missing = {"name", "rating", "games"} - set(fields)
     if missing:
-        raise RosterError(f"Line 1: missing column(s) {', '.join(sorted(missing))}")
+        raise StartingLadderError(f"Line 1: missing column(s) {', '.join(sorted(missing))}")
     reader.fieldnames = fields
-    rows: list[RosterRow] = []
+    rows: list[StartingLadderRow] = []
     seen: set[str] = set()
     for record in reader:
         line = reader.line_num  # the line the record ends on, blank lines included
         name = clean_name(record.get("name") or "")
         if not name:
-            raise RosterError(f"Line {line}: the name is empty")
+            raise StartingLadderError(f"Line {line}: the name is empty")
         if len(name) > 120:
-            raise RosterError(f"Line {line}: the name is longer than 120 characters")
+            raise StartingLadderError(f"Line {line}: the name is longer than 120 characters")
         if name.casefold() in seen:
-            raise RosterError(f"Line {line}: {name} appears twice")
+            raise StartingLadderError(f"Line {line}: {name} appears twice")
         seen.add(name.casefold())
         try:
             rating = float((record.get("rating") or "").strip())
             games = int((record.get("games") or "").strip())
         except ValueError:
-            raise RosterError(f"Line {line}: rating and games must be numbers") from None
+            raise StartingLadderError(f"Line {line}: rating and games must be numbers") from None
         if not 0 <= rating <= 4000 or games < 0:
-            raise RosterError(f"Line {line}: rating must be 0–4000 and games at least 0")
+            raise StartingLadderError(f"Line {line}: rating must be 0–4000 and games at least 0")
         junior_text = (record.get("junior") or "").strip().lower()
         if junior_text not in _YES | _NO:
-            raise RosterError(f"Line {line}: junior must be yes or no, not {junior_text!r}")
-        rows.append(RosterRow(name, rating, games, junior_text in _YES))
+            raise StartingLadderError(f"Line {line}: junior must be yes or no, not {junior_text!r}")
+        rows.append(StartingLadderRow(name, rating, games, junior_text in _YES))
     if not rows:
-        raise RosterError("The file has no players.")
+        raise StartingLadderError("The file has no players.")
     return rows
 
 
@@ -80,14 +80,14 @@ def _is_cp1252(data: bytes) -> bool:
 
 
 @transaction.atomic
-def import_roster(club: Club, rows: list[RosterRow]) -> int:
+def import_starting_ladder(club: Club, rows: list[StartingLadderRow]) -> int:
     """Create one player per row; refuses the whole file if a name is already on the roster."""
     from matching import name_key
 
     existing = {n.casefold() for n in club.players.values_list("name", flat=True)}
     clashes = [row.name for row in rows if row.name.casefold() in existing]
     if clashes:
-        raise RosterError(f"Already on the roster: {', '.join(clashes[:10])}")
+        raise StartingLadderError(f"Already on the roster: {', '.join(clashes[:10])}")
     Player.objects.bulk_create(
         Player(
             club=club,
@@ -99,5 +99,5 @@ def import_roster(club: Club, rows: list[RosterRow]) -> int:
         )
         for row in rows
     )
-    ladder_inputs_changed(club.pk)
+    club_changed(club.pk, inputs=True)
     return len(rows)
