@@ -174,12 +174,12 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from django.test import Client
     from django.urls import reverse
 
-    from clubs import event_drafts, merging, name_decisions, preview, publishing, results
+    from clubs import event_drafts, merging, name_decisions, publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
     from clubs.name_decisions import apply_name_decisions
-    from ladder import jobs
-    from ladder.changes import ladder_inputs_changed
+    from ladder import jobs, preview
+    from ladder.changes import club_changed
     from ladder.replay import replay_ladder, verify_ladder
     from matching import name_key
     from tests.factories import make_history
@@ -217,7 +217,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
             roster=players,
         )
         with transaction.atomic():
-            ladder_inputs_changed(club.pk)
+            club_changed(club.pk, inputs=True)
         replay_ladder(club.pk)
 
         times: dict[str, float] = {}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import stripe
 from django.conf import settings
+from stripe.params.checkout import SessionCreateParams
 
 
 @dataclass(frozen=True)
@@ -28,23 +29,23 @@ class StripeGateway:
     def create_checkout_session(self, request: CheckoutRequest) -> str:
         """Start a subscription Checkout and answer the URL to send the owner to."""
         metadata = {"club_id": str(request.club_id), "plan": request.plan}
-        customer: dict[str, str] = (
-            {"customer": request.customer_id}
-            if request.customer_id
-            else {"customer_email": request.customer_email}
-        )
-        session = stripe.checkout.Session.create(
-            api_key=self.api_key,
-            idempotency_key=request.idempotency_key,
-            mode="subscription",
-            line_items=[{"price": request.price_id, "quantity": 1}],
-            client_reference_id=str(request.club_id),
-            metadata=metadata,
-            subscription_data={"metadata": metadata},
-            success_url=request.success_url,
-            cancel_url=request.cancel_url,
-            **customer,
-        )
+        params: SessionCreateParams = {
+            "api_key": self.api_key,
+            "idempotency_key": request.idempotency_key,
+            "mode": "subscription",
+            "line_items": [{"price": request.price_id, "quantity": 1}],
+            "client_reference_id": str(request.club_id),
+            "metadata": metadata,
+            "subscription_data": {"metadata": metadata},
+            "success_url": request.success_url,
+            "cancel_url": request.cancel_url,
+        }
+        # Stripe takes either an existing customer or an e-mail for a new one, never both.
+        if request.customer_id:
+            params["customer"] = request.customer_id
+        else:
+            params["customer_email"] = request.customer_email
+        session = stripe.checkout.Session.create(**params)
         return str(session.url)
 
     def create_portal_session(self, customer_id: str, return_url: str) -> str:

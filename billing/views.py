@@ -22,14 +22,14 @@ from django.views.decorators.http import require_POST
 from billing import checkout, webhooks
 from billing.plans import Plan
 from billing.status import current_subscription, page_is_active
-from clubs.access import club_for_owner
+from clubs.access import AuthedRequest, club_for_owner
 
 logger = logging.getLogger(__name__)
 
 STRIPE_UNREACHABLE = gettext_lazy("Stripe could not be reached. Please try again in a moment.")
 
 
-def billing_page(request: HttpRequest, slug: str) -> HttpResponse:
+def billing_page(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_owner(request, slug)
     return render(
         request,
@@ -46,7 +46,7 @@ def billing_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def subscribe(request: HttpRequest, slug: str) -> HttpResponse:
+def subscribe(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_owner(request, slug)
     if not settings.BILLING_ENABLED:
         return redirect("billing:page", slug=club.slug)
@@ -67,7 +67,7 @@ def subscribe(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def portal(request: HttpRequest, slug: str) -> HttpResponse:
+def portal(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_owner(request, slug)
     if not settings.BILLING_ENABLED:
         return redirect("billing:page", slug=club.slug)

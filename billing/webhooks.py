@@ -97,6 +97,7 @@ def subscription_changed(event: StripeEvent) -> None:
     if plan is None:
         logger.warning("Stripe event %s: not one of our prices; ignored", event.id)
         return
+    status: str | None
     if event.type == "customer.subscription.deleted":
         status = "canceled"
     else:
@@ -201,6 +202,8 @@ def _find_club(club_id: int | None, customer_id: str) -> Club | None:
 
 def _club_id(metadata: Any, reference: Any = None) -> int | None:
     for value in (_dict(metadata).get("club_id"), reference):
+        if value is None:
+            continue
         try:
             return int(value)
         except (TypeError, ValueError):

@@ -23,7 +23,7 @@ from clubs.models import (
     PlayerAlias,
     User,
 )
-from ladder.changes import club_pages_changed, ladder_inputs_changed, request_full_rebuild
+from ladder.changes import club_changed, request_full_rebuild
 from ladder.policies import get_policy
 
 
@@ -85,15 +85,15 @@ class ClubAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         # The admin saves inside a transaction, so the mark commits with the change.
         if change and {"rating_policy", "rating_settings"} & set(form.changed_data):
-            ladder_inputs_changed(obj.pk)
-            audit.record(obj, request.user, "club.rating_settings", by="staff")
+            club_changed(obj.pk, inputs=True)
+            audit.record(obj, request.user, "rating_settings.changed", by="staff")
 
     @admin.action(description="Rebuild the ladder of the selected clubs from the first event")
     def rebuild_ladders(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
         for club_id in queryset.values_list("id", flat=True):
             with transaction.atomic():
                 request_full_rebuild(club_id)
-                audit.record(club_id, request.user, "ladder.rebuild", by="staff")
+                audit.record(club_id, request.user, "ladder.rebuilt", by="staff")
         self.message_user(request, "Rebuild queued.", messages.SUCCESS)
 
 
@@ -109,18 +109,18 @@ class RetiresCachedPages(admin.ModelAdmin):
         self, request: HttpRequest, obj: Any, form: forms.ModelForm, change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
-        club_pages_changed(self.club_id_of(obj))
+        club_changed(self.club_id_of(obj), shown=True)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         club_id = self.club_id_of(obj)
         super().delete_model(request, obj)
-        club_pages_changed(club_id)
+        club_changed(club_id, shown=True)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
         club_ids = {self.club_id_of(obj) for obj in queryset}
         super().delete_queryset(request, queryset)
         for club_id in club_ids:
-            club_pages_changed(club_id)
+            club_changed(club_id, shown=True)
 
 
 @admin.register(Player)
@@ -139,10 +139,10 @@ class PlayerAdmin(RetiresCachedPages):
     ) -> None:
         super().save_model(request, obj, form, change)
         if change and {"junior", "start_rating", "start_games"} & set(form.changed_data):
-            ladder_inputs_changed(obj.club_id)
+            club_changed(obj.club_id, inputs=True)
         if change and form.changed_data:
-            audit.record(obj.club_id, request.user, "player.admin_edit", player_id=obj.pk,
-                         changed=sorted(form.changed_data))  # fmt: skip
+            audit.record(obj.club_id, request.user, "player.edited", player_id=obj.pk,
+                         changed=sorted(form.changed_data), by="staff")  # fmt: skip
 
 
 @admin.register(PlayerAlias)

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from clubs import audit
 from clubs.models import AuditEntry, Entry, Player, PlayerAlias, User
-from ladder.changes import club_pages_changed
+from ladder.changes import club_changed
 from matching.normalize import parse_name
 
 
@@ -44,8 +44,8 @@ def erase_player(player: Player, user: User | None) -> None:
         details = _scrub(entry.details, names, placeholder_name(player.pk))
         if details != entry.details:
             AuditEntry.objects.filter(pk=entry.pk).update(details=details)
-    audit.record(player.club_id, user, "player.erase", player_id=player.pk)
-    club_pages_changed(player.club_id)
+    audit.record(player.club_id, user, "player.erased", player_id=player.pk)
+    club_changed(player.club_id, shown=True)
 
 
 def _unlinked_spellings(club_id: int, names: set[str]) -> dict[int, str]:

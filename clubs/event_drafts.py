@@ -3,9 +3,9 @@
 Each function that changes an event is one transaction. It first claims the event's
 `edit_version` with a conditional UPDATE (`claim`: a save based on an older version is
 refused, never applied over somebody else's), then changes the rows, writes the audit entry
-and, when the event is a published ladder input, calls `ladder_inputs_changed`. Views and the
+and, when the event is a published ladder input, calls `club_changed`. Views and the
 commands are thin callers; results, names, the preview and publishing have their own modules
-(clubs/results.py, clubs/name_decisions.py, clubs/preview.py, clubs/publishing.py).
+(clubs/results.py, clubs/name_decisions.py, ladder/preview.py, clubs/publishing.py).
 """
 
 from __future__ import annotations
@@ -16,14 +16,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Field, Model
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.models import Club, Event
-from ladder.changes import club_pages_changed, ladder_inputs_changed
+from clubs.models import Club, Event, User
+from ladder.changes import club_changed
 
-MAX_EVENT_NAME_LENGTH = Event._meta.get_field("name").max_length
+
+def max_length(model: type[Model], field: str) -> int:
+    """A CharField's limit (the stubs type max_length int | None: other fields have none)."""
+    found = model._meta.get_field(field)
+    length = found.max_length if isinstance(found, Field) else None
+    assert length is not None, f"{model.__name__}.{field} has no max_length"
+    return length
+
+
+MAX_EVENT_NAME_LENGTH = max_length(Event, "name")
 # Fields of an event that the ladder depends on; the name is not one of them.
 _LADDER_FIELDS = ("date", "order_in_day", "kind", "rated")
 
@@ -64,16 +73,16 @@ class EventDetails:
         return EventDetails(name, self.date, self.order_in_day, self.kind, self.rated)
 
 
-def create_event(club: Club, details: EventDetails, user: Any) -> Event:
+def create_event(club: Club, details: EventDetails, user: User | None) -> Event:
     """A new draft event without results."""
     details = details.checked()
     with transaction.atomic():
         event = Event.objects.create(club=club, **fields_of(details))
-        audit.record(club, user, "event.create", event_id=event.pk, name=event.name)
+        audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
     return event
 
 
-def update_event(event_id: int, version: int, details: EventDetails, user: Any) -> Event:
+def update_event(event_id: int, version: int, details: EventDetails, user: User | None) -> Event:
     """Change the name, date, order in the day, kind or rated flag."""
     details = details.checked()
     with transaction.atomic():
@@ -81,12 +90,15 @@ def update_event(event_id: int, version: int, details: EventDetails, user: Any) 
         new = fields_of(details)
         changed = sorted(name for name, value in new.items() if getattr(event, name) != value)
         Event.objects.filter(pk=event.pk).update(**new)
-        audit.record(event.club_id, user, "event.update", event_id=event.pk, changed=changed)
-        if event.is_published and set(changed) & set(_LADDER_FIELDS):
-            earliest = min(event.date, new.get("date", event.date))
-            ladder_inputs_changed(event.club_id, from_date=earliest)
-        if "name" in changed:
-            club_pages_changed(event.club_id)
+        audit.record(event.club_id, user, "event.updated", event_id=event.pk, changed=changed)
+        inputs = event.is_published and bool(set(changed) & set(_LADDER_FIELDS))
+        if inputs or "name" in changed:
+            club_changed(
+                event.club_id,
+                inputs=inputs,
+                shown="name" in changed,
+                from_date=min(event.date, new.get("date", event.date)) if inputs else None,
+            )
     return reload_event(event_id)
 
 

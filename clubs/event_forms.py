@@ -76,7 +76,7 @@ class PlayerNameField(forms.CharField):
     no-break space would otherwise be stored and shown, looking like another name."""
 
     def to_python(self, value: Any) -> str:
-        return clean_name(super().to_python(value))
+        return clean_name(super().to_python(value) or "")  # CharField answers a str
 
 
 class AddEntryForm(forms.Form):
@@ -130,6 +130,10 @@ class NamesForm(forms.Form):
         self.reviews = reviews
         self.roster = roster
 
+    def _id_for(self, name: str) -> str:
+        # This form keeps Django's default auto_id, "id_%s".
+        return str(self.auto_id) % name
+
     def _initial(self, review: NameReview) -> tuple[str, str]:
         if review.player_id is not None:
             if any(c.player_id == review.player_id for c in review.candidates):
@@ -144,7 +148,8 @@ class NamesForm(forms.Form):
         return "", ""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for review in self.reviews:
             pk = review.entry_id
             self._read(data, f"decision_{pk}", lambda raw, r=review: self._decision(r, raw))
@@ -170,13 +175,13 @@ class NamesForm(forms.Form):
 
     def _error(self, name: str, messages: list[Any]) -> None:
         # As Form.add_error would for a declared field.
-        self._errors.setdefault(
-            name, self.error_class(renderer=self.renderer, field_id=self.auto_id % name)
+        self.errors.setdefault(
+            name, self.error_class(renderer=self.renderer, field_id=self._id_for(name))
         ).extend(messages)
         self.cleaned_data.pop(name, None)
 
     def _decision(self, review: NameReview, raw: Any) -> str:
-        value = _DECISION.to_python(raw)
+        value: str = _DECISION.to_python(raw)
         player = _PLAYER_CHOICE.fullmatch(value)
         if (
             value in {"", "other", "new"}
@@ -212,11 +217,11 @@ class NamesForm(forms.Form):
 
     def error_messages(self) -> list[str]:
         """Every error, each naming the typed name it is about."""
-        found = []
+        found: list[str] = []
         for name, errors in self.errors.items():
             review = self._review_of(name)
             for error in errors:
-                found.append(f"{review.typed_name}: {error}" if review else error)
+                found.append(f"{review.typed_name}: {error}" if review else str(error))
         return found
 
     def _review_of(self, field: str) -> NameReview | None:
@@ -272,7 +277,7 @@ class NamesForm(forms.Form):
         ]
         if review.played_no_game and review.games:
             parts.append(f'<p class="muted">{words["byes_removed"]}</p>\n')
-        decision_id = self.auto_id % names["decision"]
+        decision_id = self._id_for(names["decision"])
         for at, (value, label) in enumerate(_name_choices(review, words)):
             choice_id = f"{decision_id}_{at}"
             checked = " checked" if value == current else ""
@@ -282,7 +287,7 @@ class NamesForm(forms.Form):
                 "</label></div>\n"
             )
         parts.append(_errors_html(errors.get("decision")))
-        other_id, start_id = self.auto_id % names["other"], self.auto_id % names["start"]
+        other_id, start_id = self._id_for(names["other"]), self._id_for(names["start"])
         parts.append(
             f'<p><label for="{other_id}">{words["other_label"]}</label> <input type="text" '
             f'name="{names["other"]}" id="{other_id}" value="{escape(other)}" list="roster" '

@@ -9,14 +9,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import audit, event_drafts, name_decisions, publishing
-from clubs.access import club_for_director, event_for_director
+from clubs.access import AuthedRequest, club_for_director, event_for_director
 from clubs.event_forms import (
     ActionForm,
     AddEntryForm,
@@ -26,17 +26,17 @@ from clubs.event_forms import (
     roster_label,
 )
 from clubs.models import Club, Entry, Event
-from clubs.preview import preview_event
-from clubs.results_forms import RESULT_LABELS
+from ladder.preview import preview_event
+from ladder.result_labels import RESULT_CHOICES
 
 
-def event_list(request: HttpRequest, slug: str) -> HttpResponse:
+def event_list(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     events = club.events.order_by("-date", "-order_in_day", "-created_at", "-id")
     return render(request, "clubs/events/list.html", {"club": club, "events": events})
 
 
-def event_create(request: HttpRequest, slug: str) -> HttpResponse:
+def event_create(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     form = EventDetailsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -50,11 +50,12 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "clubs/events/form.html", {"club": club, "form": form, "event": None})
 
 
-def event_detail(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_detail(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     # Plain rows, not model instances: an event may have tens of thousands of games.
+    labels = dict(RESULT_CHOICES)
     games = [
-        {"round": round_no, "white": white, "black": black, "label": RESULT_LABELS.get(r, r)}
+        {"round": round_no, "white": white, "black": black, "label": labels.get(r, r)}
         for round_no, white, black, r in event.games.order_by("round", "id").values_list(
             "round", "white__typed_name", "black__typed_name", "result"
         )
@@ -84,17 +85,17 @@ def _share_url(event: Event) -> str | None:
 
 
 @require_POST
-def event_share_rotate(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_share_rotate(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     with transaction.atomic():
         event.rotate_share_token()
         # The token itself is never written to the log.
-        audit.record(event.club_id, request.user, "event.share_link_rotated", event_id=event.pk)
+        audit.record(event.club_id, request.user, "share_link.rotated", event_id=event.pk)
     messages.success(request, _("The event has a new results link. The old link no longer works."))
     return redirect("event_detail", slug=slug, event_id=event.pk)
 
 
-def event_edit(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_edit(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     form = EventEditForm(
         request.POST or None, instance=event, initial={"version": event.edit_version}
@@ -119,7 +120,7 @@ def event_edit(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 # Names ---------------------------------------------------------------------------------------
 
 
-def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     show_all = request.GET.get("all") == "1"
     posted = request.method == "POST"
@@ -184,7 +185,7 @@ def event_names(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 
 
 @require_POST
-def event_entry_add(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_entry_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     form = AddEntryForm(request.POST)
     if form.is_valid():
@@ -206,7 +207,7 @@ def event_entry_add(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
 
 @require_POST
 def event_entry_remove(
-    request: HttpRequest, slug: str, event_id: int, entry_id: int
+    request: AuthedRequest, slug: str, event_id: int, entry_id: int
 ) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     entry = get_object_or_404(Entry, event=event, pk=entry_id)
@@ -228,7 +229,7 @@ def event_entry_remove(
 # Preview and publishing --------------------------------------------------------------------------
 
 
-def event_preview(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_preview(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     preview = preview_event(event)
     return render(
@@ -244,12 +245,12 @@ def event_preview(request: HttpRequest, slug: str, event_id: int) -> HttpRespons
 
 
 @require_POST
-def event_publish(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_publish(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     return _act(request, slug, event_id, publishing.publish_event, _("The event is published."))
 
 
 @require_POST
-def event_unpublish(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_unpublish(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     return _act(
         request,
         slug,
@@ -260,7 +261,7 @@ def event_unpublish(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
 
 
 @require_POST
-def event_delete(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_delete(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     return _act(
         request,
         slug,
@@ -271,12 +272,12 @@ def event_delete(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 
 
 @require_POST
-def event_restore(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_restore(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     return _act(request, slug, event_id, publishing.restore_event, _("The event is restored."))
 
 
 def _act(
-    request: HttpRequest,
+    request: AuthedRequest,
     slug: str,
     event_id: int,
     action: publishing.EventAction,

@@ -45,7 +45,7 @@ def invite(club: Club, inviter: User, email: str) -> None:
         invitation = ClubInvitation.objects.create(
             club=club, email_hash=email_hash(email), invited_by=inviter
         )
-        audit.record(club, inviter, "director.invite", invitation_id=invitation.pk)
+        audit.record(club, inviter, "director.invited", invitation_id=invitation.pk)
     token = signing.dumps({"i": invitation.pk}, salt=INVITATION_SALT)
     body = render_to_string(
         "clubs/invitation_email.txt",
@@ -93,7 +93,7 @@ def accept(invitation: ClubInvitation, user: User) -> bool:
             audit.record(
                 club,
                 invitation.invited_by,
-                "director.add",
+                "director.added",
                 user_id=user.pk,
                 invitation_id=invitation.pk,
             )

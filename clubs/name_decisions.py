@@ -8,7 +8,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -25,9 +24,9 @@ from clubs.event_drafts import (
 )
 from clubs.importers.base import name_key as typed_key
 from clubs.merging import REASON_LABELS, prepared_roster
-from clubs.models import Club, Entry, Event, Game, Player
+from clubs.models import Club, Entry, Event, Game, Player, User
 from clubs.results import MAX_NAME_LENGTH
-from ladder.changes import club_pages_changed, ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.results import Result
 from matching import Reason, Suggestion, clean_name, suggest_prepared
 from matching import name_key as player_key
@@ -122,26 +121,28 @@ def review_names(
     if not shown:
         return []
     taken = {e.player_id: e.pk for e in entries if e.player_id is not None}
-    found: dict[int, list[tuple[int, Suggestion]]] = {e.pk: [] for e in shown}
-    roster, owners = prepared_roster(event.club) if suggest else (None, None)
-    for entry in shown if suggest else ():
-        suggestions = suggest_prepared(entry.typed_name, roster, SUGGESTIONS)
-        # A player who already has a place in this event is no candidate for another name.
-        found[entry.pk] = [
-            (owners[s.index], s)
-            for s in suggestions
-            if taken.get(owners[s.index], entry.pk) == entry.pk
-        ]
+    # Per entry: (player id, the roster name that matched, the suggestion).
+    found: dict[int, list[tuple[int, str, Suggestion]]] = {e.pk: [] for e in shown}
+    if suggest:
+        roster, owners = prepared_roster(event.club)
+        for entry in shown:
+            suggestions = suggest_prepared(entry.typed_name, roster, SUGGESTIONS)
+            # A player who already has a place in this event is no candidate for another name.
+            found[entry.pk] = [
+                (owners[s.index], roster.names[s.index], s)
+                for s in suggestions
+                if taken.get(owners[s.index], entry.pk) == entry.pk
+            ]
     names = dict(
         Player.objects.filter(
-            pk__in={pid for rows in found.values() for pid, _s in rows}
+            pk__in={pid for rows in found.values() for pid, _m, _s in rows}
         ).values_list("id", "name")
     )
     reviews = []
     for entry in shown:
         candidates = tuple(
-            Candidate(pid, names[pid], roster.names[s.index], s.score, s.reason, s.preselect)
-            for pid, s in found[entry.pk]
+            Candidate(pid, names[pid], matched, s.score, s.reason, s.preselect)
+            for pid, matched, s in found[entry.pk]
         )
         reviews.append(
             NameReview(
@@ -183,7 +184,7 @@ class DecisionsApplied:
 
 
 def apply_name_decisions(
-    event_id: int, version: int, decisions: Sequence[NameDecision], user: Any
+    event_id: int, version: int, decisions: Sequence[NameDecision], user: User | None
 ) -> DecisionsApplied:
     """Confirm typed names: link each to an existing player, a new player, or none.
 
@@ -198,16 +199,21 @@ def apply_name_decisions(
         audit.record(
             event.club_id,
             user,
-            "event.names",
+            "names.decided",
             event_id=event.pk,
             linked=applied.linked,
             created=applied.created,
             dropped=applied.dropped,
         )
-        if event.is_published and (applied.linked or applied.created or applied.dropped):
-            ladder_inputs_changed(event.club_id, from_date=event.date)
-        if applied.created:
-            club_pages_changed(event.club_id)  # new players join the roster page at once
+        inputs = event.is_published and bool(applied.linked or applied.created or applied.dropped)
+        # shown: new players join the roster page at once.
+        if inputs or applied.created:
+            club_changed(
+                event.club_id,
+                inputs=inputs,
+                shown=bool(applied.created),
+                from_date=event.date if inputs else None,
+            )
     return applied
 
 
@@ -331,7 +337,7 @@ def automatic_decisions(reviews: Iterable[NameReview], *, link_exact: bool) -> A
     return AutomaticDecisions(decisions, pending)
 
 
-def add_entry(event_id: int, version: int, typed_name: str, user: Any) -> Entry:
+def add_entry(event_id: int, version: int, typed_name: str, user: User | None) -> Entry:
     """A new entrant without games, to be confirmed under Names (and then given games)."""
     name = clean_name(typed_name)
     if not name:
@@ -353,11 +359,11 @@ def add_entry(event_id: int, version: int, typed_name: str, user: Any) -> Entry:
             )
         rank = max((r or 0 for r in event.entries.values_list("start_rank", flat=True)), default=0)
         entry = Entry.objects.create(event=event, typed_name=name, start_rank=rank + 1)
-        audit.record(event.club_id, user, "event.entry_add", event_id=event.pk, typed_name=name)
+        audit.record(event.club_id, user, "entry.added", event_id=event.pk, typed_name=name)
     return entry
 
 
-def remove_entry(event_id: int, version: int, entry_id: int, user: Any) -> None:
+def remove_entry(event_id: int, version: int, entry_id: int, user: User | None) -> None:
     """Remove an entrant who has no game in the event (take their games out first)."""
     with transaction.atomic():
         event = claim(event_id, version)
@@ -374,7 +380,7 @@ def remove_entry(event_id: int, version: int, entry_id: int, user: Any) -> None:
         audit.record(
             event.club_id,
             user,
-            "event.entry_remove",
+            "entry.removed",
             event_id=event.pk,
             typed_name=entry.typed_name,
         )

@@ -5,13 +5,11 @@ Merges, undos and re-pointed entries are clubs/merging.py; erasure is clubs/eras
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from clubs import audit
-from clubs.models import Player
-from ladder.changes import club_pages_changed, ladder_inputs_changed
+from clubs.models import Player, User
+from ladder.changes import club_changed
 
 
 def update_player_details(
@@ -20,7 +18,7 @@ def update_player_details(
     junior: bool,
     full_name_consent: bool,
     start_rating: float | None,
-    user: Any,
+    user: User | None,
 ) -> list[str]:
     """Record a player's junior flag, the family's consent and a starting estimate.
 
@@ -38,14 +36,14 @@ def update_player_details(
         audit.record(
             locked.club_id,
             user,
-            "player.details",
+            "player.edited",
             player_id=player.pk,
             changed={f: [getattr(locked, f), new[f]] for f in changed},
         )
-        if {"junior", "start_rating"} & set(changed):
-            ladder_inputs_changed(locked.club_id)
+        inputs = bool({"junior", "start_rating"} & set(changed))
         # The junior flag and consent decide how the name is shown, at once, not
         # after the replay.
-        if {"junior", "full_name_consent"} & set(changed):
-            club_pages_changed(locked.club_id)
+        shown = bool({"junior", "full_name_consent"} & set(changed))
+        if inputs or shown:
+            club_changed(locked.club_id, inputs=inputs, shown=shown)
     return changed

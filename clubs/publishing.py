@@ -2,14 +2,13 @@
 and a whole file at once for the import_event command.
 
 Every function here claims the event's edit version first (clubs/event_drafts.py) and
-calls `ladder_inputs_changed` in the same transaction when the ladder's inputs change.
+calls `club_changed` in the same transaction when the ladder's inputs change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
@@ -27,7 +26,7 @@ from clubs.event_drafts import (
     reload_event,
 )
 from clubs.importers import ImportedEvent
-from clubs.models import Club, Event, Game
+from clubs.models import Club, Event, Game, User
 from clubs.name_decisions import (
     DecisionsApplied,
     apply_name_decisions,
@@ -35,7 +34,7 @@ from clubs.name_decisions import (
     review_names,
 )
 from clubs.results import KEPT_WITHOUT_PLAYER, create_draft_from_import
-from ladder.changes import club_pages_changed, ladder_inputs_changed
+from ladder.changes import club_changed
 
 
 def unconfirmed_names(event: Event) -> list[str]:
@@ -51,10 +50,10 @@ def unconfirmed_names(event: Event) -> list[str]:
     )
 
 
-EventAction = Callable[[int, int, Any], Event]
+EventAction = Callable[[int, int, User | None], Event]
 
 
-def publish_event(event_id: int, version: int, user: Any) -> Event:
+def publish_event(event_id: int, version: int, user: User | None) -> Event:
     """Make a draft a ladder input. Every entrant with a game must have a confirmed player."""
     with transaction.atomic():
         event = claim(event_id, version)
@@ -74,12 +73,12 @@ def publish_event(event_id: int, version: int, user: Any) -> Event:
                 % {"names": listed(unconfirmed), "count": len(unconfirmed)}
             )
         Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
-        audit.record(event.club_id, user, "event.publish", event_id=event.pk, name=event.name)
-        ladder_inputs_changed(event.club_id, from_date=event.date)
+        audit.record(event.club_id, user, "event.published", event_id=event.pk, name=event.name)
+        club_changed(event.club_id, inputs=True, from_date=event.date)
     return reload_event(event_id)
 
 
-def unpublish_event(event_id: int, version: int, user: Any) -> Event:
+def unpublish_event(event_id: int, version: int, user: User | None) -> Event:
     """Take a published event back to draft; the ladder replays without it."""
     with transaction.atomic():
         event = claim(event_id, version)
@@ -87,37 +86,36 @@ def unpublish_event(event_id: int, version: int, user: Any) -> Event:
         if event.status != Event.Status.PUBLISHED:
             raise PublishingError(_("This event is not published."))
         Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)
-        audit.record(event.club_id, user, "event.unpublish", event_id=event.pk, name=event.name)
-        ladder_inputs_changed(event.club_id, from_date=event.date)
-        # Kept pages must not show it until the replay (or while the worker is down).
-        club_pages_changed(event.club_id)
+        audit.record(event.club_id, user, "event.unpublished", event_id=event.pk, name=event.name)
+        # shown too: kept pages must not show it until the replay (or while the worker is down).
+        club_changed(event.club_id, inputs=True, shown=True, from_date=event.date)
     return reload_event(event_id)
 
 
-def delete_event(event_id: int, version: int, user: Any) -> Event:
+def delete_event(event_id: int, version: int, user: User | None) -> Event:
     """Hide the event and take it out of the ladder; restore_event brings it back."""
     with transaction.atomic():
         event = claim(event_id, version)
         if event.deleted_at is not None:
             raise PublishingError(_("This event is already deleted."))
         Event.objects.filter(pk=event.pk).update(deleted_at=timezone.now())
-        audit.record(event.club_id, user, "event.delete", event_id=event.pk, name=event.name)
+        audit.record(event.club_id, user, "event.deleted", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
-            ladder_inputs_changed(event.club_id, from_date=event.date)
-            # Kept pages must not show it until the replay (or while the worker is down).
-            club_pages_changed(event.club_id)
+            # shown too: kept pages must not show it until the replay (or while the worker is
+            # down).
+            club_changed(event.club_id, inputs=True, shown=True, from_date=event.date)
     return reload_event(event_id)
 
 
-def restore_event(event_id: int, version: int, user: Any) -> Event:
+def restore_event(event_id: int, version: int, user: User | None) -> Event:
     with transaction.atomic():
         event = claim(event_id, version)
         if event.deleted_at is None:
             raise PublishingError(_("This event is not deleted."))
         Event.objects.filter(pk=event.pk).update(deleted_at=None)
-        audit.record(event.club_id, user, "event.restore", event_id=event.pk, name=event.name)
+        audit.record(event.club_id, user, "event.restored", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
-            ladder_inputs_changed(event.club_id, from_date=event.date)
+            club_changed(event.club_id, inputs=True, from_date=event.date)
     return reload_event(event_id)
 
 
@@ -145,7 +143,7 @@ def import_event(
     imported: ImportedEvent,
     details: EventDetails,
     options: ImportOptions,
-    user: Any = None,
+    user: User | None = None,
 ) -> ImportOutcome:
     """Store a file as an event and take every decision `automatic_decisions` allows, in one
     transaction; publish too when asked and no name is left for a director."""

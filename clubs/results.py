@@ -24,33 +24,39 @@ from clubs.event_drafts import (
     claim,
     fields_of,
     listed,
+    max_length,
     refuse_deleted,
     reload_event,
 )
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.importers.base import name_key as typed_key
-from clubs.models import Club, Entry, Event, Game
-from ladder.changes import ladder_inputs_changed
+from clubs.models import Club, Entry, Event, Game, User
+from ladder.changes import club_changed
 from ladder.results import Result
 from matching import clean_name
 
 # A TRF of the largest allowed event (settings.EVENT_MAX_*) is under 1 MiB, its CSV about
 # 2.4 MiB with the longest names; config/settings.py keeps the upload handler in line.
 MAX_UPLOAD_BYTES = 4 * 1024 * 1024
-MAX_NAME_LENGTH = Entry._meta.get_field("typed_name").max_length
+MAX_NAME_LENGTH = max_length(Entry, "typed_name")
 MAX_ROUND = 999
-MAX_VARIANT_LENGTH = Game._meta.get_field("variant").max_length
+MAX_VARIANT_LENGTH = max_length(Game, "variant")
 
 
 def create_draft_from_import(
-    club: Club, imported: ImportedEvent, details: EventDetails, user: Any, *, source: str = "file"
+    club: Club,
+    imported: ImportedEvent,
+    details: EventDetails,
+    user: User | None,
+    *,
+    source: str = "file",
 ) -> Event:
     """A draft event holding an imported file's players and games, in one transaction."""
     details = details.checked()
     check_imported(imported)
     with transaction.atomic():
         event = Event.objects.create(club=club, **fields_of(details))
-        audit.record(club, user, "event.create", event_id=event.pk, name=event.name)
+        audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
         _store_results(event, imported, replace_entries=True, user=user, source=source)
     return reload_event(event.pk)
 
@@ -59,7 +65,7 @@ def set_results(
     event_id: int,
     version: int,
     imported: ImportedEvent,
-    user: Any,
+    user: User | None,
     *,
     source: str,
     replace_entries: bool,
@@ -81,7 +87,7 @@ def set_results(
 
 
 def set_round_results(
-    event_id: int, version: int, round_no: int, imported: ImportedEvent, user: Any
+    event_id: int, version: int, round_no: int, imported: ImportedEvent, user: User | None
 ) -> Event:
     """Replace the games of one round with `imported`'s (the grid of a large event, one round
     at a time); other rounds and every entrant stay, as with the whole grid."""
@@ -156,7 +162,7 @@ def _store_results(
     imported: ImportedEvent,
     *,
     replace_entries: bool,
-    user: Any,
+    user: User | None,
     source: str,
     only_round: int | None = None,
 ) -> None:
@@ -231,7 +237,7 @@ def _store_results(
     audit.record(
         event.club_id,
         user,
-        "event.results",
+        "results.saved",
         event_id=event.pk,
         source=source,
         games=len(imported.games),
@@ -239,7 +245,7 @@ def _store_results(
         **({"round": only_round} if only_round is not None else {}),
     )
     if event.is_published:
-        ladder_inputs_changed(event.club_id, from_date=event.date)
+        club_changed(event.club_id, inputs=True, from_date=event.date)
 
 
 def _match_entries(

@@ -10,32 +10,11 @@ from django import forms
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.template.defaultfilters import filesizeformat
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.event_forms import PlayerNameField, VersionField
 from clubs.results import MAX_ROUND, MAX_UPLOAD_BYTES, GridRow
-from ladder.results import Result
-
-# The grid's short list, most common first.
-RESULT_CHOICES: list[tuple[str, str | Promise]] = [
-    (Result.WHITE_WIN.value, "1–0"),
-    (Result.DRAW.value, "½–½"),
-    (Result.BLACK_WIN.value, "0–1"),
-    (Result.WHITE_FORFEIT_WIN.value, _("1–0 by forfeit")),
-    (Result.BLACK_FORFEIT_WIN.value, _("0–1 by forfeit")),
-    (Result.DOUBLE_FORFEIT.value, _("Double forfeit")),
-    (Result.BYE_FULL.value, _("Bye, 1 point")),
-    (Result.BYE_HALF.value, _("Bye, ½ point")),
-    (Result.BYE_ZERO.value, _("Bye, 0 points")),
-    (Result.BYE_PAIRING.value, _("Bye from the pairing (odd number)")),
-    (Result.UNRATED_WHITE_WIN.value, _("1–0, not rated")),
-    (Result.UNRATED_DRAW.value, _("½–½, not rated")),
-    (Result.UNRATED_BLACK_WIN.value, _("0–1, not rated")),
-    (Result.NO_RESULT.value, _("No result yet")),
-]
-RESULT_LABELS: dict[str, str | Promise] = dict(RESULT_CHOICES)
 
 FORMAT_CHOICES = [
     ("auto", _("Recognise from the file")),
@@ -68,9 +47,9 @@ class UploadForm(forms.Form):
             )
 
     def clean_file(self) -> UploadedFile:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(too_large_message(upload.size))
+        upload: UploadedFile = self.cleaned_data["file"]
+        if (upload.size or 0) > MAX_UPLOAD_BYTES:  # Django sets the size of every upload
+            raise forms.ValidationError(too_large_message(upload.size or 0))
         return upload
 
 

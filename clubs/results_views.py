@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from clubs import event_drafts, results
-from clubs.access import event_for_director
+from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
 from clubs.event_views import bounded_int, version_initial
 from clubs.importers import (
@@ -29,7 +29,6 @@ from clubs.models import Event
 from clubs.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
-    RESULT_CHOICES,
     GridFormSet,
     GridVersionForm,
     PasteForm,
@@ -39,6 +38,7 @@ from clubs.results_forms import (
     several_events_message,
     too_large_message,
 )
+from ladder.result_labels import RESULT_CHOICES
 
 BLANK_ROWS = 10
 MAX_WARNINGS = 20
@@ -47,13 +47,13 @@ MAX_WARNINGS = 20
 # Results -------------------------------------------------------------------------------------
 
 
-def event_results(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_results(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     return _results_page(request, event, UploadForm(initial=version_initial(event)), None)
 
 
 @require_POST
-def event_upload(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_upload(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     form = UploadForm(request.POST, request.FILES)
     if "file" not in request.FILES and _content_length(request) > results.MAX_UPLOAD_BYTES:
@@ -63,7 +63,7 @@ def event_upload(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
         return _results_page(request, event, form, None)
     upload = form.cleaned_data["file"]
     data = upload.read()
@@ -89,7 +89,7 @@ def event_upload(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 
 
 @require_POST
-def event_paste(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_paste(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     form = PasteForm(request.POST)
     if not form.is_valid():
@@ -103,7 +103,7 @@ def event_paste(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 
 
 def _store(
-    request: HttpRequest,
+    request: AuthedRequest,
     event: Event,
     version: int,
     imported: ImportedEvent,
@@ -142,7 +142,7 @@ def _store(
 
 
 def _results_page(
-    request: HttpRequest, event: Event, upload_form: UploadForm, paste_form: PasteForm | None
+    request: AuthedRequest, event: Event, upload_form: UploadForm, paste_form: PasteForm | None
 ) -> HttpResponse:
     return render(
         request,
@@ -157,7 +157,7 @@ def _results_page(
     )
 
 
-def event_grid(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
     rounds = sorted(set(event.games.values_list("round", flat=True)))
     whole = event.games.count() <= GRID_ALL_ROUNDS_MAX

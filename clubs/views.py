@@ -71,7 +71,7 @@ def club_create(request: AuthedRequest) -> HttpResponse:
         with transaction.atomic():
             club = form.save()
             ClubRole.objects.create(club=club, user=request.user, role=ClubRole.Role.OWNER)
-            audit.record(club, request.user, "club.create", slug=club.slug)
+            audit.record(club, request.user, "club.created", slug=club.slug)
         return redirect("club_manage", slug=club.slug)
     return render(request, "clubs/club_create.html", {"form": form})
 
@@ -143,7 +143,7 @@ def director_remove(request: AuthedRequest, slug: str, role_id: int) -> HttpResp
         raise Http404("The owner cannot be removed.")
     with transaction.atomic():
         role.delete()
-        audit.record(club, request.user, "director.remove", user_id=role.user_id)
+        audit.record(club, request.user, "director.removed", user_id=role.user_id)
     messages.success(
         request, _("%(email)s no longer directs the club.") % {"email": role.user.email}
     )

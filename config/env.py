@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 from collections.abc import Mapping
+from typing import overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -17,6 +18,11 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off", ""})
 
 
+# With a default the answer is always a str, so settings such as SITE_URL type as str.
+@overload
+def env_str(name: str, default: str, environ: Mapping[str, str] = ...) -> str: ...
+@overload
+def env_str(name: str, default: None = None, environ: Mapping[str, str] = ...) -> str | None: ...
 def env_str(
     name: str, default: str | None = None, environ: Mapping[str, str] = os.environ
 ) -> str | None:

@@ -23,7 +23,8 @@ def alive(url: str, host: str, timeout: float = 4.0) -> bool:
     request = urllib.request.Request(url, headers={"Host": host})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status == 200
+            status: int = response.status
+            return status == 200
     except OSError:  # refused, timed out, or an error status (HTTPError is an OSError too)
         return False
 

@@ -10,8 +10,9 @@ from django.db.models import Count
 
 from clubs.models import Club, Event
 from ladder.models import PlayerEventResult
-from ladder.page_texts import RESULT_TEXT, VARIANT_TEXT, points_text, score_symbol
-from ladder.results import Result
+from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
+from ladder.result_labels import RESULT_LABELS
+from ladder.results import Result, moves_ladder
 from ladder.rosters import Roster
 
 
@@ -63,7 +64,7 @@ class EventPage:
 
     @property
     def rated(self) -> bool:
-        return self.event.rated and self.event.kind != Event.Kind.BUGHOUSE
+        return self.event.moves_ladder
 
 
 def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
@@ -96,14 +97,23 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
             _tally(black, result)
             cells[white_id, black_id].append(score_symbol(result, white_score, black_score))
             cells[black_id, white_id].append(score_symbol(result, black_score, white_score))
-        shown = str(RESULT_TEXT[result])
+        shown = str(RESULT_LABELS[result].text)
         if variant:
             shown = VARIANT_TEXT % {"result": shown, "variant": variant}
         board = Board(len(rounds[round_no]) + 1, white, black, shown)
         rounds[round_no].append(board)
 
     by_player = {s.player_id: s for s in entries.values() if s.player_id is not None}
-    for player_id, *numbers in PlayerEventResult.objects.filter(event=event).values_list(
+    for (
+        player_id,
+        pre,
+        expected,
+        actual,
+        change,
+        counted,
+        k,
+        post,
+    ) in PlayerEventResult.objects.filter(event=event).values_list(
         "player_id",
         "pre_rating",
         "expected",
@@ -114,7 +124,9 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
         "post_rating",
     ):
         if player_id in by_player:
-            by_player[player_id].rating = RatingLine(*numbers)
+            by_player[player_id].rating = RatingLine(
+                pre, expected, actual, change, counted, k, post
+            )
 
     standings = sorted(entries.values(), key=lambda s: (-s.points, s.start_rank, s.entry_id))
     for index, standing in enumerate(standings):
@@ -185,7 +197,7 @@ def event_summaries(club: Club) -> list[EventSummary]:
             name,
             date,
             str(labels.get(kind, kind)),
-            rated and kind != Event.Kind.BUGHOUSE,
+            moves_ladder(rated, kind),
             players,
         )
         for pk, name, date, kind, rated, players in rows

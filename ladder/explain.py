@@ -136,7 +136,9 @@ class HsbSum:
 
 def half_up(value: Fraction | Decimal) -> int:
     """HSB's rounding (ladder.policies.hsb.round_half_up): halves toward +infinity."""
-    return math.floor(value + (Fraction(1, 2) if isinstance(value, Fraction) else Decimal("0.5")))
+    if isinstance(value, Fraction):
+        return math.floor(value + Fraction(1, 2))
+    return math.floor(value + Decimal("0.5"))
 
 
 def hsb_sum(
@@ -169,7 +171,9 @@ def hsb_sum(
     shown_change = int(change)
     without_bonus = POINTS_PER_EXCESS * (Fraction(actual) - games * p)
     bonuses = [bonus, *range(MIN_BONUS, MAX_BONUS + 1)]
-    used = next((b for b in bonuses if half_up(without_bonus + b) == shown_change), None)
+    used: int | None = next(
+        (b for b in bonuses if half_up(without_bonus + b) == shown_change), None
+    )
     if used is None or shown_change != change:
         return None
     true_exact = without_bonus + used
@@ -220,8 +224,9 @@ def _average(average: Decimal, before: Decimal, p: Decimal) -> Decimal:
     """The opponents' average with the fewest decimals (at least one) from which
     0.5 + (before - average) / 600, kept between 0 and 1 and rounded like p, gives the
     printed p: the page says "so p = …", and a reader may work it out."""
-    p_digits = -p.as_tuple().exponent
-    assert isinstance(p_digits, int)
+    exponent = p.as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite number
+    p_digits = -exponent
     for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
         shown = rounded(average, digits)
         share = Decimal("0.5") + (before - shown) / FULL_SCALE

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
-from ladder.policies.base import EventInput, EventRating, PlayerState, RatingPolicy, participants
-
-SettingsT = TypeVar("SettingsT")
+from ladder.policies.base import (
+    EventInput,
+    EventRating,
+    PlayerState,
+    RatingPolicy,
+    SettingsT,
+    participants,
+)
 
 
 @dataclass(frozen=True)

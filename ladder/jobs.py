@@ -43,7 +43,9 @@ def replay_queue() -> Queue:
     # changed REDIS_URL is picked up without restarting the web process.
     from redis import Redis
 
-    connection = Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=5)
+    url = settings.REDIS_URL
+    assert url is not None  # only asked for with a queue configured (enqueue_replay, the worker)
+    connection = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
     return Queue("default", connection=connection)
 
 

@@ -10,23 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from ladder.policies.base import UnratedReason
 from ladder.results import Result
 
-RESULT_TEXT = {
-    Result.WHITE_WIN: "1–0",
-    Result.DRAW: "½–½",
-    Result.BLACK_WIN: "0–1",
-    Result.WHITE_FORFEIT_WIN: _("+ – − (forfeit)"),
-    Result.BLACK_FORFEIT_WIN: _("− – + (forfeit)"),
-    Result.DOUBLE_FORFEIT: _("− – − (double forfeit)"),
-    Result.NO_RESULT: _("no result"),
-    Result.UNRATED_WHITE_WIN: _("1–0 (unrated)"),
-    Result.UNRATED_DRAW: _("½–½ (unrated)"),
-    Result.UNRATED_BLACK_WIN: _("0–1 (unrated)"),
-    Result.BYE_FULL: _("full-point bye"),
-    Result.BYE_HALF: _("half-point bye"),
-    Result.BYE_ZERO: _("zero-point bye"),
-    Result.BYE_PAIRING: _("bye (odd number of players)"),
-}
-
 # Why a game did not count, as one plain sentence, by the reason the replay stored (the
 # values of ladder.policies.base.UnratedReason, which are plain strings). A new reason needs
 # one line here; a reason without one reads UNKNOWN_REASON_TEXT. The protection rule is

@@ -24,7 +24,6 @@ from ladder.event_pages import (
 from ladder.page_texts import (
     PROTECTED_TEXT,
     REASON_TEXT,
-    RESULT_TEXT,
     UNKNOWN_REASON_TEXT,
     VARIANT_TEXT,
     half_up,
@@ -53,7 +52,6 @@ __all__ = [
     "ACTIVE_DAYS",
     "PROTECTED_TEXT",
     "REASON_TEXT",
-    "RESULT_TEXT",
     "UNKNOWN_REASON_TEXT",
     "VARIANT_TEXT",
     "Board",

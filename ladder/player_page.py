@@ -5,16 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import connection
 
 from clubs.models import Club, Entry, Event, Game
 from ladder.models import PlayerEventResult, RatedEvent
-from ladder.page_texts import REASON_TEXT, RESULT_TEXT, UNKNOWN_REASON_TEXT, score_symbol
+from ladder.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
-from ladder.results import Result
+from ladder.result_labels import RESULT_LABELS
+from ladder.results import Result, moves_ladder
 from ladder.rosters import Roster, RosterPlayer
 
 
@@ -124,10 +126,11 @@ def _json(value: str | dict | None) -> dict:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _player_rows(sql: str, params: list[object]) -> list[tuple]:
+def _player_rows(sql: str, params: list[int | str]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def _player_results(club: Club, player_id: int) -> list[tuple]:
@@ -195,11 +198,11 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
     for row in _player_results(club, player_id):
         event_id, name, date, rated, kind, *numbers, stored = row
         events[event_id] = EventLine(
-            event_id, name, _as_date(date), rated and kind != Event.Kind.BUGHOUSE, *numbers
+            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers
         )
         outcomes[event_id] = _json(stored)
     record = Record()
-    result_texts = {result: str(text) for result, text in RESULT_TEXT.items()}
+    result_texts = {result: str(label.text) for result, label in RESULT_LABELS.items()}
     reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
     games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
     for game_id, event_id, round_no, result_code, side, opponent, opponent_pre in games:

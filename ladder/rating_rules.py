@@ -9,10 +9,8 @@ the list of what is never rated and its settings as they are stored.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -47,8 +45,13 @@ def rules_page(club: Club) -> RulesPage:
         # rules the ladder was last calculated with, which are the defaults' shape at least.
         settings = policy.default_settings()
     f = Formats()
-    writer = _WRITERS.get(policy.name)
-    sections = writer(settings, f) if writer else _other_policy(policy.settings_to_dict(settings))
+    # Each policy parses into its own settings class, so the class picks the writer.
+    if isinstance(settings, LadderSettings):
+        sections = _ladder(settings, f)
+    elif isinstance(settings, HsbSettings):
+        sections = _hsb(settings, f)
+    else:
+        sections = _other_policy(policy.settings_to_dict(settings))
     return RulesPage(policy.name, [*sections, _never_rated(), _precision()])
 
 
@@ -294,6 +297,3 @@ def _precision() -> Section:
             )
         ],
     )
-
-
-_WRITERS: dict[str, Callable[[Any, Formats], list[Section]]] = {"ladder": _ladder, "hsb": _hsb}

@@ -29,7 +29,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import audit
-from clubs.access import NOT_FOUND, club_for_director, club_for_visitor, event_for_share_token
+from clubs.access import (
+    NOT_FOUND,
+    AuthedRequest,
+    club_for_director,
+    club_for_visitor,
+    event_for_share_token,
+)
 from clubs.models import Club, Event, Player
 from ladder import page_cache, pages, rating_rules
 from ladder.changes import request_full_rebuild
@@ -386,10 +392,10 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def rebuild(request: HttpRequest, slug: str) -> HttpResponse:
+def rebuild(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     with transaction.atomic():
         request_full_rebuild(club.pk)
-        audit.record(club, request.user, "ladder.rebuild")
+        audit.record(club, request.user, "ladder.rebuilt")
     messages.success(request, _("The ladder is being rebuilt from the first event."))
     return redirect("club_manage", slug=club.slug)

@@ -8,9 +8,13 @@ object satisfying ``RatingPolicy``) and add its dotted path to
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
-from ladder.policies.base import RatingPolicy
+from ladder.policies.base import PolicySettings, RatingPolicy
+
+# A policy from the registry, whichever it is. Each policy is only ever given the settings its
+# own parse_settings made (every caller parses with the policy it got), a pairing the types
+# cannot spell across several policies: so the registry holds them by the settings base class.
+Policy = RatingPolicy[PolicySettings]
 
 _POLICY_MODULES: tuple[str, ...] = (
     "ladder.policies.ladder",  # the default
@@ -20,8 +24,8 @@ _POLICY_MODULES: tuple[str, ...] = (
 DEFAULT_POLICY = "ladder"
 
 
-def _load(modules: tuple[str, ...]) -> dict[str, RatingPolicy[Any]]:
-    registry: dict[str, RatingPolicy[Any]] = {}
+def _load(modules: tuple[str, ...]) -> dict[str, Policy]:
+    registry: dict[str, Policy] = {}
     for path in modules:
         policy = importlib.import_module(path).POLICY
         if not isinstance(policy, RatingPolicy):
@@ -32,10 +36,10 @@ def _load(modules: tuple[str, ...]) -> dict[str, RatingPolicy[Any]]:
     return registry
 
 
-POLICIES: dict[str, RatingPolicy[Any]] = _load(_POLICY_MODULES)
+POLICIES: dict[str, Policy] = _load(_POLICY_MODULES)
 
 
-def get_policy(name: str) -> RatingPolicy[Any]:
+def get_policy(name: str) -> Policy:
     try:
         return POLICIES[name]
     except KeyError:

@@ -86,7 +86,13 @@ class EventRating:
     games: dict[int, GameOutcome]
 
 
-SettingsT = TypeVar("SettingsT")
+@dataclass(frozen=True)
+class PolicySettings:
+    """The base of every policy's own frozen settings dataclass (empty: each policy adds its
+    fields). Code outside a policy holds settings by this type and never reads a field."""
+
+
+SettingsT = TypeVar("SettingsT", bound=PolicySettings)
 
 
 @runtime_checkable
@@ -98,6 +104,7 @@ class RatingPolicy(Protocol[SettingsT]):
     """
 
     name: str
+    label: str  # shown in the club settings form
 
     def parse_settings(self, raw: Mapping[str, object]) -> SettingsT:
         """Fill defaults and validate; ValueError names the offending field."""

@@ -23,6 +23,8 @@ from ladder.policies.base import (
     GameOutcome,
     PlayerOutcome,
     PlayerState,
+    PolicySettings,
+    RatingPolicy,
     check_event,
     outcome,
     reject_unknown,
@@ -38,7 +40,7 @@ MIN_BONUS, MAX_BONUS = 3, 8  # "3 tot 8 ratingpuntjes ... voor elk gespeeld toer
 
 
 @dataclass(frozen=True)
-class HsbSettings:
+class HsbSettings(PolicySettings):
     start_rating: float = 800.0  # "Als je net de spelregels kent, heb je een rating van 800"
     bonus: int = 3  # per event with at least one rated game
 
@@ -121,7 +123,7 @@ class HsbPolicy:
             expected = Fraction(0)
             change = 0
             if counted:
-                p = expected_fraction(state.rating, sum(opponents[player]) / counted)
+                p = expected_fraction(state.rating, sum(opponents[player], Fraction(0)) / counted)
                 expected = counted * p
                 change = round_half_up(
                     POINTS_PER_EXCESS * (scores[player] - expected) + settings.bonus
@@ -140,4 +142,4 @@ class HsbPolicy:
         return EventRating(players=players, games=games)
 
 
-POLICY = HsbPolicy()
+POLICY: RatingPolicy[HsbSettings] = HsbPolicy()

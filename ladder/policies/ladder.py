@@ -16,6 +16,8 @@ from ladder.policies.base import (
     GameOutcome,
     PlayerOutcome,
     PlayerState,
+    PolicySettings,
+    RatingPolicy,
     UnratedReason,
     check_event,
     event_unrated_reason,
@@ -35,7 +37,7 @@ MAX_GAMES = 10_000
 
 
 @dataclass(frozen=True)
-class LadderSettings:
+class LadderSettings(PolicySettings):
     start_rating: float = 1200.0
     k_high: float = 40.0
     k_low: float = 20.0
@@ -50,7 +52,7 @@ _FIELDS = frozenset(f.name for f in dataclasses.fields(LadderSettings))
 
 def expected_score(rating: float, opponent: float) -> float:
     """Elo expectation of a player rated ``rating`` against ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))  # type: ignore[no-any-return]
 
 
 class LadderPolicy:
@@ -114,8 +116,8 @@ class LadderPolicy:
     def rate_event(
         self, event: EventInput, before: Mapping[int, PlayerState], settings: LadderSettings
     ) -> EventRating:
-        players = check_event(event, before)
-        provisional = {p: self.is_provisional(before[p], settings) for p in players}
+        in_event = check_event(event, before)
+        provisional = {p: self.is_provisional(before[p], settings) for p in in_event}
 
         # Per player, the expected and actual score of every game counted for
         # them. Kept as lists and summed with math.fsum, which is exactly
@@ -180,4 +182,4 @@ class LadderPolicy:
         return EventRating(players=players, games=games)
 
 
-POLICY = LadderPolicy()
+POLICY: RatingPolicy[LadderSettings] = LadderPolicy()

@@ -40,7 +40,7 @@ def test_changing_rating_settings_in_the_admin_replays_the_ladder(
     assert club.ladder_is_current and club.data_version == 1
     ann.refresh_from_db()
     assert ann.rating == pytest.approx(1230.0)
-    assert AuditEntry.objects.filter(club=club, action="club.rating_settings").exists()
+    assert AuditEntry.objects.filter(club=club, action="rating_settings.changed").exists()
 
 
 def test_impossible_rating_settings_are_refused_in_the_admin(client, club):

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.publishing import delete_event
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from ladder.results import Result
@@ -110,7 +110,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
         from django.db import transaction
 
         with transaction.atomic():
-            ladder_inputs_changed(club.pk)
+            club_changed(club.pk, inputs=True)
 
     response = signed_in.post(
         reverse("event_create", args=[club.slug]),
@@ -198,7 +198,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
     club.refresh_from_db()
     assert club.ladder_is_current
     assert verify_ladder(club) == []
-    assert AuditEntry.objects.filter(club=club, action="event.publish").count() == 1
+    assert AuditEntry.objects.filter(club=club, action="event.published").count() == 1
 
 
 def _rows_of(formset):
@@ -285,7 +285,7 @@ def test_pasted_csv_is_read_with_the_csv_importer(signed_in, draft):
     assert response.url == url("event_names", draft)
     assert draft.games.count() == 9
     assert draft.entries.count() == 5
-    assert AuditEntry.objects.get(action="event.results").details["source"] == "paste"
+    assert AuditEntry.objects.get(action="results.saved").details["source"] == "paste"
 
 
 def test_bad_pasted_csv_names_the_line_and_stores_nothing(signed_in, draft):
@@ -328,7 +328,7 @@ def test_a_file_in_a_chosen_format_is_read_as_that_format(signed_in, draft):
     response = upload(signed_in, draft, "results.txt", data, fmt="pgn")
     assert response.redirect_chain[-1][0] == url("event_names", draft)
     assert draft.games.exists()
-    assert AuditEntry.objects.get(action="event.results").details["source"] == "file:pgn"
+    assert AuditEntry.objects.get(action="results.saved").details["source"] == "file:pgn"
 
 
 def test_a_stale_edit_version_is_refused_with_a_message(signed_in, club, director, draft):

@@ -52,7 +52,7 @@ def test_a_file_becomes_a_draft_with_new_players_and_its_id_is_printed(club):
     assert set(Player.objects.values_list("name", flat=True)) == REAL_NAMES
     assert event.entries.get(typed_name="spielfrei").player is None  # played no game
     assert "5 new players" in err
-    assert AuditEntry.objects.filter(action="event.create", user=None).exists()
+    assert AuditEntry.objects.filter(action="event.created", user=None).exists()
 
 
 def test_name_date_kind_and_unrated_can_be_given(club):

@@ -81,7 +81,7 @@ def test_the_invited_account_accepts_with_a_button_and_directs_the_club(owner_cl
     assert response.status_code == 302
     assert response["Location"] == reverse("club_manage", args=[club.slug])
     assert club.roles.filter(user=helper, role=ClubRole.Role.DIRECTOR).exists()
-    entry = AuditEntry.objects.get(club=club, action="director.add")
+    entry = AuditEntry.objects.get(club=club, action="director.added")
     assert entry.user == owner
     assert entry.details["user_id"] == helper.pk
 

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
+from clubs.erasure import erase_player
 from clubs.merging import (
     RosterChangeError,
     dismiss_duplicate,
@@ -17,7 +18,7 @@ from clubs.merging import (
     undo_merge,
 )
 from clubs.models import AuditEntry, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from ladder.results import Result
@@ -93,7 +94,7 @@ def settle(django_capture_on_commit_callbacks):
 
     def run(club):
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-            ladder_inputs_changed(club.pk)
+            club_changed(club.pk, inputs=True)
         club.refresh_from_db()
 
     return run
@@ -182,7 +183,7 @@ def test_a_dismissed_pair_is_never_shown_again(club, director):
     dismissal = DuplicateDismissal.objects.get()
     assert (dismissal.first, dismissal.second) == (emma, initial)
     assert [(c.first, c.second) for c in duplicate_candidates(club)] == [(jan, mueller)]
-    assert AuditEntry.objects.filter(club=club, action="duplicate_dismissed").count() == 1
+    assert AuditEntry.objects.filter(club=club, action="duplicate.dismissed").count() == 1
 
 
 def test_a_dismissal_of_one_club_hides_nothing_in_another(club, director):
@@ -234,7 +235,7 @@ def test_a_merge_moves_entries_and_aliases_and_hides_the_merged_player(
     ]
     assert smith.aliases.get().name == "A.  smith"
     assert merge.created_by == director
-    log = AuditEntry.objects.get(club=club, action="players_merged")
+    log = AuditEntry.objects.get(club=club, action="players.merged")
     assert log.details["merge_id"] == merge.pk and log.user == director
     alice.refresh_from_db()
     assert alice.rated_games == 4
@@ -254,7 +255,7 @@ def test_merge_then_undo_leaves_everything_exactly_as_before(club, director, his
     assert verify_ladder(club) == []
     merge.refresh_from_db()
     assert merge.undone_at is not None and merge.undone_by == director
-    assert AuditEntry.objects.filter(club=club, action="merge_undone").count() == 1
+    assert AuditEntry.objects.filter(club=club, action="merge.undone").count() == 1
 
 
 def test_entries_added_to_the_kept_player_after_a_merge_stay_with_it_on_undo(
@@ -371,7 +372,7 @@ def test_repointing_an_entry_to_another_player_moves_its_results(
     assert (dee.rated_games, smith.rated_games) == (1, 1)
     assert PlayerEventResult.objects.filter(event=entry.event, player=dee).exists()
     assert not PlayerEventResult.objects.filter(event=entry.event, player=smith).exists()
-    log = AuditEntry.objects.get(club=club, action="entry_repointed")
+    log = AuditEntry.objects.get(club=club, action="entry.repointed")
     assert log.details["from_player_id"] == smith.pk and log.details["to_player_id"] == dee.pk
     assert verify_ladder(club) == []
     assert cid.entries.count() == 4
@@ -387,7 +388,7 @@ def test_repointing_to_a_new_player_creates_them_with_a_name_key(
     target.refresh_from_db()
     assert (target.name, target.name_key) == ("Adam Smith", name_key("Adam Smith"))
     assert target.club == club and target.rated_games == 1
-    assert AuditEntry.objects.get(action="entry_repointed").details["new_player"] is True
+    assert AuditEntry.objects.get(action="entry.repointed").details["new_player"] is True
     assert verify_ladder(club) == []
 
 
@@ -409,7 +410,7 @@ def test_a_repoint_that_makes_no_sense_is_refused(club, director, history, on_co
     with pytest.raises(RosterChangeError):
         repoint_entry(entry, targets[case], "  ", director)
     assert dump(club) == before
-    assert not AuditEntry.objects.filter(action="entry_repointed").exists()
+    assert not AuditEntry.objects.filter(action="entry.repointed").exists()
 
 
 def test_an_entry_repointed_after_a_merge_stays_put_when_the_merge_is_undone(
@@ -450,7 +451,7 @@ def test_the_prepared_roster_is_read_from_the_cache_the_second_time(
 ):
     make_players(club, ["Emma de Vries", "Eva de Vries"])
     first = prepared_roster(club)
-    with django_assert_num_queries(3):  # the roster's version only
+    with django_assert_num_queries(1):  # the club's versions only
         again = prepared_roster(club)
     assert again == first
 
@@ -473,10 +474,20 @@ def test_a_stale_roster_never_suggests_a_merged_player(club, director, on_commit
     assert list(roster.names).count("E. de Vries") == 1
 
 
-def test_a_new_player_or_alias_refreshes_the_prepared_roster(club):
+def test_a_new_player_or_alias_refreshes_the_prepared_roster_through_the_door(club):
     (emma,) = make_players(club, ["Emma de Vries"])
     prepared_roster(club)
     make_players(club, ["Eva de Vries"])
+    club_changed(club.pk, shown=True)  # as every write that adds a player does
     assert len(prepared_roster(club)[0]) == 2
     PlayerAlias.objects.create(player=emma, name="Em de Vries")
+    with transaction.atomic():
+        club_changed(club.pk, inputs=True)  # as a merge, which adds aliases, does
     assert len(prepared_roster(club)[0]) == 3
+
+
+def test_an_erased_player_leaves_the_prepared_roster(club, director):
+    _emma, eva = make_players(club, ["Emma de Vries", "Eva de Vries"])
+    assert "Eva de Vries" in prepared_roster(club)[0].names
+    erase_player(eva, director)
+    assert "Eva de Vries" not in prepared_roster(club)[0].names

@@ -18,8 +18,8 @@ from clubs.models import Entry, Event, Player
 from clubs.name_decisions import Action, NameDecision
 from clubs.results import GridRow
 from clubs.results_forms import GridRowForm
-from clubs.roster import import_roster, parse_roster
 from clubs.roster_views import RepointForm
+from clubs.starting_ladder import import_starting_ladder, parse_starting_ladder
 from matching import KEY_VERSION, Reason, name_key, suggest_prepared
 from tests.factories import make_players
 
@@ -124,14 +124,14 @@ def test_repointing_to_a_new_player_stores_the_clean_name(club, director):
 
 
 def test_an_imported_roster_has_clean_names(club):
-    rows = parse_roster(f"name,rating,games\n{HIDDEN},1500,10\n".encode())
-    import_roster(club, rows)
+    rows = parse_starting_ladder(f"name,rating,games\n{HIDDEN},1500,10\n".encode())
+    import_starting_ladder(club, rows)
     assert Player.objects.get(club=club).name == CLEAN
 
 
 def test_an_imported_roster_sees_an_invisible_character_as_the_same_name(club):
     with pytest.raises(Exception, match="appears twice"):
-        parse_roster(f"name,rating,games\n{HIDDEN},1500,10\n{CLEAN},1400,5\n".encode())
+        parse_starting_ladder(f"name,rating,games\n{HIDDEN},1500,10\n{CLEAN},1400,5\n".encode())
 
 
 # Suffixes in the names step and in import_event --link-exact --------------------------------

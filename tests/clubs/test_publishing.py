@@ -13,10 +13,10 @@ from clubs.event_drafts import EventDetails, PublishingError, StaleEditError
 from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision
-from clubs.preview import preview_event
 from clubs.results import GridRow
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
+from ladder.preview import preview_event
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
 from tests.factories import make_event, make_players
@@ -35,7 +35,7 @@ def grid(*rows):
 def settle(club, callbacks):
     """Replay the ladder the way a committed change does."""
     with callbacks(execute=True), transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
 
 
@@ -107,8 +107,8 @@ def test_a_draft_from_an_import_holds_unlinked_entries_and_its_games(club, draft
         ("Dee", None),
     ]
     assert draft.games.count() == 4
-    assert AuditEntry.objects.filter(club=club, action="event.create").exists()
-    assert AuditEntry.objects.get(club=club, action="event.results").details["games"] == 4
+    assert AuditEntry.objects.filter(club=club, action="event.created").exists()
+    assert AuditEntry.objects.get(club=club, action="results.saved").details["games"] == 4
     club.refresh_from_db()
     assert club.data_version == 0  # a draft is no ladder input
 
@@ -253,7 +253,7 @@ def test_decisions_link_create_and_leave_out(club, director):
     # The forfeit stays what the grid said: Ghost won by forfeit against Cid.
     ghost_game = Game.objects.get(event=event, white=entry["Ghost"])
     assert (ghost_game.black, ghost_game.result) == (entry["Cid"], Result.WHITE_FORFEIT_WIN.value)
-    assert AuditEntry.objects.get(action="event.names").details == {
+    assert AuditEntry.objects.get(action="names.decided").details == {
         "event_id": event.pk,
         "linked": 1,
         "created": 1,
@@ -425,7 +425,7 @@ def test_the_preview_equals_what_publishing_stores(
     )
     if not ladder_current:
         with transaction.atomic():
-            ladder_inputs_changed(club.pk)  # marked out of date, no replay yet
+            club_changed(club.pk, inputs=True)  # marked out of date, no replay yet
     event = Event.objects.get(pk=event.pk)
     preview = preview_event(event)
     assert preview.ladder_current is ladder_current

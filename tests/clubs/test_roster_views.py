@@ -171,7 +171,7 @@ def test_repointing_from_the_screens(signed_in, club, roster, on_commit):
         signed_in.post(url("roster_repoint", club, entry.pk), {"new_name": "Eva de Vries"})
     entry.refresh_from_db()
     assert entry.player.name == "Eva de Vries"
-    assert AuditEntry.objects.filter(club=club, action="entry_repointed").count() == 2
+    assert AuditEntry.objects.filter(club=club, action="entry.repointed").count() == 2
     assert cid.entries.count() == 1
     assert verify_ladder(club) == []
 
@@ -373,7 +373,7 @@ def test_a_director_records_junior_consent_and_a_starting_estimate(
     assert player.full_name_consent and player.junior and player.start_rating == 950
     club.refresh_from_db()
     assert club.data_version == 1  # the starting estimate is a ladder input
-    assert AuditEntry.objects.filter(club=club, action="player.details").exists()
+    assert AuditEntry.objects.filter(club=club, action="player.edited").exists()
     assert ClubRole.objects.filter(club=club).count() == 1
 
 

@@ -18,7 +18,7 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from clubs.models import Club, Event, Player
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies.ladder import expected_score
 from ladder.replay import replay_ladder
@@ -52,7 +52,7 @@ def run(*args, **options):
 def changed(club, run_replay=True):
     """Commit a ladder change the way views do, then (by default) replay it."""
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     if run_replay:
         replay_ladder(club.pk)
     club.refresh_from_db()
@@ -141,7 +141,7 @@ def test_createclub_requires_a_name(db):
 IN_CI = os.environ.get("CI", "").lower() == "true"
 NAME_KEY_MISSING = (
     "matching.name_key is not importable yet (the matching package is being written); "
-    "clubs/roster.py imports it to store each player's name key"
+    "clubs/starting_ladder.py imports it to store each player's name key"
 )
 
 
@@ -155,7 +155,7 @@ def _name_key_importable():
 
 @pytest.fixture
 def name_key_available():
-    """Tests that reach roster.import_roster need matching.name_key (skip locally, fail in CI)."""
+    """Tests that reach import_starting_ladder need matching.name_key (skip locally, fail in CI)."""
     if not _name_key_importable():
         if IN_CI:
             pytest.fail(f"CI=true but {NAME_KEY_MISSING}")
@@ -580,7 +580,7 @@ def test_delete_event_takes_it_out_of_the_ladder_and_restore_brings_it_back_exac
     assert results(club) == stored_with_it
     assert run("verify_ladder", club.slug)[0] == "rooks: ok\n"
     logged = list(club.audit_entries.order_by("pk").values_list("action", "details__event_id"))
-    assert logged[-2:] == [("event.delete", second.pk), ("event.restore", second.pk)]
+    assert logged[-2:] == [("event.deleted", second.pk), ("event.restored", second.pk)]
 
 
 def test_delete_event_refuses_an_event_of_another_club(club, season):

@@ -22,7 +22,7 @@ from clubs.name_decisions import Action, NameDecision, apply_name_decisions
 from clubs.players import update_player_details
 from clubs.publishing import delete_event, unpublish_event
 from ladder import page_cache
-from ladder.changes import ladder_inputs_changed
+from ladder.changes import club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_user
@@ -82,7 +82,7 @@ def test_the_rating_rules_page_is_kept_and_shows_new_settings_after_their_replay
     assert "K is 40 while" in again.content.decode()
     with transaction.atomic():
         Club.objects.filter(pk=club.pk).update(rating_settings={"k_high": 32})
-        ladder_inputs_changed(club.pk)  # as the admin does for a rating setting
+        club_changed(club.pk, inputs=True)  # as the admin does for a rating setting
     replay_ladder(club.pk)
     assert "K is 32 while" in Client().get(url).content.decode()
 
@@ -204,7 +204,7 @@ def test_downloads_say_at_once_that_the_ladder_is_being_recalculated(world):
     url = reverse("club_ladder_json", args=[club.slug])
     assert Client().get(url).json()["ladder_is_current"] is True
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     assert Client().get(url).json()["ladder_is_current"] is False
     csv = Client().get(reverse("club_ladder_csv", args=[club.slug]))
     assert csv["X-Ladder-Status"] == "recalculating"
@@ -215,7 +215,7 @@ def test_a_replay_retires_the_pages_built_before_it(world):
     Player.objects.filter(pk=henk.pk).update(start_rating=1500)
     # The test's transaction never commits, so the replay this queues does not run yet.
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
     stale = page(club)
     assert "being recalculated" in stale
@@ -340,7 +340,7 @@ def test_unknown_query_parameters_bypass_the_cache(world):
 def test_a_page_kept_while_recalculating_shows_the_notice_once(world):
     club, *_ = world
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
     url = reverse("club_page", args=[club.slug])
     first, again = Client().get(url), Client().get(url)
@@ -373,7 +373,7 @@ def test_every_kept_html_page_gains_the_notice_and_loses_it_after_the_replay(wor
     suffixes = html_pages(henk, event)
     kept = {suffix: page(club, suffix) for suffix in suffixes}
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     club.refresh_from_db()
     for suffix in suffixes:
         now = page(club, suffix)
@@ -409,7 +409,7 @@ def test_a_gzip_visitor_gets_the_notice_while_the_ladder_is_behind(world):
     url = reverse("club_page", args=[club.slug])
     Client().get(url)
     with transaction.atomic():
-        ladder_inputs_changed(club.pk)
+        club_changed(club.pk, inputs=True)
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert response["X-Page-Cache"] == "hit" and "Content-Encoding" not in response
     assert NOTICE in response.content.decode()

@@ -623,7 +623,7 @@ def test_a_director_changes_visibility_names_and_language_and_it_is_logged(clien
     club.refresh_from_db()
     assert (club.visibility, club.name_display, club.language) == ("public", "initials", "nl")
     entry = AuditEntry.objects.get(club=club)
-    assert entry.action == "club.page_settings" and entry.user == director
+    assert entry.action == "page_settings.changed" and entry.user == director
     assert entry.details["changes"] == {
         "visibility": ["unlisted", "public"],
         "name_display": ["full", "initials"],
@@ -661,7 +661,7 @@ def test_rotating_the_secret_is_logged_without_the_secret(client, club, director
     club.refresh_from_db()
     assert club.secret != old and len(club.secret) >= 22
     entry = AuditEntry.objects.get(club=club)
-    assert entry.action == "club.secret_rotated"
+    assert entry.action == "club_secret.rotated"
     assert old not in json.dumps(entry.details) and club.secret not in json.dumps(entry.details)
 
 

@@ -113,7 +113,7 @@ def run_corrections(seed: int, corrections: int) -> None:
         assert errors == []
         assert len(statuses) == THREADS * corrections
         assert all(status < 500 for status in statuses), statuses
-        accepted = AuditEntry.objects.filter(action="event.results").count()
+        accepted = AuditEntry.objects.filter(action="results.saved").count()
         assert accepted >= THREADS * corrections // 2  # most were accepted, some refused as stale
 
         def at_rest() -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
-from clubs.roster import RosterError, import_roster, parse_roster
+from clubs.starting_ladder import StartingLadderError, import_starting_ladder, parse_starting_ladder
 
 
 class Command(BaseCommand):
@@ -28,8 +28,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {options['file']}: {error.strerror}") from None
         try:
-            # import_roster refuses names already on the roster: bad input like the rest.
-            created = import_roster(club, parse_roster(data))
-        except RosterError as error:
+            # import_starting_ladder refuses names already on the roster: bad input like the rest.
+            created = import_starting_ladder(club, parse_starting_ladder(data))
+        except StartingLadderError as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"Imported {created} players into {club.slug}")
