@@ -232,6 +232,9 @@ def form_fields(html: str, action: str) -> dict[str, str]:
 def names_form(html: str, action: str) -> dict[str, str]:
     """The names form with every name decided: the checked choice, else a new player."""
     data = form_fields(html, action)
+    for name in [name for name, value in data.items() if not value]:
+        if name.startswith("decision_"):  # a select per name (earlier pages: radios)
+            data[name] = "new"
     for tag in _INPUT.findall(html):
         name = _attr(tag, "name") or ""
         if name.startswith("decision_") and not data.get(name):

@@ -35,6 +35,15 @@ class Reason(StrEnum):
     SIMILAR = "similar"  # only alike as text
 
 
+# Only alike as text: no rule recognised the pair ("Kandic, Milan" and "Mila Hendriks" share
+# a first name and some letters). Such a candidate is shown as weak, never as a likely match.
+WEAK_REASONS = frozenset({Reason.SIMILAR})
+
+
+def is_weak(reason: Reason) -> bool:
+    return reason in WEAK_REASONS
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     reason: Reason

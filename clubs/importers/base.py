@@ -21,6 +21,10 @@ class ImportedPlayer:
     junior: bool | None  # under 18 on the event date, from a birth date; None if unknown
     declared_points: float | None  # TRF points column, None elsewhere
     line: int  # 1-based line number where the player was defined
+    # The file's public rating-list columns, when it has them: the player's ID (TRF columns
+    # 58-68 or a PGN WhiteFideId/BlackFideId tag; digits only) and federation (TRF 54-56).
+    fide_id: str | None = None
+    federation: str | None = None
 
     def __post_init__(self) -> None:
         # Every parser (and the results grid) builds its players here, so a name that

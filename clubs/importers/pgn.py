@@ -20,7 +20,8 @@ for the other player: a full, half or zero-point bye as the Result tag gives tha
 
 The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
 counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
-a player's rating is the first WhiteElo or BlackElo printed for them. Player keys are 1..n in
+a player's rating is the first WhiteElo or BlackElo printed for them, their ID the first
+WhiteFideId or BlackFideId. Player keys are 1..n in
 order of first appearance; one name typed in different case is one player.
 
 A file holding games of several events (different Event tags; Site does not count, lichess
@@ -151,7 +152,7 @@ def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
             raise ImportFileError.at(game.line, f"{white_name} is paired with themselves.")
 
         entrants = [
-            _player(players, typed, headers.get(f"{colour}Elo"), game, colour)
+            _player(players, typed, headers, game, colour)
             for colour, typed, is_bye in (
                 ("White", white_name, white_bye),
                 ("Black", black_name, black_bye),
@@ -415,10 +416,15 @@ def _read_date(value: str | None) -> tuple[date, bool] | None:
 
 
 def _player(
-    players: dict[str, ImportedPlayer], typed: str, elo: str | None, game: _Game, colour: str
+    players: dict[str, ImportedPlayer],
+    typed: str,
+    headers: dict[str, str],
+    game: _Game,
+    colour: str,
 ) -> ImportedPlayer:
     key = name_key(typed)
-    rating = _read_elo(elo)
+    rating = _read_elo(headers.get(f"{colour}Elo"))
+    fide_id = _read_fide_id(headers.get(f"{colour}FideId"))
     player = players.get(key)
     if player is None:
         player = ImportedPlayer(
@@ -428,11 +434,21 @@ def _player(
             junior=None,
             declared_points=None,
             line=game.tag_lines.get(colour, game.line),
+            fide_id=fide_id,
         )
         players[key] = player
-    elif player.rating is None and rating is not None:
-        player = players[key] = replace(player, rating=rating)
+    else:
+        if player.rating is None and rating is not None:
+            player = players[key] = replace(player, rating=rating)
+        if player.fide_id is None and fide_id is not None:
+            player = players[key] = replace(player, fide_id=fide_id)
     return player
+
+
+def _read_fide_id(value: str | None) -> str | None:
+    text = (value or "").strip()
+    ok = text.isdigit() and text.isascii() and len(text) <= 11 and int(text) > 0
+    return text if ok else None
 
 
 def _read_elo(value: str | None) -> int | None:

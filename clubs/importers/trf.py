@@ -128,6 +128,8 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
                 junior=is_junior(player.birth, on),
                 declared_points=player.points,
                 line=player.line,
+                fide_id=player.fide_id,
+                federation=player.federation,
             )
         )
     return ImportedEvent(

@@ -40,6 +40,8 @@ class PlayerLine:
     line: int
     cells: dict[int, Cell] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    fide_id: str | None = None  # columns 58-68, digits only, "0" read as none
+    federation: str | None = None  # columns 54-56, three letters
 
 
 class _Columns:
@@ -101,6 +103,8 @@ def _read_player_columns(col: _Columns, number: int) -> PlayerLine:
         points=_read_points(col(81, 84), number, notes),
         line=number,
         notes=notes,
+        fide_id=_read_file_id(col(58, 68)),
+        federation=_read_federation(col(54, 56)),
     )
     round_number = 1
     first = FIRST_CELL_COLUMN
@@ -121,6 +125,19 @@ def _read_rating(value: str, number: int, notes: list[str]) -> int | None:
         return int(value) or None
     notes.append(f"Line {number}: the rating in columns 49-52 is not a number; it was left out.")
     return None
+
+
+def _read_file_id(value: str) -> str | None:
+    # Only digits count: anything else in these columns is a program's own note, not an ID.
+    value = value.strip()
+    if value.isdigit() and value.isascii() and int(value):
+        return value
+    return None
+
+
+def _read_federation(value: str) -> str | None:
+    value = value.strip()
+    return value.upper() if len(value) == 3 and value.isascii() and value.isalpha() else None
 
 
 def _read_points(value: str, number: int, notes: list[str]) -> float | None:
