@@ -1,8 +1,10 @@
 """CSV reader: one row per game or bye, under a header row naming the columns.
 
 The header must name ``round``, ``white``, ``black`` and ``result`` (any case, any order); other
-columns are ignored. Commas, semicolons or tabs separate the fields; Excel's ``sep=;`` first
-line is understood. Round ``3`` or ``3.1`` is round 3.
+columns are ignored, except the players' ratings: ``white rating`` and ``black rating`` (also
+spelled ``white_rating``, ``white elo``, ``WhiteElo`` and so on; blank or 0 for none). A player's
+rating is the first one given for them. Commas, semicolons or tabs separate the fields; Excel's
+``sep=;`` first line is understood. Round ``3`` or ``3.1`` is round 3.
 
 Results of a game (``black`` filled in); case and spaces do not matter, ``:`` may replace ``-``:
 
@@ -34,8 +36,10 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import replace
 
 from ladder.results import Result
+from ladder.spreadsheet import undefused
 
 from .base import (
     ImportedEvent,
@@ -49,6 +53,15 @@ from .base import (
 )
 
 REQUIRED_COLUMNS = ("round", "white", "black", "result")
+# Optional columns, by their header after `_header_key`.
+RATING_COLUMNS = {
+    "white rating": "white rating",
+    "white elo": "white rating",
+    "whiteelo": "white rating",
+    "black rating": "black rating",
+    "black elo": "black rating",
+    "blackelo": "black rating",
+}
 
 _GAME_SPELLINGS = {
     Result.WHITE_WIN: "1-0 1:0",
@@ -100,6 +113,8 @@ def parse_csv(data: bytes) -> ImportedEvent:
     players: dict[str, ImportedPlayer] = {}
     games: list[ImportedGame] = []
     seen: dict[tuple[int, int], int] = {}
+    warnings: list[str] = []
+    ratings: dict[int, int] = {}
     number = header_line
     reader = csv.reader((line + "\n" for line in lines[first + 1 :]), delimiter=delimiter)
     while True:
@@ -115,12 +130,15 @@ def parse_csv(data: bytes) -> ImportedEvent:
         number = header_line + reader.line_num
         if not any(cell.strip() for cell in row):
             continue
+        # undefused: a cell our own export (ladder.event_files) wrote with a `'` so that no
+        # spreadsheet runs it as a formula ("+/-", a name starting with "-") reads as written.
         values = {
-            name: clean_text(row[index]) if index < len(row) else ""
+            name: clean_text(undefused(row[index])) if index < len(row) else ""
             for name, index in columns.items()
         }
         game = _read_row(values, start, players, seen)
         games.append(game)
+        _read_ratings(values, start, players, ratings, warnings)
 
     if not games:
         raise ImportFileError.at(header_line, "the header row is not followed by any results.")
@@ -130,9 +148,9 @@ def parse_csv(data: bytes) -> ImportedEvent:
         date=None,
         time_control=None,
         rounds=count_rounds(games),
-        players=tuple(players.values()),
+        players=tuple(replace(p, rating=ratings.get(p.key)) for p in players.values()),
         games=tuple(games),
-        warnings=(),
+        warnings=tuple(warnings),
     )
 
 
@@ -145,12 +163,41 @@ def _read_header(text: str, line: int, delimiter: str | None) -> tuple[str, dict
             continue
         names = [clean_text(cell).casefold() for cell in cells]
         if all(name in names for name in REQUIRED_COLUMNS):
-            return candidate, {name: names.index(name) for name in REQUIRED_COLUMNS}
+            columns = {name: names.index(name) for name in REQUIRED_COLUMNS}
+            for index, name in enumerate(names):
+                rating = RATING_COLUMNS.get(_header_key(name))
+                if rating is not None and rating not in columns:
+                    columns[rating] = index
+            return candidate, columns
     raise ImportFileError.at(
         line,
         "the first row must be a header naming the columns round, white, black and result, "
         "separated by commas or semicolons.",
     )
+
+
+def _header_key(name: str) -> str:
+    """ "White_Rating", "white-elo" and "White  Elo" are one column."""
+    return re.sub(r"[\s_-]+", " ", name).strip()
+
+
+def _read_ratings(
+    values: dict[str, str],
+    line: int,
+    players: dict[str, ImportedPlayer],
+    ratings: dict[int, int],
+    warnings: list[str],
+) -> None:
+    """Note the ratings the row's rating columns print (by player key), the first for each."""
+    for column, side in (("white rating", "white"), ("black rating", "black")):
+        text, typed = values.get(column, ""), values[side]
+        player = players.get(name_key(typed)) if typed else None
+        if player is None or not text or player.key in ratings:
+            continue  # no such column, no rating, a BYE, or rated already
+        if not (text.isdigit() and text.isascii() and len(text) <= 5):
+            warnings.append(f"Line {line}: the {column} '{text}' is not a number; it was left out.")
+        elif int(text):
+            ratings[player.key] = int(text)
 
 
 def _read_row(
