@@ -2,15 +2,32 @@
 
 from django.urls import URLPattern, path
 
+from clubs import roster_edit_views as edits
 from clubs import roster_views as views
 
 urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/players/", views.players, name="roster_players"),
+    path("manage/<slug:slug>/players/add/", edits.player_add, name="roster_player_add"),
+    path(
+        "manage/<slug:slug>/players/first-last/",
+        edits.player_first_last,
+        name="roster_first_last",
+    ),
     path("manage/<slug:slug>/players/<int:player_id>/", views.player, name="roster_player"),
     path(
         "manage/<slug:slug>/players/<int:player_id>/details/",
         views.player_details,
         name="roster_player_details",
+    ),
+    path(
+        "manage/<slug:slug>/players/<int:player_id>/rename/",
+        edits.player_rename,
+        name="roster_player_rename",
+    ),
+    path(
+        "manage/<slug:slug>/players/<int:player_id>/delete/",
+        edits.player_delete,
+        name="roster_player_delete",
     ),
     path("manage/<slug:slug>/players/duplicates/", views.duplicates, name="roster_duplicates"),
     path(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -33,9 +33,10 @@ from clubs.merging import (
     undo_blockers,
     undo_merge,
 )
-from clubs.models import Club, Entry, Player
+from clubs.models import Club, Entry, Merge, Player, PlayerAlias
 from clubs.players import update_player_details
-from matching import suggest_prepared
+from clubs.roster_edit_views import RenameForm
+from matching import first_last, suggest_prepared
 
 if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
     from django_stubs_ext import StrOrPromise
@@ -141,14 +142,50 @@ def player_details(request: AuthedRequest, slug: str, player_id: int) -> HttpRes
     return redirect("roster_player", slug=slug, player_id=found.pk)
 
 
+class RosterFilterForm(forms.Form):
+    """The roster's GET filters: a search over names and other spellings, and the names
+    that arrived as "Last,First"."""
+
+    q = forms.CharField(label=gettext_lazy("Search"), required=False, max_length=120)
+    last_first = forms.BooleanField(
+        label=gettext_lazy('Only names written "Last,First"'), required=False
+    )
+
+
 @require_safe
 def players(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
-    roster = club.players.active().annotate(events=Count("entries__event", distinct=True))
-    page = Paginator(roster.order_by("name", "id"), PLAYERS_PER_PAGE).get_page(
-        request.GET.get("page")
+    search = RosterFilterForm(request.GET)
+    query, last_first = "", False
+    if search.is_valid():
+        query = " ".join(search.cleaned_data["q"].split())
+        last_first = search.cleaned_data["last_first"]
+    roster = club.players.active()
+    if query:
+        spelt = PlayerAlias.objects.filter(player__club=club, name__icontains=query)
+        roster = roster.filter(Q(name__icontains=query) | Q(pk__in=spelt.values("player_id")))
+    if last_first:
+        roster = roster.filter(name__contains=",")
+    roster = roster.annotate(events=Count("entries__event", distinct=True)).order_by("name", "id")
+    page = Paginator(roster, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    offers = {p.pk: first_last(p.name) for p in page.object_list}
+    rows = [(p, offers[p.pk] if last_first else None) for p in page.object_list]
+    filters = request.GET.copy()
+    filters.pop("page", None)
+    return render(
+        request,
+        "clubs/roster/players.html",
+        {
+            "club": club,
+            "page": page,
+            "rows": rows,
+            "search": search,
+            "query": query,
+            "last_first": last_first,
+            "offers": any(offers.values()) and last_first,
+            "filters": filters.urlencode(),
+        },
     )
-    return render(request, "clubs/roster/players.html", {"club": club, "page": page})
 
 
 @require_safe
@@ -156,12 +193,17 @@ def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     found = player_for_director(request, slug, player_id)
     club = found.club
     others = club.players.active().exclude(pk=found.pk).order_by("name", "id")
+    record = player_record(found)
+    in_merge = Merge.objects.filter(Q(kept=found) | Q(merged=found)).exists()
     return render(
         request,
         "clubs/roster/player.html",
         {
             "club": club,
-            "record": player_record(found),
+            "record": record,
+            "rename_form": RenameForm(initial={"name": found.name}),
+            "first_last": first_last(found.name) if found.merged_into_id is None else None,
+            "deletable": not record.entries and not in_merge,
             "others": others if found.merged_into_id is None else None,
             "merged_into": found.merged_into,
             "details_form": PlayerDetailsForm(

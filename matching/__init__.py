@@ -1,8 +1,9 @@
 """Player names: normalisation, ranked suggestions and possible duplicates. No Django."""
 
 from matching.duplicates import DuplicatePair, possible_duplicates
+from matching.name_order import first_last
 from matching.normalize import KEY_VERSION, NameKey, clean_name, name_key
-from matching.rules import Reason
+from matching.rules import Reason, is_weak
 from matching.suggest import (
     PreparedRoster,
     Suggestion,
@@ -19,6 +20,8 @@ __all__ = [
     "Reason",
     "Suggestion",
     "clean_name",
+    "first_last",
+    "is_weak",
     "name_key",
     "possible_duplicates",
     "prepare_roster",

@@ -1,0 +1,397 @@
+"""The audit log read as sentences: "Anna changed Jan Jansen's family consent from yes to no".
+
+One sentence per action of clubs.audit.ACTIONS (SENTENCES; a test holds the two lists
+equal). Names follow the director view: a director sees every player's full name, as
+it stands now (a player renamed since shows the new name; one deleted or erased the
+name the entry quoted). `sentences` resolves the names of a page of entries with one
+query per kind (players, events, accounts), never one per entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import FieldDoesNotExist
+from django.db.models import Field, Q, QuerySet
+from django.utils.formats import number_format
+from django.utils.functional import Promise
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from clubs.models import AuditEntry, Club, Event, Player, User
+from clubs.rating_settings_views import FIELD_LABELS as RATING_LABELS
+from clubs.rating_settings_views import POLICY_LABELS
+
+# Every details key that holds a player's id, for the names and the log's player filter.
+PLAYER_KEYS = (
+    "player_id",
+    "kept_id",
+    "merged_id",
+    "from_player_id",
+    "to_player_id",
+    "first_id",
+    "second_id",
+)
+
+_PLAYER_FIELDS: dict[str, Promise] = {
+    "name": gettext_lazy("name"),
+    "junior": gettext_lazy("junior flag"),
+    "full_name_consent": gettext_lazy("family consent"),
+    "start_rating": gettext_lazy("starting estimate"),
+    "start_games": gettext_lazy("starting games"),
+}
+_EVENT_FIELDS: dict[str, Promise] = {
+    "name": gettext_lazy("name"),
+    "date": gettext_lazy("date"),
+    "order_in_day": gettext_lazy("order in the day"),
+    "kind": gettext_lazy("kind"),
+    "rated": gettext_lazy("rated flag"),
+}
+_PAGE_FIELDS: dict[str, Promise] = {
+    "visibility": gettext_lazy("who can see it"),
+    "name_display": gettext_lazy("how names are shown"),
+    "language": gettext_lazy("language"),
+}
+_SOURCES: dict[str, Promise] = {
+    "grid": gettext_lazy("the results grid"),
+    "paste": gettext_lazy("pasted results"),
+    "command": gettext_lazy("a command"),
+    "file:trf": gettext_lazy("a TRF file"),
+    "file:pgn": gettext_lazy("a PGN file"),
+    "file:csv": gettext_lazy("a CSV file"),
+}
+
+
+@dataclass(frozen=True)
+class Names:
+    """The current names behind the ids a page of entries mentions."""
+
+    players: dict[int, str]
+    events: dict[int, str]
+    accounts: dict[int, str]
+
+
+def names_for(entries: Sequence[AuditEntry]) -> Names:
+    """One query each for the players, events and accounts the entries mention (none for
+    a kind no entry mentions); players and events only of the entries' own clubs."""
+    clubs = {entry.club_id for entry in entries}
+    player_ids: set[int] = set()
+    event_ids: set[int] = set()
+    account_ids: set[int] = set()
+    for entry in entries:
+        details = entry.details if isinstance(entry.details, dict) else {}
+        player_ids |= _ids(details, PLAYER_KEYS)
+        event_ids |= _ids(details, ("event_id",))
+        account_ids |= _ids(details, ("user_id",))
+    players = Player.objects.filter(club_id__in=clubs, pk__in=player_ids)
+    events = Event.objects.filter(club_id__in=clubs, pk__in=event_ids)
+    accounts = User.objects.filter(pk__in=account_ids)
+    return Names(
+        players=dict(players.values_list("pk", "name")) if player_ids else {},
+        events=dict(events.values_list("pk", "name")) if event_ids else {},
+        accounts=dict(accounts.values_list("pk", "email")) if account_ids else {},
+    )
+
+
+def about(
+    entries: QuerySet[AuditEntry], *, player_id: int | None, event_id: int | None
+) -> QuerySet[AuditEntry]:
+    """The entries that concern one player (under any of its roles in a change: the
+    player edited, kept or merged in a merge, either side of a re-point or a dismissal)
+    and one event."""
+    if player_id is not None:
+        concern = Q()
+        for key in PLAYER_KEYS:
+            concern |= Q(**{f"details__{key}": player_id})
+        entries = entries.filter(concern)
+    if event_id is not None:
+        entries = entries.filter(details__event_id=event_id)
+    return entries
+
+
+def sentences(entries: Sequence[AuditEntry]) -> list[tuple[AuditEntry, str]]:
+    """Each entry with its sentence. The entries' users must be select_related."""
+    names = names_for(entries)
+    return [(entry, sentence(entry, names)) for entry in entries]
+
+
+def sentence(entry: AuditEntry, names: Names) -> str:
+    facts = _Facts(entry, names)
+    write = SENTENCES.get(entry.action)
+    if write is None:  # an action a newer version of the code wrote
+        return _("%(who)s: %(action)s") % {"who": facts.who, "action": entry.action}
+    return write(facts)
+
+
+class _Facts:
+    """One entry's details with the names and words its sentence needs."""
+
+    def __init__(self, entry: AuditEntry, names: Names) -> None:
+        self.details: dict[str, Any] = entry.details if isinstance(entry.details, dict) else {}
+        self.names = names
+        user = entry.user
+        staff = self.details.get("by") == "staff"
+        if user is None:
+            self.who = _("Staff") if staff else _("A command")
+        elif staff:
+            self.who = _("%(name)s (in the staff admin)") % {"name": user.name or user.email}
+        else:
+            self.who = user.name or user.email
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.details.get(key, default)
+
+    def player(self, id_key: str = "player_id", name_key: str = "name") -> str:
+        pid = self.details.get(id_key)
+        found = self.names.players.get(pid) if isinstance(pid, int) else None
+        if found is not None:
+            return found
+        quoted = self.details.get(name_key)
+        return str(quoted) if quoted else _("a player no longer on the roster")
+
+    def event(self) -> str:
+        eid = self.details.get("event_id")
+        found = self.names.events.get(eid) if isinstance(eid, int) else None
+        if found is not None:
+            return found
+        quoted = self.details.get("name")
+        return str(quoted) if quoted else _("an event")
+
+    def account(self) -> str:
+        uid = self.details.get("user_id")
+        found = self.names.accounts.get(uid) if isinstance(uid, int) else None
+        return found if found is not None else _("a removed account")
+
+    def fmt(self, **params: object) -> dict[str, object]:
+        return {"who": self.who, **params}
+
+
+def _value(value: object) -> str:
+    if value is True:
+        return _("yes")
+    if value is False:
+        return _("no")
+    if value is None or value == "":
+        return _("none")
+    if isinstance(value, float):
+        return number_format(value, decimal_pos=0 if value.is_integer() else 1)
+    return str(value)
+
+
+def _label(labels: Mapping[str, object], field: str) -> str:
+    return str(labels.get(field, field.replace("_", " ")))
+
+
+def _changes(labels: Mapping[str, object], changed: object, shown: Callable[..., str]) -> str:
+    """ "family consent from yes to no and junior flag from no to yes" for a dict of
+    field -> [old, new]; just the fields' words for a list of names (staff edits)."""
+    if isinstance(changed, dict):
+        parts = [
+            _("%(field)s from %(old)s to %(new)s")
+            % {
+                "field": _label(labels, field),
+                "old": shown(field, pair[0]),
+                "new": shown(field, pair[1]),
+            }
+            for field, pair in changed.items()
+            if isinstance(pair, list) and len(pair) == 2
+        ]
+    elif isinstance(changed, list):
+        parts = [_label(labels, str(field)) for field in changed]
+    else:
+        parts = []
+    return str(get_text_list(parts, _("and"))) if parts else _("nothing")
+
+
+def _plain(_field: str, value: object) -> str:
+    return _value(value)
+
+
+def _page_value(field: str, value: object) -> str:
+    """A page setting's choice in words ("Public"); the stored value for one unknown."""
+    try:
+        found = Club._meta.get_field(field)
+    except FieldDoesNotExist:
+        return _value(value)
+    choices = dict(found.flatchoices) if isinstance(found, Field) else {}
+    return str(choices.get(value, _value(value)))
+
+
+def _rating_value(field: str, value: object) -> str:
+    if field == "rating_policy" and isinstance(value, str):
+        return str(POLICY_LABELS.get(value, value))
+    return _value(value)
+
+
+_RATING_FIELDS: dict[str, object] = {
+    "rating_policy": gettext_lazy("rating policy"),
+    **RATING_LABELS,
+}
+
+
+def _results_saved(f: _Facts) -> str:
+    games = f.get("games", 0)
+    params = f.fmt(
+        event=f.event(),
+        count=games,
+        source=str(_SOURCES.get(str(f.get("source")), f.get("source") or "")),
+        round=f.get("round"),
+    )
+    if f.get("round") is not None:
+        return (
+            ngettext(
+                "%(who)s saved %(count)d game of round %(round)s of %(event)s from %(source)s.",
+                "%(who)s saved %(count)d games of round %(round)s of %(event)s from %(source)s.",
+                games,
+            )
+            % params
+        )
+    return (
+        ngettext(
+            "%(who)s saved %(count)d game of %(event)s from %(source)s.",
+            "%(who)s saved %(count)d games of %(event)s from %(source)s.",
+            games,
+        )
+        % params
+    )
+
+
+def _repointed(f: _Facts) -> str:
+    params = f.fmt(
+        typed=f.get("typed_name", ""),
+        event=f.event(),
+        old=f.player("from_player_id", "-") if f.get("from_player_id") else _("no player"),
+        new=f.player("to_player_id", "-"),
+    )
+    if f.get("new_player"):
+        return (
+            _("%(who)s moved %(typed)s in %(event)s from %(old)s to a new player, %(new)s.")
+            % params
+        )
+    return _("%(who)s moved %(typed)s in %(event)s from %(old)s to %(new)s.") % params
+
+
+def _merged(f: _Facts) -> str:
+    entries = f.get("entries", 0)
+    return ngettext(
+        "%(who)s merged %(merged)s into %(kept)s (%(count)d entry moved).",
+        "%(who)s merged %(merged)s into %(kept)s (%(count)d entries moved).",
+        entries,
+    ) % f.fmt(
+        merged=f.player("merged_id", "merged"), kept=f.player("kept_id", "kept"), count=entries
+    )
+
+
+def _simple(message: Promise, **params: Callable[[_Facts], object]) -> Callable[[_Facts], str]:
+    """A sentence whose placeholders are each one lookup."""
+
+    def write(f: _Facts) -> str:
+        return str(message) % f.fmt(**{name: get(f) for name, get in params.items()})
+
+    return write
+
+
+def _event(f: _Facts) -> object:
+    return f.event()
+
+
+def _player(f: _Facts) -> object:
+    return f.player()
+
+
+SENTENCES: dict[str, Callable[[_Facts], str]] = {
+    "club.created": _simple(gettext_lazy("%(who)s created the club.")),
+    "club_secret.rotated": _simple(gettext_lazy("%(who)s gave the club page a new secret link.")),
+    "page_settings.changed": _simple(
+        gettext_lazy("%(who)s changed the club page settings: %(changes)s."),
+        changes=lambda f: _changes(_PAGE_FIELDS, f.get("changes"), _page_value),
+    ),
+    "rating_settings.changed": lambda f: (
+        _("%(who)s changed the rating settings: %(changes)s.")
+        % f.fmt(changes=_changes(_RATING_FIELDS, f.get("changes"), _rating_value))
+        if f.get("changes")
+        else _("%(who)s changed the rating settings.") % f.fmt()
+    ),
+    "director.invited": _simple(gettext_lazy("%(who)s invited a new director.")),
+    "director.added": _simple(
+        gettext_lazy("%(who)s added %(account)s as a director."), account=_Facts.account
+    ),
+    "director.removed": _simple(
+        gettext_lazy("%(who)s removed %(account)s as a director."), account=_Facts.account
+    ),
+    "event.created": _simple(gettext_lazy("%(who)s created the event %(event)s."), event=_event),
+    "event.updated": _simple(
+        gettext_lazy("%(who)s changed the %(fields)s of %(event)s."),
+        event=_event,
+        fields=lambda f: _changes(_EVENT_FIELDS, f.get("changed"), _plain),
+    ),
+    "event.published": _simple(gettext_lazy("%(who)s published %(event)s."), event=_event),
+    "event.unpublished": _simple(
+        gettext_lazy("%(who)s took %(event)s back to draft."), event=_event
+    ),
+    "event.deleted": _simple(gettext_lazy("%(who)s deleted %(event)s."), event=_event),
+    "event.restored": _simple(gettext_lazy("%(who)s restored %(event)s."), event=_event),
+    "share_link.rotated": _simple(
+        gettext_lazy("%(who)s gave %(event)s a new results link."), event=_event
+    ),
+    "results.saved": _results_saved,
+    "names.decided": _simple(
+        gettext_lazy(
+            "%(who)s decided the names of %(event)s: %(linked)s linked to players, "
+            "%(created)s new players, %(dropped)s without a player."
+        ),
+        event=_event,
+        linked=lambda f: f.get("linked", 0),
+        created=lambda f: f.get("created", 0),
+        dropped=lambda f: f.get("dropped", 0),
+    ),
+    "entry.added": _simple(
+        gettext_lazy("%(who)s added %(typed)s to %(event)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+    ),
+    "entry.removed": _simple(
+        gettext_lazy("%(who)s removed %(typed)s from %(event)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+    ),
+    "entry.repointed": _repointed,
+    "player.added": _simple(
+        gettext_lazy("%(who)s added %(player)s to the roster."), player=_player
+    ),
+    "player.renamed": _simple(
+        gettext_lazy("%(who)s renamed %(old)s to %(new)s."),
+        old=lambda f: f.get("old", ""),
+        new=lambda f: f.get("new", ""),
+    ),
+    "player.edited": _simple(
+        gettext_lazy("%(who)s changed %(player)s's %(changes)s."),
+        player=_player,
+        changes=lambda f: _changes(_PLAYER_FIELDS, f.get("changed"), _plain),
+    ),
+    "player.deleted": _simple(
+        gettext_lazy("%(who)s deleted %(player)s from the roster."), player=_player
+    ),
+    "player.erased": _simple(
+        gettext_lazy("%(who)s erased the personal data of %(player)s."), player=_player
+    ),
+    "players.merged": _merged,
+    "merge.undone": _simple(
+        gettext_lazy("%(who)s undid the merge of %(merged)s into %(kept)s."),
+        merged=lambda f: f.player("merged_id", "merged"),
+        kept=lambda f: f.player("kept_id", "kept"),
+    ),
+    "duplicate.dismissed": _simple(
+        gettext_lazy("%(who)s marked %(first)s and %(second)s as two different people."),
+        first=lambda f: f.player("first_id", "first"),
+        second=lambda f: f.player("second_id", "second"),
+    ),
+    "ladder.rebuilt": _simple(gettext_lazy("%(who)s had the ladder rebuilt from the first event.")),
+}
+
+
+def _ids(details: dict[str, Any], keys: Iterable[str]) -> set[int]:
+    return {v for key in keys if isinstance(v := details.get(key), int)}
