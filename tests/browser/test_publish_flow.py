@@ -91,6 +91,10 @@ def publish_and_correct(page, after_change) -> None:
     first_result.select_option(other.get_attribute("value"))
     p.get_by_role("button", name="Save results").click()
     p.wait_for_load_state()
+    # A correction to a published event shows its effect and waits for confirmation.
+    assert "Luca Bianchi" in p.locator("main").inner_text()
+    p.get_by_role("button", name="Apply the correction").click()
+    p.wait_for_load_state()
     after_change()
     after = ladder_rating(p, club, "Luca Bianchi")
     assert after != before, options

@@ -1,0 +1,239 @@
+"""The directors' rating settings: the policy and its numbers, shown with their effect first.
+
+Directors may change them, as they may the page settings (every director already changes
+ratings by correcting results); the audit log records who did. One screen, two steps: the
+form posts to itself and is answered with what the new settings would move (an in-memory
+replay of the club's history, ladder/what_if.py), and a confirmation that carries the same
+values saves them through the one door.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs import audit
+from clubs.access import AuthedRequest, club_for_director
+from clubs.models import Club, Player
+from ladder.changes import club_changed
+from ladder.fingerprint import settings_fingerprint
+from ladder.impact import LadderImpact
+from ladder.policies import POLICIES, Policy, get_policy
+from ladder.policies.base import PolicySettings, SettingError
+from ladder.what_if import settings_impact
+
+if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
+    from django_stubs_ext import StrOrPromise
+
+# The policies' own labels are English (they are pure modules); these are the shown ones.
+POLICY_LABELS: dict[str, StrOrPromise] = {
+    "ladder": gettext_lazy("Club ladder (Elo with two K values)"),
+    "hsb": gettext_lazy("HSB junior rating"),
+}
+FIELD_LABELS: dict[str, StrOrPromise] = {
+    "start_rating": gettext_lazy("Start rating for newcomers"),
+    "k_high": gettext_lazy("K for new players"),
+    "k_low": gettext_lazy("K for established players"),
+    "k_threshold": gettext_lazy("Rated games before the lower K"),
+    "provisional_below": gettext_lazy("Provisional games"),
+    "junior_k_rule": gettext_lazy("Juniors keep the higher K"),
+    "junior_k_max_rating": gettext_lazy("… while their rating is under"),
+    "bonus": gettext_lazy("Bonus per event played"),
+}
+FIELD_HELP: dict[str, StrOrPromise] = {
+    "k_threshold": gettext_lazy(
+        "A player rates with the K for new players until they have this many rated games."
+    ),
+    "provisional_below": gettext_lazy(
+        "A player is provisional until they have this many rated games; an established "
+        "player's rating does not move in a game against a provisional one."
+    ),
+    "bonus": gettext_lazy("Added to the change of every player with a rated game in an event."),
+}
+MOVES_SHOWN = 25
+
+
+class RatingSettingsForm(forms.Form):
+    """One policy's settings, with fields made from its settings dataclass (a new policy gets
+    a form without a line here); the policy's own parse_settings decides what is allowed."""
+
+    policy = forms.CharField(widget=forms.HiddenInput)
+    # What the settings were when the form was shown: a save over someone else's newer
+    # settings is refused rather than made blindly.
+    based_on = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(
+        self, data: Mapping[str, Any] | None, *, policy: Policy, initial: PolicySettings, club: Club
+    ) -> None:
+        super().__init__(
+            data,
+            initial={
+                "policy": policy.name,
+                "based_on": current_fingerprint(club),
+                **policy.settings_to_dict(initial),
+            },
+        )
+        self.rating_policy = policy
+        self.settings: PolicySettings | None = None
+        for field in dataclasses.fields(policy.default_settings()):
+            default = getattr(policy.default_settings(), field.name)
+            label = FIELD_LABELS.get(field.name, field.name)
+            help_text = FIELD_HELP.get(field.name, "")
+            if isinstance(default, bool):
+                self.fields[field.name] = forms.BooleanField(
+                    label=label, help_text=help_text, required=False
+                )
+            elif isinstance(default, int):
+                self.fields[field.name] = forms.IntegerField(label=label, help_text=help_text)
+            else:
+                self.fields[field.name] = forms.FloatField(
+                    label=label,
+                    help_text=help_text,
+                    widget=forms.NumberInput(attrs={"step": "any"}),
+                )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        raw = {name: cleaned[name] for name in self.fields if name not in ("policy", "based_on")}
+        try:
+            self.settings = self.rating_policy.parse_settings(raw)
+        except SettingError as error:
+            self.add_error(error.field if error.field in self.fields else None, _refusal(error))
+        except ValueError:
+            self.add_error(None, _("These settings are not allowed."))
+        return cleaned
+
+
+def _refusal(error: SettingError) -> str:
+    """The policy's refusal in the director's language."""
+    if error.at_least is not None:
+        other = FIELD_LABELS.get(error.at_least, error.at_least)
+        return _("This must be at least “%(other)s”.") % {"other": other}
+    if error.low is not None and error.high is not None:
+        return _("Enter a value from %(low)s to %(high)s.") % {
+            "low": _bound(error.low),
+            "high": _bound(error.high),
+        }
+    return _("This value is not allowed.")
+
+
+def _bound(value: float) -> str:
+    """4000, not 4000.0; 0.5 with the language's decimal mark."""
+    return number_format(int(value) if float(value).is_integer() else value)
+
+
+def current_fingerprint(club: Club) -> str:
+    return settings_fingerprint(club.rating_policy, dict(club.rating_settings))
+
+
+def rating_settings(request: AuthedRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    data = request.POST if request.method == "POST" else None
+    name = (data or request.GET).get("policy") or club.rating_policy
+    if name not in POLICIES:
+        # Only a forged form or a hand-typed address names a policy that does not exist.
+        messages.error(request, _("There is no such rating policy: nothing was saved."))
+        name, data = club.rating_policy, None
+    policy = get_policy(name)
+    form = RatingSettingsForm(data, policy=policy, initial=_shown_settings(club, policy), club=club)
+    impact = None
+    if data is not None and form.is_valid():
+        assert form.settings is not None  # set by a valid form's clean()
+        if form.cleaned_data["based_on"] != current_fingerprint(club):
+            messages.error(
+                request,
+                _(
+                    "The rating settings were changed by someone else since you opened the "
+                    "page, so nothing was saved. The page now shows the current settings."
+                ),
+            )
+            return redirect("rating_settings", slug=club.slug)
+        if "confirm" in data:
+            _save(request, club, policy, form.settings)
+            return redirect("rating_settings", slug=club.slug)
+        impact = settings_impact(club, policy, form.settings)
+    return render(
+        request,
+        "clubs/rating_settings.html",
+        {
+            "club": club,
+            "form": form,
+            "policy_name": name,
+            "policies": [(key, POLICY_LABELS.get(key, p.label)) for key, p in POLICIES.items()],
+            "impact": impact,
+            "moves": _named_moves(impact) if impact is not None else [],
+            "unchanged": impact is not None and _same(club, policy, form.settings),
+            "confirm_values": _as_hidden(policy, form.settings) if impact is not None else [],
+        },
+    )
+
+
+def _shown_settings(club: Club, policy: Policy) -> PolicySettings:
+    """The club's settings for its own policy; another policy's defaults."""
+    if policy.name == club.rating_policy:
+        return policy.parse_settings(club.rating_settings)
+    return policy.default_settings()
+
+
+def _same(club: Club, policy: Policy, settings: PolicySettings | None) -> bool:
+    return (
+        settings is not None
+        and policy.name == club.rating_policy
+        and policy.settings_to_dict(settings)
+        == policy.settings_to_dict(policy.parse_settings(club.rating_settings))
+    )
+
+
+def _save(request: AuthedRequest, club: Club, policy: Policy, settings: PolicySettings) -> None:
+    if _same(club, policy, settings):
+        messages.info(request, _("These are the settings the club has already: nothing changed."))
+        return
+    old_policy = get_policy(club.rating_policy)
+    old = old_policy.settings_to_dict(old_policy.parse_settings(club.rating_settings))
+    new = policy.settings_to_dict(settings)
+    changes: dict[str, list[object]] = {}
+    if policy.name != club.rating_policy:
+        changes["rating_policy"] = [club.rating_policy, policy.name]
+    for key in sorted(old.keys() | new.keys()):
+        if old.get(key) != new.get(key):
+            changes[key] = [old.get(key), new.get(key)]
+    with transaction.atomic():
+        # Only these columns: a whole-row save would write back versions read earlier.
+        Club.objects.filter(pk=club.pk).update(rating_policy=policy.name, rating_settings=new)
+        club_changed(club.pk, inputs=True)
+        audit.record(club, request.user, "rating_settings.changed", changes=changes)
+    messages.success(
+        request,
+        _("The rating settings are saved; the ladder is being recalculated with them."),
+    )
+
+
+def _as_hidden(policy: Policy, settings: PolicySettings | None) -> list[tuple[str, str]]:
+    """The previewed values as the confirmation re-posts them (unlocalised, so 1200.5 is
+    never written as 1200,5; booleans as the words BooleanField reads)."""
+    if settings is None:
+        return []
+    return [
+        (key, ("true" if value else "false") if isinstance(value, bool) else str(value))
+        for key, value in policy.settings_to_dict(settings).items()
+    ]
+
+
+def _named_moves(impact: LadderImpact) -> list[dict[str, object]]:
+    shown = impact.moves[:MOVES_SHOWN]
+    names = dict(
+        Player.objects.filter(pk__in=[m.player_id for m in shown]).values_list("id", "name")
+    )
+    return [{"name": names.get(m.player_id, ""), "move": m} for m in shown]
