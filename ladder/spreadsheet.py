@@ -47,6 +47,27 @@ def defused(text: str) -> str:
     return safe[0] + "".join(sep + piece for sep, piece in zip(separators, safe[1:], strict=True))
 
 
+def undefused(text: str) -> str:
+    """The text `defused` was given, when `text` is what it wrote; any other text as it is.
+
+    So a file we wrote reads back as it was ("+/-" stays a forfeit, "-Ann" keeps her name),
+    while a name that really starts with an apostrophe ("'t Hart") is left alone.
+    """
+    if not text.startswith("'"):
+        return text
+    pieces = _SEPARATOR_SPLIT.split(text)
+    separators = _SEPARATOR_SPLIT.findall(text)
+    plain = [
+        piece[1:] if piece.startswith("'") and _is_formula(piece[1:]) else piece for piece in pieces
+    ]
+    if plain[0] == pieces[0]:
+        plain[0] = pieces[0][1:]
+    candidate = plain[0] + "".join(
+        sep + piece for sep, piece in zip(separators, plain[1:], strict=True)
+    )
+    return candidate if defused(candidate) == text else text
+
+
 def cell_text(value: object) -> str:
     """One value as a CSV cell's text, defused; not yet quoted."""
     if value is None:

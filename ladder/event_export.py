@@ -1,0 +1,93 @@
+"""One event out as TRF16 or CSV: the database side of ladder.event_files.
+
+Names follow ladder.display like every page: a director (and the export_event command) gets
+full names; the public download gets the names the event's public page shows, and an entrant
+with no player behind it (the public page says "unconfirmed player") gets initials, because
+nobody knows whether that person is a junior. Ratings are the ladder's at the event's start,
+as the stored results leave them (ladder.store.states_before), whole.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+
+from clubs.models import Event
+from ladder import store
+from ladder.display import initials
+from ladder.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from ladder.policies import get_policy
+from ladder.preview import events_before
+from ladder.results import Result
+from ladder.rosters import load_roster
+
+
+def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
+    entries = list(
+        event.entries.order_by(F("start_rank").asc(nulls_last=True), "id").values_list(
+            "id", "typed_name", "player_id", "player__name", "start_rank"
+        )
+    )
+    ranks = _ranks([(entry_id, start_rank) for entry_id, _t, _p, _n, start_rank in entries])
+    shown = {} if viewer_is_director else load_roster(event.club, viewer_is_director=False).names
+    ratings = _ratings_at_start(event, {pid for _e, _t, pid, _n, _r in entries if pid})
+    players = []
+    for entry_id, typed, player_id, player_name, _rank in entries:
+        if player_id is None:
+            name = typed if viewer_is_director else initials(typed)
+        else:
+            name = player_name if viewer_is_director else shown.get(player_id, initials(typed))
+        rating = ratings.get(player_id) if player_id else None
+        players.append(FilePlayer(ranks[entry_id], name, rating))
+    players = _distinct(players)
+    games = tuple(
+        FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)
+        for round_no, white, black, code, variant in event.games.order_by(
+            "round", "id"
+        ).values_list("round", "white_id", "black_id", "result", "variant")
+    )
+    return EventFile(event.name, event.date, tuple(players), games)
+
+
+def event_trf(event: Event, *, viewer_is_director: bool) -> str:
+    return trf_text(event_file(event, viewer_is_director=viewer_is_director))
+
+
+def event_csv(event: Event, *, viewer_is_director: bool) -> str:
+    return csv_text(event_file(event, viewer_is_director=viewer_is_director))
+
+
+def file_name(event: Event, extension: str) -> str:
+    return f"{event.club.slug}-event-{event.pk}.{extension}"
+
+
+def _ranks(entries: list[tuple[int, int | None]]) -> dict[int, int]:
+    """Each entry's starting rank: the file's own when every entry has a distinct one (so a
+    TRF file goes out with the numbers it came in with), else 1..n in the stored order."""
+    given = [rank for _entry, rank in entries]
+    if all(rank and rank <= 9999 for rank in given) and len(set(given)) == len(given):
+        return {entry: rank for entry, rank in entries if rank}
+    return {entry: number for number, (entry, _rank) in enumerate(entries, start=1)}
+
+
+def _ratings_at_start(event: Event, player_ids: set[int]) -> dict[int, int]:
+    if not player_ids:
+        return {}
+    club = event.club
+    policy = get_policy(club.rating_policy)
+    start = policy.start_rating(policy.parse_settings(club.rating_settings))
+    before = store.states_before(club.pk, events_before(event), start, player_ids)
+    return {pid: round(state.rating) for pid, state in before.items()}
+
+
+def _distinct(players: list[FilePlayer]) -> list[FilePlayer]:
+    """Two entrants shown alike ("J. B." twice) get " (2)": a CSV names players, it has no
+    starting ranks, so a re-import would take them for one person."""
+    seen: dict[str, int] = {}
+    out = []
+    for player in players:
+        key = player.name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > 1:
+            player = FilePlayer(player.rank, f"{player.name} ({seen[key]})", player.rating)
+        out.append(player)
+    return out
