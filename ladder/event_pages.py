@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count
 
 from clubs.models import Club, Event
+from ladder import tiebreaks
 from ladder.models import PlayerEventResult
 from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.result_labels import RESULT_LABELS
@@ -40,6 +42,11 @@ class Standing:
     forfeits: int = 0
     rank: int = 0
     rating: RatingLine | None = None
+    # FIDE tie-breaks (ladder.tiebreaks); the page shows them beside the points.
+    buchholz_cut1: float = 0.0
+    buchholz: float = 0.0
+    sonneborn_berger: float = 0.0
+    wins: int = 0
 
     @property
     def points_text(self) -> str:
@@ -128,11 +135,7 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
                 pre, expected, actual, change, counted, k, post
             )
 
-    standings = sorted(entries.values(), key=lambda s: (-s.points, s.start_rank, s.entry_id))
-    for index, standing in enumerate(standings):
-        previous = standings[index - 1] if index else None
-        same = previous is not None and previous.points == standing.points
-        standing.rank = previous.rank if same and previous else index + 1
+    standings = _ranked(entries, games)
     changes = sorted(
         (s for s in standings if s.rating is not None),
         key=lambda s: (-s.rating.change if s.rating else 0, s.rank),
@@ -144,6 +147,34 @@ def event_page(event: Event, roster: Roster, unconfirmed: str) -> EventPage:
         crosstable=_crosstable(standings, cells),
         rating_changes=changes,
     )
+
+
+def _ranked(
+    entries: dict[int, Standing], games: Sequence[tuple[int, int, int | None, str, str]]
+) -> list[Standing]:
+    """Points, then the club's tie-breaks; players still tied share a rank.
+
+    The TRF's own final rank is not stored on import, so the file's order cannot be
+    used; the tie-breaks are computed from the games already loaded (no query)."""
+    in_start_order = sorted(entries.values(), key=lambda s: (s.start_rank, s.entry_id))
+    values = tiebreaks.compute(
+        [s.entry_id for s in in_start_order],
+        (
+            tiebreaks.Game(round_no, white, black, Result(code))
+            for round_no, white, black, code, _ in games
+        ),
+        tiebreaks.DEFAULT_ORDER,
+    )
+    standings = []
+    for value in values:
+        standing = entries[value.player]
+        standing.rank = value.rank
+        standing.buchholz_cut1 = value.buchholz_cut1
+        standing.buchholz = value.buchholz
+        standing.sonneborn_berger = value.sonneborn_berger
+        standing.wins = value.wins
+        standings.append(standing)
+    return standings
 
 
 def _tally(standing: Standing, result: Result) -> None:
@@ -183,10 +214,13 @@ class EventSummary:
     players: int
 
 
-def event_summaries(club: Club) -> list[EventSummary]:
+def event_summaries(club: Club, kind: str | None = None) -> list[EventSummary]:
+    """The club's published events, newest first; only those of `kind` when given."""
+    events = club.events.published()
+    if kind:
+        events = events.filter(kind=kind)
     rows = (
-        club.events.published()
-        .order_by("-date", "-order_in_day", "-created_at", "-id")
+        events.order_by("-date", "-order_in_day", "-created_at", "-id")
         .annotate(players=Count("entries"))
         .values_list("id", "name", "date", "kind", "rated", "players")
     )
