@@ -15,6 +15,7 @@ from typing import Any
 from clubs.models import Club
 from ladder.display import NameFacts, shown_names
 from ladder.page_texts import half_up
+from ladder.policies import get_policy
 
 ACTIVE_DAYS = 365
 
@@ -70,6 +71,18 @@ class Roster:
 class LadderRow:
     rank: int
     player: RosterPlayer
+
+
+def provisional_below(club: Club) -> int | None:
+    """Rated games a player needs to be established under the club's policy; None when the
+    policy has no provisional period (hsb) or its settings do not parse (the replay says so
+    to the directors; the page then leaves the count out)."""
+    try:
+        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+    except (KeyError, ValueError):
+        return None
+    below = getattr(settings, "provisional_below", None)
+    return below if isinstance(below, int) else None
 
 
 def active_since(today: dt.date) -> dt.date:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ladder.explain import ChangeSum, change_sum, elo_sum, hsb_sum
+from ladder.list_options import ListOptions, games_to_go
 from ladder.pages import (
     Board,
     ClubRules,
@@ -69,13 +70,19 @@ class Formats:
         self.decimal = get_format("DECIMAL_SEPARATOR")
         self.short_date = get_format("SHORT_DATE_FORMAT")
         self._date_template = _numeric_date_template(self.short_date)
+        # Dates written with a month name (config/formats) go through dateformat; a long
+        # table repeats few distinct dates, so each is formatted once.
+        self._dates: dict[dt.date, str] = {}
 
     def date(self, value: dt.date | None) -> str:
         if value is None:
             return DASH
         if self._date_template is not None:
             return self._date_template.format(value)
-        return dateformat.format(value, self.short_date)
+        shown = self._dates.get(value)
+        if shown is None:
+            shown = self._dates[value] = dateformat.format(value, self.short_date)
+        return shown
 
     def fixed(self, value: float, digits: int) -> str:
         return f"{value:.{digits}f}".replace(".", self.decimal)
@@ -119,24 +126,87 @@ def _player_link(base: str, player_id: int | None, name: str, link: bool) -> str
     return escape(name)
 
 
-def ladder_body(rows: Iterable[LadderRow], base: str) -> SafeString:
-    f = Formats()
-    provisional = escape(_("provisional"))
-    tag = f' <span class="tag">{provisional}</span>'
+def _to_go(count: int | None) -> str:
+    if not count:
+        return ""
+    text = ngettext(
+        "%(count)s more rated game to be established",
+        "%(count)s more rated games to be established",
+        count,
+    ) % {"count": count}
+    return f' <span class="to-go">{escape(text)}</span>'
+
+
+def _marked_change(f: Formats, value: float | None, up: str, down: str) -> str:
+    """The last event's change with an arrow and, for screen readers, the word: the
+    direction is never told by colour alone."""
+    shown = f.signed(value)
+    if value is None or round(value, 1) == 0:
+        return shown
+    arrow, word, css = ("▲", up, "up") if value > 0 else ("▼", down, "down")
+    return (
+        f'<span class="mark {css}"><span aria-hidden="true">{arrow}</span>'
+        f'<span class="visually-hidden">{word}</span> {shown}</span>'
+    )
+
+
+def sort_heads(
+    columns: Iterable[tuple[str, str, bool]],
+    options: ListOptions,
+    first_dir: dict[str, str],
+    keep: dict[str, str] | None = None,
+) -> SafeString:
+    """Column heads as plain links that sort the table (no script needed); the sorted
+    column says so with aria-sort and an arrow."""
     out = []
-    for row in rows:
-        p = row.player
-        grey, marker = (' class="provisional"', tag) if p.provisional else ("", "")
+    for key, label, numeric in columns:
+        css = ' class="num"' if numeric else ""
+        if key not in first_dir:
+            out.append(f'<th scope="col"{css}>{escape(label)}</th>')
+            continue
+        current = options.sort == key
+        flipped = "desc" if options.dir == "asc" else "asc"
+        direction = flipped if current else first_dir[key]
+        query = options.query(keep, sort=key, dir=direction)
+        aria, arrow = "", ""
+        if current:
+            word = "ascending" if options.dir == "asc" else "descending"
+            aria = f' aria-sort="{word}"'
+            arrow = ' <span aria-hidden="true">{}</span>'.format(
+                "▲" if options.dir == "asc" else "▼"
+            )
         out.append(
-            f'<tr{grey}><td class="num">{row.rank}</td>'
-            f'<td><a href="{base}players/{p.id}/">{escape(p.name)}</a>{marker}</td>'
-            f'<td class="num">{p.rating_whole}</td><td class="num">{p.rated_games}</td>'
-            f'<td>{f.date(p.last_played)}</td><td class="num">{f.signed(p.last_change)}</td></tr>\n'
+            f'<th scope="col"{css}{aria}><a href="?{escape(query)}">{escape(label)}</a>{arrow}</th>'
         )
     return mark_safe("".join(out))
 
 
-def roster_body(players: Iterable[RosterPlayer], base: str) -> SafeString:
+def ladder_body(
+    rows: Iterable[LadderRow], base: str, provisional_below: int | None = None
+) -> SafeString:
+    f = Formats()
+    provisional = escape(_("provisional"))
+    tag = f' <span class="tag">{provisional}</span>'
+    up, down = escape(_("up")), escape(_("down"))
+    out = []
+    for row in rows:
+        p = row.player
+        grey, marker = (' class="provisional"', tag) if p.provisional else ("", "")
+        if p.provisional:
+            marker += _to_go(games_to_go(p.rated_games, provisional_below))
+        out.append(
+            f'<tr{grey}><td class="num">{row.rank}</td>'
+            f'<td><a href="{base}players/{p.id}/">{escape(p.name)}</a>{marker}</td>'
+            f'<td class="num">{p.rating_whole}</td><td class="num">{p.rated_games}</td>'
+            f"<td>{f.date(p.last_played)}</td>"
+            f'<td class="num">{_marked_change(f, p.last_change, up, down)}</td></tr>\n'
+        )
+    return mark_safe("".join(out))
+
+
+def roster_body(
+    players: Iterable[RosterPlayer], base: str, provisional_below: int | None = None
+) -> SafeString:
     f = Formats()
     status = {
         "unrated": escape(_("not rated yet")),
@@ -145,15 +215,22 @@ def roster_body(players: Iterable[RosterPlayer], base: str) -> SafeString:
     }
     out = []
     for p in players:
-        kind = "unrated" if not p.on_ladder else "provisional" if p.provisional else "established"
+        kind = roster_status(p)
         grey = ' class="provisional"' if kind != "established" else ""
         rating = p.rating_whole if p.on_ladder else DASH
+        shown = status[kind]
+        if kind == "provisional":
+            shown += _to_go(games_to_go(p.rated_games, provisional_below))
         out.append(
             f'<tr{grey}><td><a href="{base}players/{p.id}/">{escape(p.name)}</a></td>'
-            f'<td class="num">{rating}</td><td>{status[kind]}</td>'
+            f'<td class="num">{rating}</td><td>{shown}</td>'
             f'<td class="num">{p.rated_games}</td><td>{f.date(p.last_played)}</td></tr>\n'
         )
     return mark_safe("".join(out))
+
+
+def roster_status(p: RosterPlayer) -> str:
+    return "unrated" if not p.on_ladder else "provisional" if p.provisional else "established"
 
 
 def events_body(events: Iterable[EventSummary], base: str) -> SafeString:
@@ -360,7 +437,12 @@ def standings_body(standings: Iterable[Standing], base: str, link: bool, rated: 
             f'<tr><td class="num">{s.rank}</td>'
             f"<td>{_player_link(base, s.player_id, s.name, link)}</td>"
             f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
-            f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>{change}</tr>\n'
+            f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
+            f'<td class="num">{f.short(s.buchholz_cut1)}</td>'
+            f'<td class="num">{f.short(s.buchholz)}</td>'
+            # Sonneborn-Berger moves in quarter points (½ x ½): two decimals.
+            f'<td class="num">{f.fixed(s.sonneborn_berger, 2)}</td>'
+            f'<td class="num">{s.wins}</td>{change}</tr>\n'
         )
     return mark_safe("".join(out))
 
