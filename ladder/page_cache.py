@@ -14,11 +14,17 @@ whether the ladder is current in their content, so they are keyed on data_versio
 
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser
 that takes gzip: a 570 KB player page travels as 60 KB. Nothing a visitor can choose is
-echoed into a kept page (only ?active=1 is allowed), so the compression cannot become an
-oracle for the club's secret in its links (BREACH).
+echoed into a kept page (only ?active=1 and fixed sort and kind words are allowed), so the
+compression cannot become an oracle for the club's secret in its links (BREACH).
 
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
+
+The same key is the page's HTTP validator, so a CDN in front of many web hosts (or a
+browser) can ask "still this?" and get a 304 for the price of the club row, without the
+page being built or even kept on this host. A public club's pages may be kept by a
+shared cache for SHARED_MAX_AGE seconds; an unlisted club's pages (the secret is in their
+links) and everything per-visitor only by the visitor's own browser, which must ask again.
 """
 
 from __future__ import annotations
@@ -27,24 +33,40 @@ import datetime as dt
 import gzip
 import hashlib
 import re
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
 
-from clubs.models import Club
+from clubs.models import Club, Event
+from ladder.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS
 
 CACHE_ALIAS = "pages"
 # "hit" or "miss" on every page that could be shared: for operators and the load bench.
 STATUS_HEADER = "X-Page-Cache"
 # Headers a club page sets itself; the middleware adds the rest to every response.
 KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
+# How long a shared cache may serve a public club's page without asking: a result entered
+# shows everywhere within a minute, and a busy page costs each host one request a minute.
+SHARED_MAX_AGE = 60
 
 
-# The only query a club page reads (?active=1 on the ladder and its exports). Any other
-# would only fill the cache with copies, or echo a visitor's text into a compressed page.
-PAGE_QUERIES: tuple[dict[str, list[str]], ...] = ({}, {"active": ["1"]})
+# The queries a club page reads and the values it may keep a page for: ?active=1 on the
+# ladder and its exports, and the ladder's and roster's sort links (fixed words, see
+# ladder.list_options). A search (?q=) is never kept: it would echo a visitor's text into a
+# compressed page; the roster it filters is kept per process, so it stays cheap. Any other
+# query, or another value, gets a fresh page (which falls back to the default) rather than
+# filling the cache with copies.
+PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
+    "active": frozenset({"1"}),
+    "sort": frozenset({*LADDER_COLUMNS, *ROSTER_COLUMNS}),
+    "dir": frozenset(DIRECTIONS),
+    "kind": frozenset(Event.Kind.values),  # the events list's filter
+}
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 Kept = tuple[bytes, list[tuple[str, str]]]  # the gzip-compressed page and its own headers
@@ -56,8 +78,18 @@ def may_use_cache(request: HttpRequest) -> bool:
         request.method in ("GET", "HEAD")
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and CookieStorage.cookie_name not in request.COOKIES
-        and dict(request.GET.lists()) in PAGE_QUERIES
+        and all(
+            name in PAGE_QUERY_VALUES and len(values) == 1 and values[0] in PAGE_QUERY_VALUES[name]
+            for name, values in request.GET.lists()
+        )
     )
+
+
+def normal_path(request: HttpRequest) -> str:
+    """The path with its (cacheable) query in one order, so ?dir=desc&sort=rating and
+    ?sort=rating&dir=desc are one kept page."""
+    query = urlencode(sorted(request.GET.items()))
+    return f"{request.path}?{query}" if query else request.path
 
 
 def page_key(
@@ -91,6 +123,49 @@ def with_status(content: bytes, status: str) -> bytes:
     return content.replace(EMPTY_STATUS, status.strip().encode(), 1)
 
 
+def etag(key: str, *, current: bool) -> str:
+    """The validator of the page kept under `key`. `current` is part of it because a kept
+    HTML page gains the "being recalculated" notice while the ladder is behind. Weak: the
+    gzip-encoded and the plain body are the same page, not the same bytes."""
+    return 'W/"' + hashlib.sha256(f"{key}:{current}".encode()).hexdigest()[:32] + '"'
+
+
+def not_modified(request: HttpRequest, tag: str) -> bool:
+    """Whether the visitor's If-None-Match names `tag` (weak comparison, as RFC 9110 asks)."""
+    header = request.META.get("HTTP_IF_NONE_MATCH")
+    if not header:
+        return False
+    tags = parse_etags(header)
+    return "*" in tags or tag.removeprefix("W/") in {t.removeprefix("W/") for t in tags}
+
+
+def share(response: HttpResponse, tag: str, *, public: bool) -> None:
+    """Validator and cache rules of a page that is the same for every visitor without a
+    session. The language cookie and a session change the page, hence Vary: Cookie."""
+    response["ETag"] = tag
+    if public:
+        patch_cache_control(response, public=True, max_age=SHARED_MAX_AGE)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+
+
+def not_shared(response: HttpResponse) -> None:
+    """One visitor's page: only their own browser keeps it, and it asks again first."""
+    patch_cache_control(response, private=True, no_cache=True)
+
+
+def shareable(request: HttpRequest, response: HttpResponse) -> bool:
+    """A plain 200 page that is the same for every visitor without a session."""
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        # A page that asked for a CSRF token is one visitor's page.
+        and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+    )
+
+
 def cached_page(key: str) -> Kept | None:
     kept: Kept | None = caches[CACHE_ALIAS].get(key)
     return kept
@@ -98,14 +173,7 @@ def cached_page(key: str) -> Kept | None:
 
 def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> Kept | None:
     """Keep a plain 200 page that is the same for every visitor without a session."""
-    if (
-        response.status_code != 200
-        or response.streaming
-        or response.cookies
-        # A page that asked for a CSRF token is one visitor's page.
-        or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
-        or len(response.content) > settings.PAGE_CACHE_MAX_BYTES
-    ):
+    if not shareable(request, response) or len(response.content) > settings.PAGE_CACHE_MAX_BYTES:
         return None
     headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
     # Level 1: about a millisecond for the largest page, nearly the size of level 9.
