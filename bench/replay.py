@@ -295,6 +295,30 @@ def run_benchmark(profile: bool) -> None:
     last = correction_timed("(c) correction to the last event, commit -> rebuilt", last_event)
     correction_timed("(d) correction to the first event, commit -> rebuilt", first_event)
 
+    # What a director's preview costs: one in-memory replay of everything, nothing written.
+    from ladder.policies import get_policy
+    from ladder.what_if import settings_impact, write_impact
+
+    vacuum_analyze()
+    club = Club.objects.get(pk=club.pk)
+    policy = get_policy("ladder")
+    other = policy.parse_settings({"k_high": 32, "k_low": 16})
+    timed(
+        "(e) settings_impact: new K values, whole history",
+        lambda: settings_impact(club, policy, other),
+        lambda: f"{settings_impact(club, policy, other).moved} ratings move",
+    )
+    first = Game.objects.filter(event=first_event).order_by("round", "id").first()
+    timed(
+        "(f) write_impact: first event's first game corrected",
+        lambda: write_impact(
+            club.pk,
+            lambda: Game.objects.filter(pk=first.pk).update(
+                result=Result.DRAW if first.result != Result.DRAW else Result.WHITE_WIN
+            ),
+        ),
+    )
+
     club = Club.objects.get(pk=club.pk)
     differences = verify_ladder(club)
     print(f"\nverify_ladder after the corrections: {len(differences)} differences")

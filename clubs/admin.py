@@ -50,8 +50,8 @@ class ClubAdminForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = (
-            "slug", "name", "rating_policy", "rating_settings", "visibility", "name_display",
-            "language",
+            "slug", "name", "rating_policy", "rating_settings", "newcomer_start", "visibility",
+            "name_display", "language",
         )  # fmt: skip
 
     def clean(self) -> dict[str, object]:

@@ -74,10 +74,13 @@ class EventDetails:
 
 
 def create_event(club: Club, details: EventDetails, user: User | None) -> Event:
-    """A new draft event without results."""
+    """A new draft event without results; its new players start as the club's setting says
+    until a file's upload chooses otherwise."""
     details = details.checked()
     with transaction.atomic():
-        event = Event.objects.create(club=club, **fields_of(details))
+        event = Event.objects.create(
+            club=club, newcomer_start=club.newcomer_start, **fields_of(details)
+        )
         audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
     return event
 

@@ -5,17 +5,18 @@ The results screens' forms are clubs/results_forms.py."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from clubs import names_html
 from clubs.event_drafts import EventDetails
 from clubs.models import Event
 from clubs.name_decisions import Action, NameDecision, NameReview, NameRoster
+from clubs.name_table import Bulk, PlayerDetails
 from matching import clean_name
 
 
@@ -71,6 +72,18 @@ class ActionForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class BulkNamesForm(forms.Form):
+    """A bulk button of the names table: which one, the version, and the filter to return to."""
+
+    version = VersionField()
+    action = forms.ChoiceField(choices=[(b.value, b.value) for b in Bulk])
+    show = forms.CharField(required=False, max_length=20, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", False)  # two of these sit on the page
+        super().__init__(*args, **kwargs)
+
+
 class PlayerNameField(forms.CharField):
     """A typed player name, read through `matching.clean_name`: a zero-width space or a
     no-break space would otherwise be stored and shown, looking like another name."""
@@ -107,11 +120,11 @@ def roster_label(player_id: int, name: str) -> str:
 class NamesForm(forms.Form):
     """One choice per typed name: a suggested player, another player, a new one, or none.
 
-    The initial choice is the confirmed player, else a preselect suggestion, else "new
-    player" for a name without any candidate and "no player" for an entrant who played no
-    game; nothing counts until the director submits the form.
+    The initial choice is the confirmed player, else a preselect suggestion, else "no
+    player" for an entrant who played no game and "new player" for a name without any likely
+    candidate (none, or weak ones only); nothing counts until the director submits the form.
 
-    Each typed name has the inputs `decision_<entry>` (a radio: `p<player>`, "other", "new",
+    Each typed name has the inputs `decision_<entry>` (a select: `p<player>`, "other", "new",
     "none" for an entrant without a played game, or "" to decide later), `other_<entry>` (a
     roster player typed or picked from the list) and `start_<entry>` (a new player's starting
     rating). They are read in `clean` rather than declared as fields, and the page writes
@@ -136,14 +149,13 @@ class NamesForm(forms.Form):
 
     def _initial(self, review: NameReview) -> tuple[str, str]:
         if review.player_id is not None:
-            if any(c.player_id == review.player_id for c in review.candidates):
-                return f"p{review.player_id}", ""
-            return "other", roster_label(review.player_id, review.player_name or "")
+            # The table offers the linked player even when no suggestion names them.
+            return f"p{review.player_id}", ""
         if review.preselected is not None:
             return f"p{review.preselected.player_id}", ""
         if review.played_no_game:
             return "none", ""
-        if not review.candidates:
+        if not any(not c.weak for c in review.candidates):
             return "new", ""
         return "", ""
 
@@ -230,121 +242,31 @@ class NamesForm(forms.Form):
             return None
         return next((r for r in self.reviews if r.entry_id == int(match.group(1))), None)
 
-    def rows_html(self, reviews: list[NameReview]) -> SafeString:
-        """Every typed name's fieldset, as a browser shows the form: the submitted values of a
-        bound form, else the initial ones. `reviews` are the suggestions to offer (a bound
-        form was read without them).
-
-        Written here rather than row by row in the template: at 2,000 names the template
-        took over a second; this takes a few hundredths.
-        """
-        words = _row_words()
+    def rows_html(
+        self, reviews: list[NameReview], details: Mapping[int, PlayerDetails]
+    ) -> SafeString:
+        """Every shown typed name's table row (clubs/names_html.py), as a browser shows the
+        form: the submitted values of a bound form, else the initial ones. `reviews` are the
+        suggestions to offer (a bound form was read without them), `details` their players'
+        ladder standing."""
+        words = names_html.row_words()
         # Safe: every typed, roster or translated text in a row goes through escape().
-        return mark_safe("".join(self._row_html(review, words) for review in reviews))
+        return mark_safe(
+            "".join(
+                names_html.row_html(review, self._row_state(review), details, words)
+                for review in reviews
+            )
+        )
 
-    def _row_html(self, review: NameReview, words: dict[str, str]) -> str:
+    def _row_state(self, review: NameReview) -> names_html.RowState:
         pk = review.entry_id
         names = {kind: f"{kind}_{pk}" for kind in ("decision", "other", "start")}
         if self.is_bound:
-            current = _DECISION.to_python(self.data.get(names["decision"]))
-            other = self.data.get(names["other"]) or ""
-            start = self.data.get(names["start"]) or ""
-            errors = {kind: self.errors.get(name) for kind, name in names.items()}
-        else:
-            current, other = self._initial(review)
-            start, errors = "", {}
-        notes = []
-        if review.played:
-            notes.append(
-                ngettext("Played one game.", "Played %(counter)s games.", review.played)
-                % {"counter": review.played}
+            return names_html.RowState(
+                decision=_DECISION.to_python(self.data.get(names["decision"])),
+                other=self.data.get(names["other"]) or "",
+                start=self.data.get(names["start"]) or "",
+                errors={kind: self.errors.get(name) for kind, name in names.items()},
             )
-        elif review.games:
-            notes.append(words["byes_only"])
-        else:
-            notes.append(words["no_game"])
-        if review.rating_in_file:
-            notes.append(words["rating"] % {"rating": review.rating_in_file})
-        if review.junior_in_file:
-            notes.append(words["junior"])
-        if review.player_name:
-            notes.append(words["linked"] % {"name": review.player_name})
-        if not review.candidates:
-            notes.append(words["no_candidate"])
-        parts = [
-            f'<fieldset class="name-review">\n<legend>{escape(review.typed_name)}</legend>\n'
-            f'<p class="muted">{escape(" ".join(notes))}</p>\n'
-        ]
-        if review.played_no_game and review.games:
-            parts.append(f'<p class="muted">{words["byes_removed"]}</p>\n')
-        decision_id = self._id_for(names["decision"])
-        for at, (value, label) in enumerate(_name_choices(review, words)):
-            choice_id = f"{decision_id}_{at}"
-            checked = " checked" if value == current else ""
-            parts.append(
-                f'<div><label for="{choice_id}"><input type="radio" name="{names["decision"]}" '
-                f'value="{escape(value)}" id="{choice_id}"{checked}> {escape(label)}'
-                "</label></div>\n"
-            )
-        parts.append(_errors_html(errors.get("decision")))
-        other_id, start_id = self._id_for(names["other"]), self._id_for(names["start"])
-        parts.append(
-            f'<p><label for="{other_id}">{words["other_label"]}</label> <input type="text" '
-            f'name="{names["other"]}" id="{other_id}" value="{escape(other)}" list="roster" '
-            f'autocomplete="off"> {_errors_html(errors.get("other"))}</p>\n'
-            f'<p><label for="{start_id}">{words["start_label"]}</label> <input type="number" '
-            f'min="0" max="4000" name="{names["start"]}" id="{start_id}" value="{escape(start)}">'
-            f" {_errors_html(errors.get('start'))}</p>\n</fieldset>\n"
-        )
-        return "".join(parts)
-
-
-def _row_words() -> dict[str, str]:
-    """The names screen's fixed texts, translated once a page rather than once a row."""
-    return {
-        "byes_only": gettext("Played no game: only byes or forfeits."),
-        "no_game": gettext("Played no game at all."),
-        "rating": gettext("Rating in the file: %(rating)s."),
-        "junior": gettext("Junior, by the file's birth date."),
-        "linked": gettext("Now linked to %(name)s."),
-        "no_candidate": gettext("No similar name on the roster."),
-        "byes_removed": escape(
-            gettext(
-                "With no player, this entrant's own byes are removed; its forfeits stay as the "
-                "file says, with the same points, and are never rated."
-            )
-        ),
-        "other_choice": gettext("Another player of the roster (type below)"),
-        "new_choice": gettext("A new player named “%(name)s”"),
-        "none_choice": gettext("No player: a placeholder or a no-show"),
-        "later_choice": gettext("Decide later"),
-        "other_label": escape(gettext("Another player")),
-        "start_label": escape(gettext("Starting rating, for a new player (blank: the club's)")),
-    }
-
-
-def _name_choices(review: NameReview, words: dict[str, str]) -> list[tuple[str, str]]:
-    choices = [
-        (f"p{c.player_id}", _candidate_label(c.name, c.matched, c.reason_label))
-        for c in review.candidates
-    ]
-    choices.append(("other", words["other_choice"]))
-    choices.append(("new", words["new_choice"] % {"name": review.typed_name}))
-    if review.played_no_game:
-        choices.append(("none", words["none_choice"]))
-    choices.append(("", words["later_choice"]))
-    return choices
-
-
-def _errors_html(errors: forms.utils.ErrorList | None) -> str:
-    return str(errors) if errors else ""
-
-
-def _candidate_label(name: str, matched: str, reason: Any) -> str:
-    if matched != name:
-        return str(_("%(name)s (as “%(matched)s”) — %(reason)s")) % {
-            "name": name,
-            "matched": matched,
-            "reason": reason,
-        }
-    return str(_("%(name)s — %(reason)s")) % {"name": name, "reason": reason}
+        decision, other = self._initial(review)
+        return names_html.RowState(decision, other, "", {})

@@ -13,19 +13,22 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from clubs import audit, event_drafts, name_decisions, publishing
+from clubs import audit, event_drafts, name_decisions, name_table, names_html, publishing
 from clubs.access import AuthedRequest, club_for_director, event_for_director
 from clubs.event_forms import (
     ActionForm,
     AddEntryForm,
+    BulkNamesForm,
     EventDetailsForm,
     EventEditForm,
     NamesForm,
     roster_label,
 )
 from clubs.models import Club, Entry, Event
+from ladder.event_export import event_csv, event_trf
+from ladder.event_export import file_name as export_file_name
 from ladder.preview import preview_event
 from ladder.result_labels import RESULT_CHOICES
 
@@ -122,19 +125,19 @@ def event_edit(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
 
 def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
-    show_all = request.GET.get("all") == "1"
+    show = name_table.read_show(request.GET.get("show"), legacy_all=request.GET.get("all") == "1")
     posted = request.method == "POST"
     # A submitted form is read without the suggestions (most of the work); they are
-    # computed only for a page to show.
-    reviews = name_decisions.review_names(event, include_confirmed=show_all, suggest=not posted)
+    # computed only for a page to show. It is read against every entrant: a filtered page
+    # posts only its rows, and a row not posted decides nothing.
+    every = posted or show == name_table.Show.ALL
+    reviews = name_decisions.review_names(event, include_confirmed=every, suggest=not posted)
     roster = name_decisions.name_roster(event.club)
     form = NamesForm(
         request.POST or None, reviews=reviews, roster=roster, initial=version_initial(event)
     )
-    here = reverse("event_names", kwargs={"slug": slug, "event_id": event.pk})
-    if show_all:
-        here += "?all=1"
-    if request.method == "POST":
+    here = _names_url(slug, event.pk, show)
+    if posted:
         if not form.is_valid():
             for error in form.error_messages():
                 messages.error(request, error)
@@ -148,23 +151,12 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
                 if isinstance(error, event_drafts.StaleEditError):
                     return redirect(here)
             else:
-                messages.success(
-                    request,
-                    _(
-                        "Saved: %(linked)d linked to existing players, %(created)d new players, "
-                        "%(dropped)d without a player."
-                    )
-                    % {
-                        "linked": applied.linked,
-                        "created": applied.created,
-                        "dropped": applied.left_out,
-                    },
-                )
+                _saved_message(request, applied)
                 if publishing.unconfirmed_names(event):
                     return redirect(here)
                 return redirect("event_preview", slug=slug, event_id=event.pk)
-    if posted:
-        reviews = name_decisions.review_names(event, include_confirmed=show_all)
+        reviews = name_decisions.review_names(event, include_confirmed=show == name_table.Show.ALL)
+    rows = name_table.shown(reviews, show)
     return render(
         request,
         "clubs/events/names.html",
@@ -172,9 +164,18 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
             "club": event.club,
             "event": event,
             "form": form,
-            "name_rows": form.rows_html(reviews),
-            "show_all": show_all,
-            "roster_options": [roster_label(pid, name) for pid, name in roster.names.items()],
+            "rows": len(rows),
+            "name_rows": form.rows_html(rows, name_table.candidate_details(event, rows)),
+            "show": show.value,
+            "filters": _name_filters(slug, event.pk, show, name_table.counts(reviews)),
+            "bulk": {
+                kind.value: len(name_table.bulk_decisions(reviews, kind))
+                for kind in name_table.Bulk
+            },
+            "bulk_form": BulkNamesForm(initial={**version_initial(event), "show": show.value}),
+            "roster_list": names_html.roster_datalist(
+                roster_label(pid, name) for pid, name in roster.names.items()
+            ),
             "add_form": AddEntryForm(initial=version_initial(event)),
             "action_form": _action_form(event),
             "no_game_entries": event.entries.filter(
@@ -182,6 +183,70 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
             ).order_by("start_rank", "id"),
         },
     )
+
+
+@require_POST
+def event_names_bulk(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """A bulk button of the names table: every same-name link, or every unmatched name a
+    new player; applied like the table's own decisions, with the page's edit version."""
+    event = event_for_director(request, slug, event_id)
+    form = BulkNamesForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The form could not be read: reload the page and try again."))
+        return redirect("event_names", slug=slug, event_id=event.pk)
+    here = _names_url(slug, event.pk, name_table.read_show(form.cleaned_data["show"]))
+    action = name_table.Bulk(form.cleaned_data["action"])
+    decisions = name_table.bulk_decisions(name_decisions.review_names(event), action)
+    if not decisions:
+        messages.info(request, _("No name is left for that button."))
+        return redirect(here)
+    try:
+        applied = name_decisions.apply_name_decisions(
+            event.pk, form.cleaned_data["version"], decisions, request.user
+        )
+    except event_drafts.PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        _saved_message(request, applied)
+    return redirect(here)
+
+
+def _saved_message(request: AuthedRequest, applied: name_decisions.DecisionsApplied) -> None:
+    messages.success(
+        request,
+        _(
+            "Saved: %(linked)d linked to existing players, %(created)d new players, "
+            "%(dropped)d without a player."
+        )
+        % {"linked": applied.linked, "created": applied.created, "dropped": applied.left_out},
+    )
+
+
+def _names_url(slug: str, event_id: int, show: name_table.Show) -> str:
+    here = reverse("event_names", kwargs={"slug": slug, "event_id": event_id})
+    return here if show == name_table.Show.OPEN else f"{here}?show={show.value}"
+
+
+def _name_filters(
+    slug: str, event_id: int, show: name_table.Show, counts: dict[name_table.Show, int]
+) -> list[dict[str, object]]:
+    """The filter links, each with its count (the "all" link counts only when shown)."""
+    labels = {
+        name_table.Show.OPEN: _("To confirm"),
+        name_table.Show.DECIDE: _("Needs a decision"),
+        name_table.Show.SUGGESTED: _("Suggested"),
+        name_table.Show.NEW: _("New"),
+        name_table.Show.ALL: _("All, confirmed too"),
+    }
+    return [
+        {
+            "url": _names_url(slug, event_id, kind),
+            "label": label,
+            "count": counts[kind] if kind != name_table.Show.ALL or show == kind else None,
+            "current": kind == show,
+        }
+        for kind, label in labels.items()
+    ]
 
 
 @require_POST
@@ -227,6 +292,28 @@ def event_entry_remove(
 
 
 # Preview and publishing --------------------------------------------------------------------------
+
+
+@require_safe
+def event_export_trf(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """The event as a FIDE TRF16 file, full names, ladder ratings at its start."""
+    event = event_for_director(request, slug, event_id)
+    text = event_trf(event, viewer_is_director=True)
+    return _attachment(text, "text/plain", export_file_name(event, "trf"))
+
+
+@require_safe
+def event_export_csv(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """The event as the CSV the importer reads: one row per game or bye."""
+    event = event_for_director(request, slug, event_id)
+    text = event_csv(event, viewer_is_director=True)
+    return _attachment(text, "text/csv", export_file_name(event, "csv"))
+
+
+def _attachment(text: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def event_preview(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club
+from clubs.models import Club, Event, Player
 
 
 class SignUpForm(forms.Form):
@@ -49,3 +51,21 @@ class InviteDirectorForm(forms.Form):
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"]
         return email.strip().lower()
+
+
+class AuditFilterForm(forms.Form):
+    """The audit log's GET filters: one player (merged records included) and one event
+    (deleted ones included), each of this club only."""
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = forms.ModelChoiceField(
+            queryset=Player.objects.filter(club=club).order_by("name", "id"),
+            label=_("Player"),
+            required=False,
+        )
+        self.fields["event"] = forms.ModelChoiceField(
+            queryset=Event.objects.filter(club=club).order_by("-date", "-order_in_day", "-id"),
+            label=_("Event"),
+            required=False,
+        )

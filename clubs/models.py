@@ -74,6 +74,14 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
 
+class NewcomerStart(models.TextChoices):
+    """Where a new player made from an entrant of an imported file starts: the club's start
+    rating, or the rating the file printed for them (start games stay 0: still provisional)."""
+
+    CLUB = "club", _("At the club's start rating")
+    FILE = "file", _("At the rating in the file, where it gives one")
+
+
 class ClubQuerySet(models.QuerySet["Club"]):
     def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
@@ -105,6 +113,10 @@ class Club(models.Model):
         max_length=10, choices=NameDisplay.choices, default=NameDisplay.FULL
     )
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    # The upload screen's default for its starting-ratings choice (Event.newcomer_start).
+    newcomer_start = models.CharField(
+        max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
+    )
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
     # The ladder is up to date when built_version == data_version. Every change
     # to a ladder input increments data_version in the same transaction.
@@ -311,6 +323,12 @@ class Event(models.Model):
     # Which date the imported file gave and from which record (clubs.date_notes.stored_date),
     # for the preview; None when the results came without one (the grid, pasted CSV).
     file_date = models.JSONField(null=True, blank=True, editable=False)
+    # Chosen with the results file (default: the club's setting); the names step starts the
+    # new players it makes from this event's entrants accordingly. Not a ladder input: the
+    # players' own start_rating is.
+    newcomer_start = models.CharField(
+        max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -348,6 +366,11 @@ class Entry(models.Model):
     start_rank = models.PositiveIntegerField(null=True, blank=True)
     rating_in_file = models.PositiveSmallIntegerField(null=True, blank=True)
     junior_in_file = models.BooleanField(null=True, blank=True)
+    # The file's public rating-list columns, shown under Names to tell two people apart:
+    # the player's ID (TRF columns 58-68, a PGN FideId tag; a national number in some files)
+    # and federation (TRF columns 54-56). Never a birth date.
+    fide_id = models.CharField(max_length=11, blank=True, default="")
+    federation = models.CharField(max_length=3, blank=True, default="")
 
     class Meta:
         ordering: ClassVar[list[str]] = ["start_rank", "id"]

@@ -24,14 +24,32 @@ from clubs.event_drafts import (
 )
 from clubs.importers.base import name_key as typed_key
 from clubs.merging import REASON_LABELS, prepared_roster
-from clubs.models import Club, Entry, Event, Game, Player, User
+from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
 from clubs.results import MAX_NAME_LENGTH
 from ladder.changes import club_changed
+from ladder.policies import get_policy
 from ladder.results import Result
-from matching import Reason, Suggestion, clean_name, suggest_prepared
+from matching import Reason, Suggestion, clean_name, is_weak, suggest_prepared
 from matching import name_key as player_key
 
 SUGGESTIONS = 5
+# Player.start_rating's range (its check constraint): a file's rating outside it is no start.
+MAX_START_RATING = 4000
+
+
+def start_from_file(newcomer_start: str, rating_in_file: int | None) -> int | None:
+    """The starting rating a new player made from this entrant takes from the file, or None
+    for the club's start rating. Only the rating changes: start games stay 0, so the player
+    is provisional and rated with the newcomers' K like any other newcomer."""
+    if newcomer_start != NewcomerStart.FILE or rating_in_file is None:
+        return None
+    return rating_in_file if 0 < rating_in_file <= MAX_START_RATING else None
+
+
+def club_start_rating(club: Club) -> float:
+    """The club's start rating, as the replay reads it from the rating policy's settings."""
+    policy = get_policy(club.rating_policy)
+    return policy.start_rating(policy.parse_settings(club.rating_settings))
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,11 @@ class Candidate:
     def reason_label(self) -> Promise:
         return REASON_LABELS[self.reason]
 
+    @property
+    def weak(self) -> bool:
+        """Only alike as text (a shared first name): shown as weak, never as likely."""
+        return is_weak(self.reason)
+
 
 @dataclass(frozen=True)
 class NameReview:
@@ -60,6 +83,12 @@ class NameReview:
     player_id: int | None  # the confirmed link, if any
     player_name: str | None
     candidates: tuple[Candidate, ...] = field(default=())
+    # Where a new player made from this entrant starts without a director's estimate, and
+    # whether that is the file's rating (the event's newcomer_start) or the club's.
+    new_start: float | None = None
+    new_start_from_file: bool = False
+    fide_id: str = ""  # the file's rating-list columns, to tell two people apart
+    federation: str = ""
 
     @property
     def played_no_game(self) -> bool:
@@ -139,7 +168,9 @@ def review_names(
         ).values_list("id", "name")
     )
     reviews = []
+    club_start = club_start_rating(event.club)
     for entry in shown:
+        file_start = start_from_file(event.newcomer_start, entry.rating_in_file)
         candidates = tuple(
             Candidate(pid, names[pid], matched, s.score, s.reason, s.preselect)
             for pid, matched, s in found[entry.pk]
@@ -156,6 +187,10 @@ def review_names(
                 player_id=entry.player_id,
                 player_name=entry.player.name if entry.player is not None else None,
                 candidates=candidates,
+                new_start=club_start if file_start is None else float(file_start),
+                new_start_from_file=file_start is not None,
+                fide_id=entry.fide_id,
+                federation=entry.federation,
             )
         )
     return reviews
@@ -277,12 +312,16 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
         entry = entries[decision.entry_id]
         if decision.action == Action.NEW:
             name = clean_name(entry.typed_name)
+            start = decision.start_rating
+            if start is None:
+                file_start = start_from_file(event.newcomer_start, entry.rating_in_file)
+                start = None if file_start is None else float(file_start)
             player = Player(
                 club_id=event.club_id,
                 name=name,
                 name_key=player_key(name),
                 junior=bool(entry.junior_in_file),
-                start_rating=decision.start_rating,
+                start_rating=start,
             )
             made.append((entry, player))
             created += 1

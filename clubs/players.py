@@ -1,15 +1,29 @@
-"""A director's writes to one player's own details (the roster's player page).
+"""A director's writes to one player: adding, renaming, deleting, and their own details.
 
 Merges, undos and re-pointed entries are clubs/merging.py; erasure is clubs/erasure.py.
+Each write runs in one transaction with its audit entry and `club_changed`; a refused
+one raises RosterChangeError with a message for the director.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.models import Player, User
+from clubs.erasure import placeholder_name
+from clubs.event_drafts import max_length
+from clubs.merging import RosterChangeError
+from clubs.models import Club, Merge, Player, PlayerAlias, User
 from ladder.changes import club_changed
+from matching import clean_name, first_last, name_key
+
+MAX_NAME_LENGTH = max_length(Player, "name")
+MAX_BULK_RENAMES = 1000
 
 
 def update_player_details(
@@ -47,3 +61,117 @@ def update_player_details(
         if inputs or shown:
             club_changed(locked.club_id, inputs=inputs, shown=shown)
     return changed
+
+
+def add_player(
+    club: Club, name: str, *, junior: bool, start_rating: float | None, user: User | None
+) -> Player:
+    """A new player on the roster, before any event: a member who has not played yet."""
+    name = _checked_name(name)
+    with transaction.atomic():
+        player = Player.objects.create(
+            club=club,
+            name=name,
+            name_key=name_key(name),
+            junior=junior,
+            start_rating=start_rating,
+        )
+        audit.record(club, user, "player.added", player_id=player.pk, name=name)
+        # A starting estimate is a ladder input (the replay writes the player's rating from
+        # it); without one there is nothing to rate until the first event.
+        club_changed(club.pk, inputs=start_rating is not None, shown=True)
+    return player
+
+
+def rename_player(player: Player, name: str, user: User | None) -> bool:
+    """Give a player a new spelling; the old one becomes an alias, so a file that still
+    writes it finds this player. Returns False when the name is already this one."""
+    name = _checked_name(name)
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        renamed = _rename(locked, name, user)
+        if renamed:
+            club_changed(locked.club_id, shown=True)
+    return renamed
+
+
+def rename_first_last(club: Club, player_ids: Collection[int], user: User | None) -> int:
+    """Rename each of these active players written "Last,First" to "First Last"; the
+    names are worked out here, never taken from the request. Returns how many changed."""
+    ids = list(player_ids)[:MAX_BULK_RENAMES]
+    with transaction.atomic():
+        players = club.players.active().filter(pk__in=ids).select_for_update().order_by("pk")
+        renamed = 0
+        for player in players:
+            offer = first_last(player.name)
+            if offer is not None and len(offer) <= MAX_NAME_LENGTH:
+                renamed += _rename(player, offer, user)
+        if renamed:
+            club_changed(club.pk, shown=True)
+    return renamed
+
+
+def delete_player(player: Player, user: User | None) -> None:
+    """Remove a player who has no entries (one left empty by a re-point, say) and was in
+    no merge; anyone with a result stays, so the ladder's history stays whole."""
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        events = locked.entries.values("event").distinct().count()
+        if events:
+            raise RosterChangeError(
+                ngettext(
+                    "%(name)s is entered in %(count)d event, so the player stays. Re-point "
+                    "that entry or merge the player into another one instead.",
+                    "%(name)s is entered in %(count)d events, so the player stays. Re-point "
+                    "those entries or merge the player into another one instead.",
+                    events,
+                )
+                % {"name": locked.name, "count": events}
+            )
+        if Merge.objects.filter(Q(kept=locked) | Q(merged=locked)).exists():
+            raise RosterChangeError(
+                _(
+                    "%(name)s is part of a merge, which keeps the player for its undo. "
+                    "See the merges page."
+                )
+                % {"name": locked.name}
+            )
+        # A starting state puts the player on the ladder without a game: a ladder input.
+        inputs = locked.start_rating is not None or locked.start_games > 0
+        audit.record(locked.club_id, user, "player.deleted", player_id=locked.pk, name=locked.name)
+        locked.delete()
+        club_changed(locked.club_id, inputs=inputs, shown=True)
+
+
+def _rename(locked: Player, name: str, user: User | None) -> bool:
+    """Rename a player locked by the caller, who calls `club_changed` once for all."""
+    if locked.merged_into_id is not None:
+        raise RosterChangeError(_("This player is merged into another one: rename that one."))
+    old = locked.name
+    if name == old:
+        return False
+    Player.objects.filter(pk=locked.pk).update(name=name, name_key=name_key(name))
+    aliases = list(locked.aliases.all())
+    # The new spelling is the name now, not also an alias.
+    PlayerAlias.objects.filter(pk__in=[a.pk for a in aliases if _same(a.name, name)]).delete()
+    # An erased player's placeholder is no spelling anyone types; a change of capitals
+    # only is one the matching already ignores.
+    keep_old = old != placeholder_name(locked.pk) and not _same(old, name)
+    if keep_old and not any(_same(a.name, old) for a in aliases):
+        PlayerAlias.objects.create(player=locked, name=old, name_key=name_key(old))
+    audit.record(locked.club_id, user, "player.renamed", player_id=locked.pk, old=old, new=name)
+    locked.name = name
+    return True
+
+
+def _checked_name(name: str) -> str:
+    name = clean_name(name)
+    if not name:
+        raise RosterChangeError(_("Give the player's name."))
+    if len(name) > MAX_NAME_LENGTH:
+        raise RosterChangeError(_("The name is too long."))
+    return name
+
+
+def _same(one: str, other: str) -> bool:
+    return one.casefold() == other.casefold()

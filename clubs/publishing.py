@@ -26,7 +26,7 @@ from clubs.event_drafts import (
     reload_event,
 )
 from clubs.importers import ImportedEvent
-from clubs.models import Club, Event, Game, User
+from clubs.models import Club, Event, Game, NewcomerStart, User
 from clubs.name_decisions import (
     DecisionsApplied,
     apply_name_decisions,
@@ -126,6 +126,8 @@ def restore_event(event_id: int, version: int, user: User | None) -> Event:
 class ImportOptions:
     link_exact: bool = False
     publish: bool = False
+    # Where new players start: the club's start rating, or the file's rating (NewcomerStart).
+    newcomer_start: str = NewcomerStart.CLUB
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,14 @@ def import_event(
     """Store a file as an event and take every decision `automatic_decisions` allows, in one
     transaction; publish too when asked and no name is left for a director."""
     with transaction.atomic():
-        event = create_draft_from_import(club, imported, details, user, source="command")
+        event = create_draft_from_import(
+            club,
+            imported,
+            details,
+            user,
+            source="command",
+            newcomer_start=options.newcomer_start,
+        )
         auto = automatic_decisions(review_names(event), link_exact=options.link_exact)
         applied = DecisionsApplied(0, 0, 0)
         if auto.decisions:

@@ -30,7 +30,7 @@ from clubs.event_drafts import (
 )
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.importers.base import name_key as typed_key
-from clubs.models import Club, Entry, Event, Game, User
+from clubs.models import Club, Entry, Event, Game, NewcomerStart, User
 from ladder.changes import club_changed
 from ladder.results import Result
 from matching import clean_name
@@ -50,12 +50,14 @@ def create_draft_from_import(
     user: User | None,
     *,
     source: str = "file",
+    newcomer_start: str = NewcomerStart.CLUB,
 ) -> Event:
-    """A draft event holding an imported file's players and games, in one transaction."""
+    """A draft event holding an imported file's players and games, in one transaction;
+    `newcomer_start` says where the names step starts the new players it makes."""
     details = details.checked()
     check_imported(imported)
     with transaction.atomic():
-        event = Event.objects.create(club=club, **fields_of(details))
+        event = Event.objects.create(club=club, newcomer_start=newcomer_start, **fields_of(details))
         audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
         _store_results(event, imported, replace_entries=True, user=user, source=source)
     return reload_event(event.pk)
@@ -69,8 +71,10 @@ def set_results(
     *,
     source: str,
     replace_entries: bool,
+    newcomer_start: str | None = None,
 ) -> Event:
-    """Replace the event's games with `imported`'s.
+    """Replace the event's games with `imported`'s (and, given `newcomer_start`, where the
+    names step starts the new players it makes from them).
 
     Entrants are matched by their typed name, so confirmed links survive a corrected
     file. With `replace_entries` (a whole file or pasted CSV) entrants missing from
@@ -82,6 +86,10 @@ def set_results(
     with transaction.atomic():
         event = claim(event_id, version)
         refuse_deleted(event)
+        if newcomer_start is not None and newcomer_start != event.newcomer_start:
+            # Not a ladder input: only the players the names step makes later read it.
+            Event.objects.filter(pk=event.pk).update(newcomer_start=newcomer_start)
+            event.newcomer_start = newcomer_start
         _store_results(event, imported, replace_entries=replace_entries, user=user, source=source)
     return reload_event(event_id)
 
@@ -190,8 +198,11 @@ def _store_results(
                 entry.start_rank = player.key
                 entry.rating_in_file = _file_rating(player.rating)
                 entry.junior_in_file = player.junior
+                entry.fide_id, entry.federation = player.fide_id or "", player.federation or ""
         Entry.objects.bulk_update(
-            matched.values(), ["start_rank", "rating_in_file", "junior_in_file"], batch_size=1000
+            matched.values(),
+            ["start_rank", "rating_in_file", "junior_in_file", "fide_id", "federation"],
+            batch_size=1000,
         )
     ranks = [] if replace_entries else event.entries.values_list("start_rank", flat=True)
     next_rank = max((rank or 0 for rank in ranks), default=0)
@@ -203,6 +214,8 @@ def _store_results(
                 start_rank=player.key if replace_entries else next_rank + at,
                 rating_in_file=_file_rating(player.rating),
                 junior_in_file=player.junior,
+                fide_id=player.fide_id or "",
+                federation=player.federation or "",
             )
             for at, player in enumerate(new_players, start=1)
         ),

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from clubs.event_forms import PlayerNameField, VersionField
+from clubs.models import NewcomerStart
 from clubs.results import MAX_ROUND, MAX_UPLOAD_BYTES, GridRow
 
 FORMAT_CHOICES = [
@@ -32,6 +33,17 @@ class UploadForm(forms.Form):
         required=False,
         max_length=200,
         help_text=_("Only for a PGN file holding several events: the name of the one to import."),
+    )
+    # Not required: a form without it (an older page) keeps the event's choice.
+    newcomer_start = forms.ChoiceField(
+        label=_("New players start"),
+        choices=NewcomerStart.choices,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "For names that become new players under Names. Either way they are provisional "
+            "until they have played their first rated games."
+        ),
     )
     version = VersionField()
 

@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs import event_drafts, results
+from clubs import corrections, event_drafts, results
 from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
 from clubs.event_views import bounded_int, version_initial
+from clubs.grid_keys import keys_by_result, keys_json
 from clubs.importers import (
     ImportedEvent,
     ImportFileError,
@@ -25,7 +26,7 @@ from clubs.importers import (
     detect_format,
     parse_file,
 )
-from clubs.models import Event
+from clubs.models import Event, Player
 from clubs.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
@@ -38,10 +39,12 @@ from clubs.results_forms import (
     several_events_message,
     too_large_message,
 )
-from ladder.result_labels import RESULT_CHOICES
+from ladder.impact import LadderImpact
+from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
 MAX_WARNINGS = 20
+MOVES_SHOWN = 25  # the largest rating moves a correction's confirm page lists
 
 
 # Results -------------------------------------------------------------------------------------
@@ -49,7 +52,15 @@ MAX_WARNINGS = 20
 
 def event_results(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for_director(request, slug, event_id)
-    return _results_page(request, event, UploadForm(initial=version_initial(event)), None)
+    return _results_page(request, event, UploadForm(initial=_upload_initial(event)), None)
+
+
+def _upload_initial(event: Event) -> dict[str, object]:
+    """The version, and the starting-ratings choice: the club's setting for a first file,
+    the event's own choice for a corrected one."""
+    has_entries = event.entries.exists()
+    start = event.newcomer_start if has_entries else event.club.newcomer_start
+    return {**version_initial(event), "newcomer_start": start}
 
 
 @require_POST
@@ -59,7 +70,7 @@ def event_upload(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
     if "file" not in request.FILES and _content_length(request) > results.MAX_UPLOAD_BYTES:
         # Above Django's in-memory limit the upload handler drops the file unread.
         messages.error(request, too_large_message(None))
-        return _results_page(request, event, UploadForm(initial=version_initial(event)), None)
+        return _results_page(request, event, UploadForm(initial=_upload_initial(event)), None)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
@@ -77,15 +88,27 @@ def event_upload(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
     except SeveralEventsError as error:
         # The file is not kept: the director chooses the event and uploads it again.
         messages.error(request, several_events_message(error.events))
+        initial = _upload_initial(event)
+        initial["format"] = form.cleaned_data["format"]
+        if form.cleaned_data["newcomer_start"]:
+            initial["newcomer_start"] = form.cleaned_data["newcomer_start"]
         choice = UploadForm(
-            initial={**version_initial(event), "format": form.cleaned_data["format"]},
+            initial=initial,
             events=error.events,
         )
         return _results_page(request, event, choice, None)
     except ImportFileError as error:
         messages.error(request, error.message)
         return _results_page(request, event, form, None)
-    return _store(request, event, form.cleaned_data["version"], imported, f"file:{fmt}", True)
+    return _store(
+        request,
+        event,
+        form.cleaned_data["version"],
+        imported,
+        f"file:{fmt}",
+        True,
+        newcomer_start=form.cleaned_data["newcomer_start"] or None,
+    )
 
 
 @require_POST
@@ -93,12 +116,12 @@ def event_paste(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
     event = event_for_director(request, slug, event_id)
     form = PasteForm(request.POST)
     if not form.is_valid():
-        return _results_page(request, event, UploadForm(initial=version_initial(event)), form)
+        return _results_page(request, event, UploadForm(initial=_upload_initial(event)), form)
     try:
         imported = parse_file(form.cleaned_data["text"].encode("utf-8"), "csv")
     except ImportFileError as error:
         messages.error(request, error.message)
-        return _results_page(request, event, UploadForm(initial=version_initial(event)), form)
+        return _results_page(request, event, UploadForm(initial=_upload_initial(event)), form)
     return _store(request, event, form.cleaned_data["version"], imported, "paste", True)
 
 
@@ -109,16 +132,25 @@ def _store(
     imported: ImportedEvent,
     source: str,
     replace_entries: bool,
+    *,
+    newcomer_start: str | None = None,
 ) -> HttpResponse:
+    pending = corrections.PendingCorrection(
+        event_id=event.pk,
+        version=version,
+        source=source,
+        replace_entries=replace_entries,
+        round_no=None,
+        imported=imported,
+        next_url=reverse("event_names", kwargs={"slug": event.club.slug, "event_id": event.pk}),
+        newcomer_start=newcomer_start,
+    )
+    impact: LadderImpact | None = None
     try:
-        results.set_results(
-            event.pk,
-            version,
-            imported,
-            request.user,
-            source=source,
-            replace_entries=replace_entries,
-        )
+        if corrections.needs_confirmation(event):
+            impact = corrections.preview(event, pending, request.user)
+        else:
+            corrections.apply(pending, request.user)
     except ImportFileError as error:
         messages.error(request, error.message)
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
@@ -129,16 +161,76 @@ def _store(
         messages.warning(request, warning)
     if imported.date is not None and imported.date_source is not None:
         messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
-    messages.success(
-        request,
-        ngettext(
-            "%(count)d game or bye is saved.",
-            "%(count)d games and byes are saved.",
-            len(imported.games),
-        )
-        % {"count": len(imported.games)},
-    )
+    if impact is not None:
+        return _confirm_page(request, event, pending, impact)
+    messages.success(request, _saved_message(imported))
     return redirect("event_names", slug=event.club.slug, event_id=event.pk)
+
+
+def _saved_message(imported: ImportedEvent) -> str:
+    return ngettext(
+        "%(count)d game or bye is saved.",
+        "%(count)d games and byes are saved.",
+        len(imported.games),
+    ) % {"count": len(imported.games)}
+
+
+def _confirm_page(
+    request: AuthedRequest,
+    event: Event,
+    pending: corrections.PendingCorrection,
+    impact: LadderImpact,
+) -> HttpResponse:
+    """The correction held, and what it would move, with the button that applies it."""
+    corrections.hold(request.session, pending)
+    shown = impact.moves[:MOVES_SHOWN]
+    names = dict(
+        Player.objects.filter(pk__in=[m.player_id for m in shown]).values_list("id", "name")
+    )
+    return render(
+        request,
+        "clubs/events/correction.html",
+        {
+            "club": event.club,
+            "event": event,
+            "pending": pending,
+            "games": len(pending.imported.games),
+            "games_now": event.games.count()
+            if pending.round_no is None
+            else event.games.filter(round=pending.round_no).count(),
+            "impact": impact,
+            "moves": [{"name": names.get(m.player_id, ""), "move": m} for m in shown],
+        },
+    )
+
+
+@require_POST
+def event_correction(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """Apply (or drop) the correction the confirm page showed."""
+    event = event_for_director(request, slug, event_id)
+    if "cancel" in request.POST:
+        corrections.drop(request.session, event.pk)
+        messages.info(request, _("The correction was not applied; nothing changed."))
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    pending = corrections.take(request.session, event.pk, request.POST.get("token", ""))
+    if pending is None:
+        messages.error(
+            request,
+            _(
+                "This correction is no longer waiting (it was applied, cancelled or replaced "
+                "by a newer one), so nothing was saved. Please make it again."
+            ),
+        )
+        return redirect("event_results", slug=slug, event_id=event.pk)
+    # Whatever happens next, this correction is done: a refused one cannot succeed later.
+    corrections.drop(request.session, event.pk)
+    try:
+        corrections.apply(pending, request.user)
+    except (ImportFileError, event_drafts.PublishingError) as error:
+        messages.error(request, error.message)
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    messages.success(request, _saved_message(pending.imported))
+    return redirect(pending.next_url)
 
 
 def _results_page(
@@ -167,29 +259,34 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
         round_no = bounded_int(request.POST.get("round"), 0, 0, results.MAX_ROUND) or None
         if formset.is_valid() and version_form.is_valid():
             version = version_form.cleaned_data["version"]
+            impact: LadderImpact | None = None
             try:
                 imported = results.grid_to_imported(grid_rows_from(formset, round_no))
-                if round_no is None:
-                    results.set_results(
-                        event.pk,
-                        version,
-                        imported,
-                        request.user,
-                        source="grid",
-                        replace_entries=False,
-                    )
+                pending = corrections.PendingCorrection(
+                    event_id=event.pk,
+                    version=version,
+                    source="grid",
+                    replace_entries=False,
+                    round_no=round_no,
+                    imported=imported,
+                    next_url=_grid_url(event, round_no, blank=BLANK_ROWS * 3)
+                    if "more" in request.POST
+                    else reverse("event_names", kwargs={"slug": slug, "event_id": event.pk}),
+                )
+                if corrections.needs_confirmation(event):
+                    impact = corrections.preview(event, pending, request.user)
                 else:
-                    results.set_round_results(event.pk, version, round_no, imported, request.user)
+                    corrections.apply(pending, request.user)
             except event_drafts.StaleEditError as error:
                 messages.error(request, error.message)
                 return redirect(_grid_url(event, round_no))
             except (ImportFileError, event_drafts.PublishingError) as error:
                 messages.error(request, error.message)
             else:
+                if impact is not None:
+                    return _confirm_page(request, event, pending, impact)
                 messages.success(request, _("The results are saved."))
-                if "more" in request.POST:
-                    return redirect(_grid_url(event, round_no, blank=BLANK_ROWS * 3))
-                return redirect("event_names", slug=slug, event_id=event.pk)
+                return redirect(pending.next_url)
         else:
             messages.error(request, _("The grid could not be read: reload the page and try again."))
     else:
@@ -221,6 +318,11 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
             "rounds": rounds,
             "new_round": (rounds[-1] + 1) if rounds else 1,
             "whole": whole,
+            "grid_keys": keys_json(),
+            "key_legend": [
+                (RESULT_LABELS[result].short, sequences)
+                for result, sequences in keys_by_result().items()
+            ],
         },
     )
 

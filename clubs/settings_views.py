@@ -15,14 +15,26 @@ from django.views.decorators.http import require_POST
 
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director
-from clubs.models import Club
+from clubs.models import Club, NewcomerStart
 from clubs.views import club_page_path
 
 
 class PageSettingsForm(forms.ModelForm):
+    # Not required: a form sent without it (an older page) keeps the club's setting.
+    newcomer_start = forms.ChoiceField(
+        label=gettext_lazy("New players from a results file start"),
+        choices=NewcomerStart.choices,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "The upload screen's default; each upload and import_event may choose otherwise. "
+            "New players stay provisional until they have played their first rated games."
+        ),
+    )
+
     class Meta:
         model = Club
-        fields: ClassVar[list[str]] = ["visibility", "name_display", "language"]
+        fields: ClassVar[list[str]] = ["visibility", "name_display", "language", "newcomer_start"]
         labels: ClassVar[dict[str, Any]] = {
             "visibility": gettext_lazy("Who can see the club page"),
             "name_display": gettext_lazy("Names on the club page"),
@@ -39,6 +51,9 @@ class PageSettingsForm(forms.ModelForm):
             ),
         }
         widgets: ClassVar[dict[str, Any]] = {"visibility": forms.RadioSelect}
+
+    def clean_newcomer_start(self) -> str:
+        return str(self.cleaned_data["newcomer_start"] or self.instance.newcomer_start)
 
 
 def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs import audit, invitations
+from clubs import audit, audit_sentences, invitations
 from clubs.access import (
     NOT_FOUND,
     AuthedRequest,
@@ -23,9 +24,11 @@ from clubs.access import (
 )
 from clubs.auth_forms import too_many_from_address
 from clubs.erasure import erase_player
-from clubs.forms import ClubCreateForm, InviteDirectorForm
+from clubs.forms import AuditFilterForm, ClubCreateForm, InviteDirectorForm
 from clubs.models import Club, ClubRole
 from clubs.throttle import address_allows
+
+AUDIT_PER_PAGE = 100
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -150,10 +153,33 @@ def director_remove(request: AuthedRequest, slug: str, role_id: int) -> HttpResp
     return redirect("club_manage", slug=club.slug)
 
 
+@require_safe
 def audit_log(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
-    entries = club.audit_entries.select_related("user")[:500]
-    return render(request, "clubs/audit_log.html", {"club": club, "entries": entries})
+    filters = AuditFilterForm(request.GET, club=club)
+    player_id = event_id = None
+    if filters.is_valid():
+        player, event = filters.cleaned_data["player"], filters.cleaned_data["event"]
+        player_id = player.pk if player is not None else None
+        event_id = event.pk if event is not None else None
+    entries = audit_sentences.about(
+        club.audit_entries.select_related("user"), player_id=player_id, event_id=event_id
+    )
+    page = Paginator(entries, AUDIT_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "clubs/audit_log.html",
+        {
+            "club": club,
+            "filters": filters,
+            "filtered": player_id is not None or event_id is not None,
+            "page": page,
+            "rows": audit_sentences.sentences(list(page.object_list)),
+            "query": query.urlencode(),
+        },
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -162,6 +162,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("nl", _("Dutch")), ("de", _("German")), ("hi", _("Hindi"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One written-month date format per language (config/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

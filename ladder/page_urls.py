@@ -3,7 +3,7 @@ the public directory, robots.txt, the sitemap and the directors' page settings."
 
 from django.urls import URLPattern, path
 
-from clubs import settings_views
+from clubs import rating_settings_views, settings_views
 from ladder import views
 
 CLUB_PAGES = [
@@ -16,6 +16,8 @@ CLUB_PAGES = [
     ("players/<int:player_id>/", views.player_page, "club_player"),
     ("events/", views.events_page, "club_events"),
     ("events/<int:event_id>/", views.event_page, "club_event"),
+    ("events/<int:event_id>/results.trf", views.event_results_trf, "club_event_trf"),
+    ("events/<int:event_id>/results.csv", views.event_results_csv, "club_event_csv"),
     ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
 ]
 
@@ -25,6 +27,11 @@ urlpatterns: list[URLPattern] = [
     path("sitemap.xml", views.sitemap_xml, name="sitemap"),
     path("results/<str:share_token>/", views.shared_event, name="shared_event"),
     path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
+    path(
+        "manage/<slug:slug>/ratings/",
+        rating_settings_views.rating_settings,
+        name="rating_settings",
+    ),
     path(
         "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
     ),

@@ -46,6 +46,7 @@ from ladder.rosters import (
     active_since,
     forget_rosters,
     load_roster,
+    provisional_below,
 )
 
 __all__ = [
@@ -76,4 +77,5 @@ __all__ = [
     "load_roster",
     "player_page",
     "points_text",
+    "provisional_below",
 ]

@@ -79,7 +79,7 @@ def preview_event(event: Event) -> EventPreview:
     with_games = {row[0] for row in needed} | {row[1] for row in needed if row[1] is not None}
     variants = tuple(Counter(row[3] for row in game_rows if row[3]).items())
     unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
-    before_count = _events_before(event)
+    before_count = events_before(event)
     read = from_stored(event.file_date)
     note = event_date_note(*read, event.date) if read is not None else ""
     if unconfirmed:
@@ -124,7 +124,7 @@ def preview_event(event: Event) -> EventPreview:
     )
 
 
-def _events_before(event: Event) -> int:
+def events_before(event: Event) -> int:
     """How many published events come before `event` in the ladder's order."""
     return (
         Event.objects.filter(club_id=event.club_id)

@@ -424,7 +424,13 @@ def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, A
 def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> None:
     """Store the summaries of the club's players that differ from what is stored."""
     stored = stored_summaries(club_id)
-    changed = [(pk, *summaries[pk]) for pk, old in stored.items() if summaries[pk] != old]
+    # A player committed while this replay ran is not in `summaries`; the change that added
+    # them queued the next replay, which writes their summary.
+    changed = [
+        (pk, *summaries[pk])
+        for pk, old in stored.items()
+        if pk in summaries and summaries[pk] != old
+    ]
     if not changed:
         return
     if connection.vendor == "postgresql":

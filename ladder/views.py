@@ -40,6 +40,8 @@ from clubs.models import Club, Event, Player
 from ladder import page_cache, pages, rating_rules
 from ladder.changes import request_full_rebuild
 from ladder.chart import ChartPoint, ChartText, rating_chart
+from ladder.event_export import event_csv, event_trf
+from ladder.event_export import file_name as export_file_name
 from ladder.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
@@ -49,6 +51,7 @@ from ladder.export import (
     seeding_trf,
 )
 from ladder.language import use_club_language
+from ladder.list_pages import ladder_list, roster_list
 
 
 @dataclass(frozen=True)
@@ -122,9 +125,12 @@ def club_view(
                 return _protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             if download is not None:
-                return _protect(_inactive_download(download), noindex=True)
-            inactive = render(request, "ladder/inactive.html", visit.context(noindex=True))
-            return _protect(inactive, noindex=True)
+                notice = _inactive_download(download)
+            else:
+                notice = render(request, "ladder/inactive.html", visit.context(noindex=True))
+            # Renewing brings the page back at once: no cache may keep the notice.
+            page_cache.not_shared(notice)
+            return _protect(notice, noindex=True)
 
         return wrapper
 
@@ -159,31 +165,47 @@ _PAYMENT_REQUIRED = 402
 def _page(
     view: ClubView, request: HttpRequest, visit: Visit, *, download: bool, **kwargs: Any
 ) -> HttpResponse:
-    """The view's page, from the page cache when the visitor may share it with others."""
+    """The view's page, from the page cache when the visitor may share it with others, or a
+    304 when the visitor (or a CDN) already holds the page the key names."""
     if visit.is_director or not page_cache.may_use_cache(request):
-        return view(request, visit, **kwargs)
+        response = view(request, visit, **kwargs)
+        page_cache.not_shared(response)
+        return response
     key = page_cache.page_key(
         visit.club,
-        path=request.get_full_path(),
+        path=page_cache.normal_path(request),
         language=translation.get_language(),
         page_open=visit.page_open,
         today=timezone.localdate(),
         download=download,
     )
+    tag = page_cache.etag(key, current=visit.club.ladder_is_current)
+    # An unlisted club's links carry its secret: never a copy in a shared cache.
+    public = visit.club.visibility == Club.Visibility.PUBLIC
+    if page_cache.not_modified(request, tag):
+        response = HttpResponse(status=304)
+        page_cache.share(response, tag, public=public)
+        return response
     kept = page_cache.cached_page(key)
     if kept is None:
         response = view(request, visit, **kwargs)
+        shareable = page_cache.shareable(request, response)
         kept = page_cache.keep_page(key, request, response)
         if kept is not None and page_cache.accepts_gzip(request):
             # Built in the ladder's present state: any notice it needs is in it already.
             response = page_cache.kept_response(request, kept, status=None)
         response[page_cache.STATUS_HEADER] = "miss"
     else:
+        shareable = True
         status = None
         if not download and not visit.club.ladder_is_current:
             status = render_to_string("ladder/status.html", {"club": visit.club})
         response = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
+    if shareable:
+        page_cache.share(response, tag, public=public)
+    else:
+        page_cache.not_shared(response)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
 
@@ -198,10 +220,17 @@ def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[pages.LadderRow], 
 @club_view()
 def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, active_only = _ladder(request, visit)
+    listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
     return render(
         request,
         "ladder/ladder.html",
-        visit.context(rows=rows, active_only=active_only, section="ladder"),
+        visit.context(
+            rows=rows,
+            listed=listed,
+            provisional_below=pages.provisional_below(visit.club),
+            active_only=active_only,
+            section="ladder",
+        ),
     )
 
 
@@ -260,8 +289,13 @@ def _download(text: str, content_type: str, filename: str, club: Club) -> HttpRe
 @club_view()
 def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     roster = pages.load_roster(visit.club, visit.is_director)
+    players = roster.by_name()
+    listed = roster_list(players, request.GET)
+    below = pages.provisional_below(visit.club)
     return render(
-        request, "ladder/roster.html", visit.context(players=roster.by_name(), section="players")
+        request,
+        "ladder/roster.html",
+        visit.context(players=players, listed=listed, provisional_below=below, section="players"),
     )
 
 
@@ -312,8 +346,16 @@ def rating_rules_page(request: HttpRequest, visit: Visit) -> HttpResponse:
 
 @club_view()
 def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
-    events = pages.event_summaries(visit.club)
-    return render(request, "ladder/events.html", visit.context(events=events, section="events"))
+    kinds = dict(Event.Kind.choices)
+    kind = request.GET.get("kind")
+    if kind not in kinds:
+        kind = None  # an unknown kind shows every event rather than failing
+    events = pages.event_summaries(visit.club, kind)
+    return render(
+        request,
+        "ladder/events.html",
+        visit.context(events=events, kinds=kinds.items(), kind=kind, section="events"),
+    )
 
 
 @club_view(free=True)
@@ -324,6 +366,28 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = pages.load_roster(visit.club, visit.is_director)
     page = pages.event_page(event, roster, _("unconfirmed player"))
     return render(request, "ladder/event.html", visit.context(page=page, section="events"))
+
+
+@club_view(download="trf")
+def event_results_trf(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
+    """The event page's results as a TRF16 file, names as the page shows them."""
+    event = _published_event(visit, event_id)
+    text = event_trf(event, viewer_is_director=visit.is_director)
+    return _download(text, "text/plain", export_file_name(event, "trf"), visit.club)
+
+
+@club_view(download="csv")
+def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
+    event = _published_event(visit, event_id)
+    text = event_csv(event, viewer_is_director=visit.is_director)
+    return _download(text, "text/csv", export_file_name(event, "csv"), visit.club)
+
+
+def _published_event(visit: Visit, event_id: int) -> Event:
+    event = visit.club.events.published().filter(pk=event_id).first()
+    if event is None:
+        raise Http404(NOT_FOUND)
+    return event
 
 
 @require_safe

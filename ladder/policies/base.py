@@ -241,12 +241,35 @@ _OUTCOMES = {
 }
 
 
+class SettingError(ValueError):
+    """A refused setting: the message names the field, for logs and the admin; `field`, `low`
+    and `high` (the allowed range, when there is one) and `at_least` (the field this one may
+    not be below) let a form say the same in the director's language."""
+
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        *,
+        low: float | None = None,
+        high: float | None = None,
+        at_least: str | None = None,
+    ) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.low = low
+        self.high = high
+        self.at_least = at_least
+
+
 def require_finite(field: str, value: object, *, low: float, high: float) -> float:
     """A real number (int or float, not bool) in [low, high]."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{field}: expected a number, got {value!r}")
+        raise SettingError(field, f"expected a number, got {value!r}", low=low, high=high)
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{field}: must be between {low:g} and {high:g}, got {value!r}")
+        raise SettingError(
+            field, f"must be between {low:g} and {high:g}, got {value!r}", low=low, high=high
+        )
     return float(value)
 
 
@@ -255,15 +278,17 @@ def require_int(field: str, value: object, *, low: int, high: int) -> int:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{field}: expected a whole number, got {value!r}")
+        raise SettingError(field, f"expected a whole number, got {value!r}", low=low, high=high)
     if not low <= value <= high:
-        raise ValueError(f"{field}: must be between {low} and {high}, got {value!r}")
+        raise SettingError(
+            field, f"must be between {low} and {high}, got {value!r}", low=low, high=high
+        )
     return value
 
 
 def require_bool(field: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise ValueError(f"{field}: expected true or false, got {value!r}")
+        raise SettingError(field, f"expected true or false, got {value!r}")
     return value
 
 

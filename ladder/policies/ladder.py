@@ -18,6 +18,7 @@ from ladder.policies.base import (
     PlayerState,
     PolicySettings,
     RatingPolicy,
+    SettingError,
     UnratedReason,
     check_event,
     event_unrated_reason,
@@ -91,8 +92,10 @@ class LadderPolicy:
         # "High" and "low" would be meaningless the other way round; most
         # likely the two fields were swapped in the form.
         if settings.k_high < settings.k_low:
-            raise ValueError(
-                f"k_high: must be at least k_low ({settings.k_low:g}), got {settings.k_high:g}"
+            raise SettingError(
+                "k_high",
+                f"must be at least k_low ({settings.k_low:g}), got {settings.k_high:g}",
+                at_least="k_low",
             )
         return settings
 

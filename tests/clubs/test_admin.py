@@ -16,6 +16,7 @@ def admin_post(client, club, **changes):
         "name": club.name,
         "rating_policy": club.rating_policy,
         "rating_settings": "{}",
+        "newcomer_start": club.newcomer_start,
         "visibility": club.visibility,
         "name_display": club.name_display,
         "language": club.language,

@@ -46,12 +46,11 @@ def counts():
 
 
 def checked_choices(html):
-    """The radio buttons the names page checks before the director touches anything."""
+    """The choices the names page selects before the director touches anything."""
     found = {}
-    for tag in re.findall(r"<input [^>]*type=\"radio\"[^>]*>", html):
-        if " checked" in tag:
-            name = re.search(r'name="([^"]+)"', tag).group(1)
-            found[name] = re.search(r'value="([^"]*)"', tag).group(1)
+    for name, options in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', html, re.S):
+        chosen = re.search(r'<option value="([^"]*)" selected', options)
+        found[name] = chosen.group(1) if chosen else ""
     return found
 
 
@@ -135,13 +134,17 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
     soren = event.entries.get(typed_name="Weiß, Sören")
     placeholder = event.entries.get(typed_name="spielfrei")
     assert defaults[f"decision_{muller.pk}"] == f"p{jurgen.pk}"  # preselected, not yet linked
-    assert defaults[f"decision_{soren.pk}"] == ""  # a candidate, no preselect: "decide later"
+    # Sara Weiß is only alike as text: a weak candidate, so Sören starts as a new player.
+    assert defaults[f"decision_{soren.pk}"] == "new"
     assert defaults[f"decision_{placeholder.pk}"] == "none"
     muller.refresh_from_db()
     assert muller.player is None
 
-    # The director accepts the suggestions as shown; Sören still needs a decision.
-    signed_in.post(url("event_names", event), {**defaults, "version": fresh(event).edit_version})
+    # The director accepts the suggestions as shown but leaves Sören for later.
+    signed_in.post(
+        url("event_names", event),
+        {**defaults, f"decision_{soren.pk}": "", "version": fresh(event).edit_version},
+    )
     response = signed_in.post(
         url("event_publish", event), {"version": fresh(event).edit_version}, follow=True
     )
@@ -188,9 +191,12 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
     assert rows[at][3] == "1-0"
     rows[at] = (*rows[at][:3], "0-1")
     before = PlayerEventResult.objects.get(event=event, player=jurgen).change
+    # A published event's correction is shown first and applies on confirmation.
+    shown = signed_in.post(url("event_grid", event), grid_post(rows, fresh(event).edit_version))
+    assert shown.status_code == 200 and shown.context["impact"].moved > 0
     with django_capture_on_commit_callbacks(execute=True):
         response = signed_in.post(
-            url("event_grid", event), grid_post(rows, fresh(event).edit_version)
+            url("event_correction", event), {"token": shown.context["pending"].token}
         )
     assert response.status_code == 302
     after = PlayerEventResult.objects.get(event=event, player=jurgen).change

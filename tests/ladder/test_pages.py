@@ -104,10 +104,10 @@ def test_the_ladder_lists_established_players_by_rating_then_provisional_ones(cl
     assert [row[:4] for row in rows] == [
         ["1", "Bob Birch", "1601", "12"],
         ["2", "Ann Alder", "1500", "30"],
-        ["3", "Cid Cedar provisional", "1700", "2"],
-        ["4", "Dee Dogwood provisional", "1450", "4"],
+        ["3", "Cid Cedar provisional 3 more rated games to be established", "1700", "2"],
+        ["4", "Dee Dogwood provisional 1 more rated game to be established", "1450", "4"],
     ]
-    assert [row[5] for row in rows] == ["−3.0", "+12.3", "—", "0.0"]
+    assert [row[5] for row in rows] == ["▼down −3.0", "▲up +12.3", "—", "0.0"]
     assert "Eve Elm" not in response.content.decode()
 
 
@@ -280,9 +280,9 @@ def test_the_player_page_has_the_chart_and_the_same_numbers_in_a_table(client, p
     assert svg.count("<circle") == 3
     (history_table,) = tables(response, "visually-hidden")
     assert history_table[1:] == [
-        ["01/10/2026", "January Swiss", "1507"],
-        ["02/01/2026", "Friendly", "1507"],
-        ["03/01/2026", "Bughouse night", "1507"],
+        ["10 Jan 2026", "January Swiss", "1507"],
+        ["1 Feb 2026", "Friendly", "1507"],
+        ["1 Mar 2026", "Bughouse night", "1507"],
     ]
     changes = re.findall(r'<span class="change">([^<]+)</span>', html)
     assert changes == ["0.0", "0.0", "+7.2"]
@@ -299,12 +299,16 @@ def test_a_merged_players_page_leads_to_the_player_they_were_merged_into(client,
 def test_the_event_page_counts_byes_and_forfeits_in_the_standings(client, public, history):
     response = client.get(url(public, f"events/{history['swiss'].pk}/"))
     standings = table(response, "standings")
-    #  rank, name, points, played, byes, forfeits, change
+    #  rank, name, points, played, byes, forfeits, Buchholz Cut-1, Buchholz, SB, wins, change
+    # Ann and Cid tie on 2 and Buchholz Cut-1 separates them (ladder.tiebreaks, C.07 art. 16):
+    #   Ann: Bob (0 + his requested bye as a draw = ½) + her forfeit win (own 2) + Dee (2) = 4½,
+    #        cut Bob's ½ -> 4; Cid: Dee (2) + his half bye (own 2) + Bob (½) = 4½, the bye
+    #        (a voluntary unplayed round) is cut first -> 2½.
     assert standings == [
-        ["1", "Ann Alder", "2", "2", "0", "1", "+7.2"],
-        ["1", "Cid Cedar", "2", "2", "1", "0", "+36.0"],
-        ["3", "Dee Dogwood", "1½", "2", "0", "1", "0.0"],
-        ["4", "Bob Birch", "1", "2", "1", "0", "−7.2"],
+        ["1", "Ann Alder", "2", "2", "0", "1", "4", "4.5", "2.50", "1", "+7.2"],
+        ["2", "Cid Cedar", "2", "2", "1", "0", "2.5", "4.5", "2.50", "1", "+36.0"],
+        ["3", "Dee Dogwood", "1½", "2", "0", "1", "4", "5.5", "3.00", "1", "0.0"],
+        ["4", "Bob Birch", "1", "2", "1", "0", "4", "5", "1.00", "0", "−7.2"],
     ]
 
 
@@ -339,7 +343,7 @@ def test_an_unrated_event_shows_no_rating_changes(client, public, history):
     html = response.content.decode()
     assert "not rated" in html
     assert not tables(response, "rating-changes")
-    assert len(table(response, "standings")[0]) == 6  # no change column
+    assert len(table(response, "standings")[0]) == 10  # no change column
 
 
 def test_a_round_robin_gets_a_crosstable(client, public):
@@ -360,7 +364,10 @@ def test_a_round_robin_gets_a_crosstable(client, public):
     replay(public)
     response = client.get(url(public, f"events/{event.pk}/"))
     crosstable = table(response, "crosstable")
-    assert [row[1] for row in crosstable] == ["Ann", "Dee", "Bob", "Cid"]
+    # Bob and Cid tie on 1; Buchholz Cut-1 puts Cid first: Dee 1½ + Ann 2½ + Bob 1½ (his
+    # forfeit loss counted as a draw) = 5½, cut 1½ -> 4, against Bob's Ann 2½ + Cid 1, his
+    # forfeit loss (own 1) cut first -> 3½.
+    assert [row[1] for row in crosstable] == ["Ann", "Dee", "Cid", "Bob"]
     cells = {row[1]: row for row in crosstable}
     order = [row[1] for row in crosstable]
     col = {name: 2 + order.index(name) for name in order}
@@ -391,9 +398,9 @@ def test_the_list_of_events_shows_date_kind_players_and_whether_it_was_rated(
 ):
     rows = table(client.get(url(public, "events/")), "events")
     assert rows == [
-        ["03/01/2026", "Bughouse night", "Bughouse", "2", "not rated"],
-        ["02/01/2026", "Friendly", "Standard", "2", "not rated"],
-        ["01/10/2026", "January Swiss", "Standard", "4", "rated"],
+        ["1 Mar 2026", "Bughouse night", "Bughouse", "2", "not rated"],
+        ["1 Feb 2026", "Friendly", "Standard", "2", "not rated"],
+        ["10 Jan 2026", "January Swiss", "Standard", "4", "rated"],
     ]
 
 
@@ -403,7 +410,7 @@ def test_the_roster_lists_everyone_by_name_with_their_status(client, public):
     Player.objects.create(club=public, name="Cid Cedar")
     rows = table(client.get(url(public, "players/")), "roster")
     assert [row[:4] for row in rows] == [
-        ["Ann Alder", "1451", "provisional", "3"],
+        ["Ann Alder", "1451", "provisional 2 more rated games to be established", "3"],
         ["Bob Birch", "1500", "established", "30"],
         ["Cid Cedar", "—", "not rated yet", "0"],
     ]

@@ -74,3 +74,21 @@ def test_the_store_imports_from_clubs_only_its_models_and_both_modules_stay_shor
     assert {name for name in imported if name.split(".")[0] == "clubs"} <= {"clubs.models"}
     for name in ("store.py", "replay.py"):
         assert len((LADDER / name).read_text().splitlines()) <= 500, name
+
+
+def test_summaries_skip_a_player_added_while_the_replay_ran(club):
+    ann, bob = make_players(club, ["Ann", "Bob"])
+    make_event(club, [(1, ann, bob, W)])
+    _replayed(club)
+    ann.refresh_from_db()
+    # The replay rated Ann and Bob; Cid was committed after it read the club's players.
+    (cid,) = make_players(club, ["Cid"])
+    summaries = {
+        ann.pk: store.PlayerSummary(1234.5, 1, True, dt.date(2026, 1, 10), 34.5),
+        bob.pk: store.stored_summaries(club.pk)[bob.pk],
+    }
+    store.write_summaries(club.pk, summaries)
+    ann.refresh_from_db()
+    cid.refresh_from_db()
+    assert ann.rating == 1234.5
+    assert cid.rating is None

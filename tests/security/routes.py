@@ -45,17 +45,23 @@ route("billing:webhook", "webhook", "POST")
 
 for name in ("club_manage", "audit_log", "roster_players", "roster_player", "roster_duplicates",
              "roster_merge_confirm", "roster_merges", "event_list", "event_detail",
-             "event_results", "event_preview"):  # fmt: skip
+             "event_results", "event_preview", "event_export_trf",
+             "event_export_csv"):  # fmt: skip
     route(name, "director", "GET")
 for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roster_merge",
-             "roster_merge_undo",
+             "roster_merge_undo", "roster_player_rename", "roster_player_delete",
+             "roster_first_last",
              "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
+             "event_names_bulk",
              "event_publish", "event_unpublish", "event_delete", "event_restore",
              "event_share_rotate", "club_rotate_secret"):  # fmt: skip
     route(name, "director", "POST")
-for name in ("player_erase", "roster_repoint", "event_create", "event_edit", "event_grid",
-             "event_names", "club_settings"):  # fmt: skip
+for name in ("player_erase", "roster_repoint", "roster_player_add", "event_create",
+             "event_edit", "event_grid", "event_names", "club_settings"):  # fmt: skip
     route(name, "director", "GET", "POST")
+
+route("rating_settings", "director", "GET", "POST")
+route("event_correction", "director", "POST")
 
 route("director_add", "owner", "POST")
 route("invitation_accept", "invitation", "GET", "POST")
@@ -68,7 +74,8 @@ route("shared_event", "link", "GET")
 
 for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
              "club_seeding_csv", "club_roster", "club_player", "club_events",
-             "club_event", "club_rating_rules"):  # fmt: skip
+             "club_event", "club_event_trf", "club_event_csv",
+             "club_rating_rules"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 

@@ -103,7 +103,7 @@ def test_director_changes_are_in_the_audit_log_which_directors_can_read(client, 
     entry = AuditEntry.objects.get(club=club, action="director.added")
     assert entry.user == owner
     page = client.get(reverse("audit_log", args=[club.slug])).content.decode()
-    assert "director.added" in page
+    assert "added helper@example.org as a director." in page
 
 
 @pytest.mark.django_db(transaction=True)

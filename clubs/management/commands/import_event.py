@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from clubs.date_notes import date_note
 from clubs.event_drafts import EventDetails, PublishingError
 from clubs.importers import ImportFileError, SeveralEventsError, detect_format, parse_file
-from clubs.models import Club, Event
+from clubs.models import Club, Event, NewcomerStart
 from clubs.publishing import ImportOptions, import_event
 from ladder.replay import replay_ladder
 
@@ -58,6 +58,13 @@ class Command(BaseCommand):
             action="store_true",
             help="link a name that is the same after normalisation as exactly one player",
         )
+        parser.add_argument(
+            "--start-ratings",
+            choices=NewcomerStart.values,
+            default=NewcomerStart.CLUB,
+            help="where new players start: at the rating in the file (when it gives one) or "
+            "at the club's start rating (default: club); either way they are provisional",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club.objects.filter(slug=options["slug"]).first()
@@ -93,7 +100,11 @@ class Command(BaseCommand):
                 club,
                 imported,
                 details,
-                ImportOptions(link_exact=options["link_exact"], publish=options["publish"]),
+                ImportOptions(
+                    link_exact=options["link_exact"],
+                    publish=options["publish"],
+                    newcomer_start=options["start_ratings"],
+                ),
             )
         except (ImportFileError, PublishingError) as error:
             raise CommandError(f"{path}: {error.message}") from None
