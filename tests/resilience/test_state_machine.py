@@ -89,16 +89,16 @@ class LadderMachine(RuleBasedStateMachine):
 
     @rule(pick=st.integers(0, 100), result=st.sampled_from(RESULTS))
     def correction_whose_replay_crashes(self, pick: int, result: Result) -> None:
-        original = ladder.replay.rate_history
+        original = ladder.replay.rate_events
 
         def crash(*args, **kwargs):
             raise CrashedReplay("the worker died mid-replay")
 
-        ladder.replay.rate_history = crash
+        ladder.replay.rate_events = crash
         try:
             self.correct_a_result(pick, result)
         finally:
-            ladder.replay.rate_history = original
+            ladder.replay.rate_events = original
         self.crash_pending = True
 
     @rule()
