@@ -73,13 +73,15 @@ class EventDetails:
         return EventDetails(name, self.date, self.order_in_day, self.kind, self.rated)
 
 
-def create_event(club: Club, details: EventDetails, user: User | None) -> Event:
-    """A new draft event without results; its new players start as the club's setting says
-    until a file's upload chooses otherwise."""
+def create_event(
+    club: Club, details: EventDetails, user: User | None, *, newcomer_start: str | None = None
+) -> Event:
+    """A new draft event without results; its new players start as `newcomer_start` says,
+    or the club's setting, until a file's upload chooses otherwise."""
     details = details.checked()
     with transaction.atomic():
         event = Event.objects.create(
-            club=club, newcomer_start=club.newcomer_start, **fields_of(details)
+            club=club, newcomer_start=newcomer_start or club.newcomer_start, **fields_of(details)
         )
         audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
     return event

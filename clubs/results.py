@@ -22,7 +22,7 @@ from clubs.event_drafts import (
     EventDetails,
     PublishingError,
     claim,
-    fields_of,
+    create_event,
     listed,
     max_length,
     refuse_deleted,
@@ -54,11 +54,9 @@ def create_draft_from_import(
 ) -> Event:
     """A draft event holding an imported file's players and games, in one transaction;
     `newcomer_start` says where the names step starts the new players it makes."""
-    details = details.checked()
     check_imported(imported)
     with transaction.atomic():
-        event = Event.objects.create(club=club, newcomer_start=newcomer_start, **fields_of(details))
-        audit.record(club, user, "event.created", event_id=event.pk, name=event.name)
+        event = create_event(club, details, user, newcomer_start=newcomer_start)
         _store_results(event, imported, replace_entries=True, user=user, source=source)
     return reload_event(event.pk)
 
