@@ -1,39 +1,34 @@
 """A correction to a published event: held until the director has seen what it moves.
 
-A file, pasted CSV or grid save on a published event changes the ladder, so it goes in two
-steps. The submit step makes the write in a savepoint, replays in memory and rolls it back
-(ladder.what_if.write_impact), and holds the corrected results in the director's session;
-the confirm step makes the very same write through clubs/results.py. The event's
-edit_version taken at submit is the one the confirmation claims, so a confirmation after
-any other change to the event is refused, and a token ties the confirm page to the
-correction it showed (a newer one submitted in another tab replaces it). Drafts do not
-touch the ladder and are saved at once, as before.
+A file, pasted CSV or grid save on a published event changes the ladder, so it goes in the
+two steps of clubs/pending_changes.py: previewed in a rolled-back savepoint, held in the
+director's session, and made on confirmation through clubs/results.py, claiming the event's
+edit_version taken at submit. Drafts do not touch the ladder and are saved at once, as before.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import secrets
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from clubs import results
+from clubs import pending_changes, results
 from clubs.date_notes import from_stored, stored_date
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer
 from clubs.models import Event, User
 from ladder.impact import LadderImpact
 from ladder.results import Result
-from ladder.what_if import write_impact
 
-SESSION_KEY = "pending_corrections"
-# Per session, the corrections of this many events wait at once; an older one is dropped.
-MAX_PENDING = 3
+SESSION_KEY = pending_changes.SESSION_KEY
+needs_confirmation = pending_changes.needs_confirmation
 
 
+@pending_changes.register
 @dataclass(frozen=True)
 class PendingCorrection:
+    kind: ClassVar[str] = "results"
     event_id: int
     version: int  # the event's edit_version when the correction was submitted
     source: str
@@ -42,12 +37,17 @@ class PendingCorrection:
     imported: ImportedEvent
     next_url: str  # where the director goes once it is applied
     newcomer_start: str | None = None
-    token: str = dataclasses.field(default_factory=lambda: secrets.token_urlsafe(12))
+    token: str = dataclasses.field(default_factory=pending_changes.new_token)
 
+    def apply(self, user: User | None) -> Event:
+        return apply(self, user)
 
-def needs_confirmation(event: Event) -> bool:
-    """A change to a published event moves the ladder: it is shown before it applies."""
-    return event.status == Event.Status.PUBLISHED and event.deleted_at is None
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PendingCorrection:
+        return _from_json(data)
 
 
 def apply(pending: PendingCorrection, user: User | None) -> Event:
@@ -69,36 +69,20 @@ def apply(pending: PendingCorrection, user: User | None) -> Event:
 
 def preview(event: Event, pending: PendingCorrection, user: User | None) -> LadderImpact:
     """What applying `pending` would move; raises what applying it would raise."""
-    return write_impact(event.club_id, lambda: apply(pending, user))
-
-
-# Holding it between the two steps ---------------------------------------------------------
+    return pending_changes.preview(event.club_id, pending, user).impact
 
 
 def hold(session: MutableMapping[str, Any], pending: PendingCorrection) -> None:
-    held = dict(session.get(SESSION_KEY) or {})
-    held.pop(str(pending.event_id), None)
-    held[str(pending.event_id)] = _to_json(pending)
-    # Dicts keep insertion order: the oldest go first.
-    session[SESSION_KEY] = dict(list(held.items())[-MAX_PENDING:])
+    pending_changes.hold(session, pending)
 
 
 def take(session: MutableMapping[str, Any], event_id: int, token: str) -> PendingCorrection | None:
     """The correction held for the event, if `token` is the one its confirm page showed."""
-    data = (session.get(SESSION_KEY) or {}).get(str(event_id))
-    if not data or not secrets.compare_digest(str(data.get("token", "")), token):
-        return None
-    try:
-        return _from_json(data)
-    except (KeyError, TypeError, ValueError):
-        # Held by an older version of the code, or damaged: it is submitted again.
-        return None
+    held = pending_changes.take(session, event_id, token)
+    return held if isinstance(held, PendingCorrection) else None
 
 
-def drop(session: MutableMapping[str, Any], event_id: int) -> None:
-    held = dict(session.get(SESSION_KEY) or {})
-    if held.pop(str(event_id), None) is not None:
-        session[SESSION_KEY] = held
+drop = pending_changes.drop
 
 
 _PLAYER_FIELDS = [f.name for f in dataclasses.fields(ImportedPlayer)]

@@ -2,8 +2,8 @@
 
 from django.urls import URLPattern, path
 
+from clubs import confirm_views, results_views
 from clubs import event_views as views
-from clubs import results_views
 
 _EVENT = "manage/<slug:slug>/events/<int:event_id>/"
 
@@ -16,9 +16,12 @@ urlpatterns: list[URLPattern] = [
     path(f"{_EVENT}results/upload/", results_views.event_upload, name="event_upload"),
     path(f"{_EVENT}results/paste/", results_views.event_paste, name="event_paste"),
     path(f"{_EVENT}results/grid/", results_views.event_grid, name="event_grid"),
+    # One confirm step for every change to a published event; the old address of the
+    # results correction's is kept for pages already open.
+    path(f"{_EVENT}confirm/", confirm_views.event_change_confirm, name="event_confirm"),
     path(
         f"{_EVENT}results/correction/",
-        results_views.event_correction,
+        confirm_views.event_change_confirm,
         name="event_correction",
     ),
     path(f"{_EVENT}names/", views.event_names, name="event_names"),

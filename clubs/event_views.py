@@ -15,7 +15,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import audit, event_drafts, name_decisions, name_table, names_html, publishing
+from clubs import (
+    audit,
+    confirm_views,
+    event_changes,
+    event_drafts,
+    name_decisions,
+    name_table,
+    names_html,
+    publishing,
+)
 from clubs.access import AuthedRequest, club_for_director, event_for_director
 from clubs.event_forms import (
     ActionForm,
@@ -104,15 +113,23 @@ def event_edit(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
         request.POST or None, instance=event, initial={"version": event.edit_version}
     )
     if request.method == "POST" and form.is_valid():
+        details = form.details()
+        change = event_changes.PendingDetails(event.pk, form.cleaned_data["version"], details)
         try:
-            event_drafts.update_event(
-                event.pk, form.cleaned_data["version"], form.details(), request.user
-            )
+            # A published event's new details wait for confirmation when they change anything.
+            # Compared with the stored row: the model form has set them on `event` already.
+            stored = event_drafts.reload_event(event.pk)
+            if event_changes.changed_details(stored, details):
+                done = confirm_views.submit(request, stored, change)
+            else:
+                done = confirm_views.Submitted(None, change.apply(request.user))
         except event_drafts.PublishingError as error:
             messages.error(request, error.message)
             if isinstance(error, event_drafts.StaleEditError):
                 return redirect("event_edit", slug=slug, event_id=event.pk)
         else:
+            if done.page is not None:
+                return done.page
             messages.success(request, _("The event's details are saved."))
             return redirect("event_detail", slug=slug, event_id=event.pk)
     return render(
@@ -142,16 +159,20 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
             for error in form.error_messages():
                 messages.error(request, error)
         else:
+            change = event_changes.PendingNames(
+                event.pk, form.cleaned_data["version"], tuple(form.decisions()), here
+            )
             try:
-                applied = name_decisions.apply_name_decisions(
-                    event.pk, form.cleaned_data["version"], form.decisions(), request.user
-                )
+                done = _submit_names(request, event, change)
             except event_drafts.PublishingError as error:
                 messages.error(request, error.message)
                 if isinstance(error, event_drafts.StaleEditError):
                     return redirect(here)
             else:
-                _saved_message(request, applied)
+                if done.page is not None:
+                    return done.page
+                assert isinstance(done.result, name_decisions.DecisionsApplied)
+                messages.success(request, confirm_views.names_saved_message(done.result))
                 if publishing.unconfirmed_names(event):
                     return redirect(here)
                 return redirect("event_preview", slug=slug, event_id=event.pk)
@@ -200,25 +221,33 @@ def event_names_bulk(request: AuthedRequest, slug: str, event_id: int) -> HttpRe
     if not decisions:
         messages.info(request, _("No name is left for that button."))
         return redirect(here)
+    change = event_changes.PendingNames(
+        event.pk, form.cleaned_data["version"], tuple(decisions), here
+    )
     try:
-        applied = name_decisions.apply_name_decisions(
-            event.pk, form.cleaned_data["version"], decisions, request.user
-        )
+        done = _submit_names(request, event, change)
     except event_drafts.PublishingError as error:
         messages.error(request, error.message)
     else:
-        _saved_message(request, applied)
+        if done.page is not None:
+            return done.page
+        assert isinstance(done.result, name_decisions.DecisionsApplied)
+        messages.success(request, confirm_views.names_saved_message(done.result))
     return redirect(here)
 
 
-def _saved_message(request: AuthedRequest, applied: name_decisions.DecisionsApplied) -> None:
-    messages.success(
+def _submit_names(
+    request: AuthedRequest, event: Event, change: event_changes.PendingNames
+) -> confirm_views.Submitted:
+    """Name decisions: a published event's wait for confirmation when they move a link."""
+    return confirm_views.submit(
         request,
-        _(
-            "Saved: %(linked)d linked to existing players, %(created)d new players, "
-            "%(dropped)d without a player."
-        )
-        % {"linked": applied.linked, "created": applied.created, "dropped": applied.left_out},
+        event,
+        change,
+        changes=lambda applied: (
+            isinstance(applied, name_decisions.DecisionsApplied)
+            and event_changes.names_change_anything(applied)
+        ),
     )
 
 

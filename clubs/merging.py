@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs import audit
-from clubs.event_drafts import max_length
+from clubs.event_drafts import claim, max_length
 from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias, User
 from ladder.changes import club_changed
 from matching import (
@@ -322,11 +322,24 @@ def undo_merge(merge: Merge, user: User | None) -> Merge:
 # Re-point
 
 
-def repoint_entry(entry: Entry, player: Player | None, new_name: str, user: User | None) -> Player:
+def repoint_entry(
+    entry: Entry,
+    player: Player | None,
+    new_name: str,
+    user: User | None,
+    *,
+    version: int | None = None,
+) -> Player:
     """Link one entry to another active player of its club, or to a new player named
-    `new_name` (when `player` is None). Returns the player the entry now belongs to."""
+    `new_name` (when `player` is None). Returns the player the entry now belongs to.
+
+    With `version` (a confirmed re-point on a published event) the event's edit version is
+    claimed first, so a re-point confirmed after any other change to the event is refused."""
     new_name = clean_name(new_name)
     with transaction.atomic():
+        if version is not None:
+            # The event first: the order the event's other changes take their locks in.
+            claim(entry.event_id, version)
         if player is not None:
             # The player first, then the entry: the order a merge takes its locks in.
             player = Player.objects.select_for_update().get(pk=player.pk)

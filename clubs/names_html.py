@@ -85,6 +85,10 @@ def row_words() -> Words:
             "provisional": gettext("provisional"),
             "last_event": gettext("last: %(event)s, %(date)s"),
             "as_matched": gettext("as “%(matched)s”"),
+            # The table's column headings (clubs/events/names.html), for the stacked rows.
+            "col_file": gettext("The file says"),
+            "col_best": gettext("Best candidate"),
+            "col_who": gettext("Who it is"),
         }
     )
 
@@ -100,11 +104,14 @@ def row_html(
     best = next(iter(likely(review)), None)
     cells = [
         f'<tr id="name-{pk}">',
-        f'<td class="num">{review.start_rank or ""}</td>',
+        # data-label: the column's heading, shown above the cell when a phone stacks them.
+        f'<td class="num" data-label="#">{review.start_rank or ""}</td>',
         f'<th scope="row">{escape(review.typed_name)}</th>',
-        f"<td>{_file_cell(review, words)}</td>",
-        f"<td>{_best_cell(review, best, details, words)}</td>",
-        f'<td><label class="visually-hidden" for="{decision_id}">'
+        f'<td data-label="{escape(words["col_file"])}">{_file_cell(review, words)}</td>',
+        f'<td data-label="{escape(words["col_best"])}">'
+        f"{_best_cell(review, best, details, words)}</td>",
+        f'<td data-label="{escape(words["col_who"])}">'
+        f'<label class="visually-hidden" for="{decision_id}">'
         f"{escape(words['decision_label'] % {'name': review.typed_name})}</label>"
         f'<select name="decision_{pk}" id="{decision_id}">'
         f"{_options(review, state.decision, details, words)}</select>"

@@ -11,10 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs import corrections, event_drafts, results
+from clubs import confirm_views, corrections, event_drafts, results
 from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
 from clubs.event_views import bounded_int, version_initial
@@ -26,7 +25,7 @@ from clubs.importers import (
     detect_format,
     parse_file,
 )
-from clubs.models import Event, Player
+from clubs.models import Event
 from clubs.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
@@ -44,7 +43,6 @@ from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
 MAX_WARNINGS = 20
-MOVES_SHOWN = 25  # the largest rating moves a correction's confirm page lists
 
 
 # Results -------------------------------------------------------------------------------------
@@ -162,75 +160,9 @@ def _store(
     if imported.date is not None and imported.date_source is not None:
         messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
     if impact is not None:
-        return _confirm_page(request, event, pending, impact)
-    messages.success(request, _saved_message(imported))
+        return confirm_views.confirm_page(request, event, pending, impact)
+    messages.success(request, confirm_views.results_saved_message(imported))
     return redirect("event_names", slug=event.club.slug, event_id=event.pk)
-
-
-def _saved_message(imported: ImportedEvent) -> str:
-    return ngettext(
-        "%(count)d game or bye is saved.",
-        "%(count)d games and byes are saved.",
-        len(imported.games),
-    ) % {"count": len(imported.games)}
-
-
-def _confirm_page(
-    request: AuthedRequest,
-    event: Event,
-    pending: corrections.PendingCorrection,
-    impact: LadderImpact,
-) -> HttpResponse:
-    """The correction held, and what it would move, with the button that applies it."""
-    corrections.hold(request.session, pending)
-    shown = impact.moves[:MOVES_SHOWN]
-    names = dict(
-        Player.objects.filter(pk__in=[m.player_id for m in shown]).values_list("id", "name")
-    )
-    return render(
-        request,
-        "clubs/events/correction.html",
-        {
-            "club": event.club,
-            "event": event,
-            "pending": pending,
-            "games": len(pending.imported.games),
-            "games_now": event.games.count()
-            if pending.round_no is None
-            else event.games.filter(round=pending.round_no).count(),
-            "impact": impact,
-            "moves": [{"name": names.get(m.player_id, ""), "move": m} for m in shown],
-        },
-    )
-
-
-@require_POST
-def event_correction(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
-    """Apply (or drop) the correction the confirm page showed."""
-    event = event_for_director(request, slug, event_id)
-    if "cancel" in request.POST:
-        corrections.drop(request.session, event.pk)
-        messages.info(request, _("The correction was not applied; nothing changed."))
-        return redirect("event_detail", slug=slug, event_id=event.pk)
-    pending = corrections.take(request.session, event.pk, request.POST.get("token", ""))
-    if pending is None:
-        messages.error(
-            request,
-            _(
-                "This correction is no longer waiting (it was applied, cancelled or replaced "
-                "by a newer one), so nothing was saved. Please make it again."
-            ),
-        )
-        return redirect("event_results", slug=slug, event_id=event.pk)
-    # Whatever happens next, this correction is done: a refused one cannot succeed later.
-    corrections.drop(request.session, event.pk)
-    try:
-        corrections.apply(pending, request.user)
-    except (ImportFileError, event_drafts.PublishingError) as error:
-        messages.error(request, error.message)
-        return redirect("event_detail", slug=slug, event_id=event.pk)
-    messages.success(request, _saved_message(pending.imported))
-    return redirect(pending.next_url)
 
 
 def _results_page(
@@ -284,7 +216,7 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
                 messages.error(request, error.message)
             else:
                 if impact is not None:
-                    return _confirm_page(request, event, pending, impact)
+                    return confirm_views.confirm_page(request, event, pending, impact)
                 messages.success(request, _("The results are saved."))
                 return redirect(pending.next_url)
         else:

@@ -18,7 +18,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from clubs import confirm_views
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, player_for_director
+from clubs.event_changes import PendingRepoint
+from clubs.event_drafts import PublishingError
 from clubs.event_forms import PlayerNameField
 from clubs.merging import (
     REASON_LABELS,
@@ -29,7 +32,6 @@ from clubs.merging import (
     merge_players,
     player_record,
     prepared_roster,
-    repoint_entry,
     undo_blockers,
     undo_merge,
 )
@@ -333,13 +335,24 @@ def repoint(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
     form = RepointForm(data, entry=entry, club=club)
     problem = None
     if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["player"]
+        change = PendingRepoint(
+            event_id=entry.event_id,
+            version=entry.event.edit_version,
+            entry_id=entry.pk,
+            player_id=None if chosen is None else chosen.pk,
+            new_name=form.cleaned_data["new_name"],
+        )
         try:
-            target = repoint_entry(
-                entry, form.cleaned_data["player"], form.cleaned_data["new_name"], request.user
-            )
-        except RosterChangeError as refused:
+            # A published event's ladder moves: shown first, made on confirmation.
+            done = confirm_views.submit(request, entry.event, change)
+        except (RosterChangeError, PublishingError) as refused:
             problem = refused.message
         else:
+            if done.page is not None:
+                return done.page
+            assert isinstance(done.result, Player)
+            target = done.result
             messages.success(
                 request,
                 _("%(typed)s in %(event)s now counts for %(name)s.")

@@ -108,3 +108,65 @@ def test_the_names_table_has_no_serious_accessibility_violation(page):
         if v["impact"] in {"serious", "critical"}
     ]
     assert serious == []
+
+
+def test_at_phone_width_every_row_is_usable_without_sideways_scrolling(page):
+    director = make_user("director@example.org")
+    club = make_club(slug="rooks", owner=director)
+    jurgen = Player.objects.create(club=club, name="Jürgen Müller")
+    Player.objects.create(club=club, name="Emma de Vries")
+    Player.objects.create(club=club, name="Eva de Vries")
+    event = make_event(club, [], published=False, name="Summer open", date=dt.date(2024, 9, 1))
+    muller, vries, newcomer, other = (
+        Entry.objects.create(
+            event=event,
+            typed_name=name,
+            start_rank=rank,
+            rating_in_file=2000 + rank,
+            fide_id="34000420" if rank == 1 else "",
+            federation="GER",
+        )
+        for rank, name in enumerate(
+            ["Müller, Jürgen", "E. de Vries", "Kandic-Wolkenstein, Maximilian", "Bos, Anna"],
+            start=1,
+        )
+    )
+    for white, black in [(muller, vries), (newcomer, other)]:
+        Game.objects.create(event=event, round=1, white=white, black=black, result=Result.WHITE_WIN)
+    p = page.page
+    p.set_viewport_size({"width": 390, "height": 844})
+    sign_in(p, "director@example.org")
+    names = f"/manage/{club.slug}/events/{event.pk}/names/"
+    p.goto(names)
+
+    def page_width() -> int:
+        return p.evaluate("() => document.scrollingElement.scrollWidth")
+
+    assert p.locator("table.names tbody tr").count() == 4
+    assert page_width() <= 390
+    # Every row's decision, its heading and its "another player" box are on the screen.
+    for entry in (muller, vries, newcomer, other):
+        row = p.locator(f"#name-{entry.pk}")
+        for part in (row.locator("select"), row.locator("th"), row.locator("summary")):
+            box = part.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, entry
+    label = p.evaluate(
+        "() => getComputedStyle(document.querySelector('table.names td[data-label]:not(.num)'),"
+        " '::before').content"
+    )
+    assert "The file says" in label  # the column's heading shown over the stacked cell
+    # A row's "another player" box opens and still fits.
+    p.locator(f"#name-{vries.pk} summary").click()
+    assert p.locator(f"#id_other_{vries.pk}").is_visible()
+    assert page_width() <= 390
+
+    # The bulk accept, at this width too.
+    accept = p.get_by_role("button", name="Accept the one same-name link")
+    box = accept.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    tab_to(p, accept)
+    with p.expect_navigation():
+        p.keyboard.press("Enter")
+    assert "1 linked to existing players" in p.locator(".messages").inner_text()
+    assert Entry.objects.get(pk=muller.pk).player_id == jurgen.pk
+    assert page_width() <= 390

@@ -162,13 +162,23 @@ def test_repointing_from_the_screens(signed_in, club, roster, on_commit):
     entry = initial.entries.get()
     page = signed_in.get(url("roster_repoint", club, entry.pk)).content.decode()
     assert f'name="player" value="{emma.pk}"' in page  # a suggestion for "E. de Vries"
+    # The event is published: each re-point waits on its confirm page (tests/clubs/
+    # test_confirm_changes.py), then applies.
     with on_commit():
-        response = signed_in.post(url("roster_repoint", club, entry.pk), {"player": emma.pk})
+        shown = signed_in.post(url("roster_repoint", club, entry.pk), {"player": emma.pk})
+        response = signed_in.post(
+            reverse("event_confirm", args=[club.slug, entry.event_id]),
+            {"token": shown.context["pending"].token},
+        )
     assert response.status_code == 302
     entry.refresh_from_db()
     assert entry.player == emma
     with on_commit():
-        signed_in.post(url("roster_repoint", club, entry.pk), {"new_name": "Eva de Vries"})
+        shown = signed_in.post(url("roster_repoint", club, entry.pk), {"new_name": "Eva de Vries"})
+        signed_in.post(
+            reverse("event_confirm", args=[club.slug, entry.event_id]),
+            {"token": shown.context["pending"].token},
+        )
     entry.refresh_from_db()
     assert entry.player.name == "Eva de Vries"
     assert AuditEntry.objects.filter(club=club, action="entry.repointed").count() == 2

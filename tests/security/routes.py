@@ -62,6 +62,7 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
 
 route("rating_settings", "director", "GET", "POST")
 route("event_correction", "director", "POST")
+route("event_confirm", "director", "POST")
 
 route("director_add", "owner", "POST")
 route("invitation_accept", "invitation", "GET", "POST")

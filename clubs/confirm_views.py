@@ -1,0 +1,213 @@
+"""The two steps of a change to a published event (clubs/pending_changes.py), for every screen.
+
+`submit` is what a screen's view calls with the change the director made: a draft's applies
+at once; a published event's is previewed and its confirm page returned. `event_change_confirm`
+is the one view the confirm pages post to: it applies the held change through its own write
+function, or refuses a token that no longer matches.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from clubs import corrections, event_changes, pending_changes
+from clubs.access import AuthedRequest, event_for_director
+from clubs.event_drafts import PublishingError, fields_of
+from clubs.event_forms import EventDetailsForm
+from clubs.importers import ImportedEvent, ImportFileError
+from clubs.merging import RosterChangeError
+from clubs.models import Entry, Event, Player
+from clubs.name_decisions import DecisionsApplied
+from ladder.impact import LadderImpact
+
+MOVES_SHOWN = 25  # the largest rating moves a confirm page lists
+LINES_SHOWN = 50  # the entrants a names confirm page lists
+REFUSED = (ImportFileError, PublishingError, RosterChangeError)
+
+
+@dataclass(frozen=True)
+class Submitted:
+    page: HttpResponse | None  # the confirm page, when the change waits for confirmation
+    result: object  # what the write returned (or, waiting, would return)
+
+
+def submit(
+    request: AuthedRequest,
+    event: Event,
+    change: pending_changes.PendingChange,
+    *,
+    changes: Callable[[object], bool] | None = None,
+) -> Submitted:
+    """Apply `change` to a draft at once; for a published event return its confirm page,
+    unless `changes` says the previewed write changes nothing (then it applies at once, as a
+    save of an unchanged form always has). Raises what the write raises."""
+    if pending_changes.needs_confirmation(event):
+        shown = pending_changes.preview(event.club_id, change, request.user)
+        if changes is None or changes(shown.result):
+            return Submitted(confirm_page(request, event, change, shown.impact), shown.result)
+    return Submitted(None, change.apply(request.user))
+
+
+def confirm_page(
+    request: AuthedRequest,
+    event: Event,
+    change: pending_changes.PendingChange,
+    impact: LadderImpact,
+) -> HttpResponse:
+    """The change held, and what it would move, with the button that applies it."""
+    pending_changes.hold(request.session, change)
+    shown = impact.moves[:MOVES_SHOWN]
+    names = dict(
+        Player.objects.filter(pk__in=[m.player_id for m in shown]).values_list("id", "name")
+    )
+    context = {
+        "club": event.club,
+        "event": event,
+        "pending": change,
+        "impact": impact,
+        "moves": [{"name": names.get(m.player_id, ""), "move": m} for m in shown],
+    }
+    if isinstance(change, corrections.PendingCorrection):
+        now = event.games.all()
+        if change.round_no is not None:
+            now = now.filter(round=change.round_no)
+        context.update(games=len(change.imported.games), games_now=now.count())
+        return render(request, "clubs/events/correction.html", context)
+    return render(request, "clubs/events/confirm_change.html", {**context, **_described(change)})
+
+
+def _described(change: pending_changes.PendingChange) -> dict[str, object]:
+    event = Event.objects.get(pk=change.event_id)
+    if isinstance(change, event_changes.PendingDetails):
+        return {
+            "step": "edit",
+            "heading": _("Confirm the new details"),
+            "details": _details_rows(event, change),
+            "apply_label": _("Save the new details"),
+        }
+    if isinstance(change, event_changes.PendingNames):
+        lines = event_changes.decisions_described(event, change.decisions)
+        return {
+            "step": "names",
+            "heading": _("Confirm the name decisions"),
+            "lines": lines[:LINES_SHOWN],
+            "more_lines": max(len(lines) - LINES_SHOWN, 0),
+            "apply_label": _("Save the name decisions"),
+        }
+    assert isinstance(change, event_changes.PendingRepoint)
+    entry = event.entries.select_related("player").get(pk=change.entry_id)
+    if change.player_id is None:
+        to = _("a new player, %(name)s") % {"name": change.new_name}
+    else:
+        to = Player.objects.get(pk=change.player_id).name
+    return {
+        "step": "names",
+        "heading": _("Confirm the re-point"),
+        "lines": [
+            _("“%(typed)s” counts for %(from)s; it would count for %(to)s.")
+            % {
+                "typed": entry.typed_name,
+                "from": entry.player.name if entry.player else _("no player"),
+                "to": to,
+            }
+        ],
+        "apply_label": _("Re-point the entry"),
+    }
+
+
+def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[dict[str, str]]:
+    labels = EventDetailsForm.Meta.labels  # the labels of the form the director used
+    new = fields_of(change.details.checked())
+
+    def shown(field: str, value: object) -> str:
+        if isinstance(value, dt.date):
+            return date_format(value, "SHORT_DATE_FORMAT")
+        if field == "kind":
+            return str(Event.Kind(str(value)).label)
+        if field == "rated":
+            return _("yes") if value else _("no")
+        return str(value)
+
+    return [
+        {"label": str(labels[f]), "now": shown(f, getattr(event, f)), "new": shown(f, new[f])}
+        for f in event_changes.changed_details(event, change.details)
+    ]
+
+
+@require_POST
+def event_change_confirm(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """Apply (or drop) the change the confirm page showed."""
+    event = event_for_director(request, slug, event_id)
+    if "cancel" in request.POST:
+        pending_changes.drop(request.session, event.pk)
+        messages.info(request, _("The change was not applied; nothing changed."))
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    change = pending_changes.take(request.session, event.pk, request.POST.get("token", ""))
+    if change is None:
+        # Applied, cancelled, replaced by a newer change, or never shown: a conflict, not a save.
+        return render(
+            request,
+            "clubs/events/change_gone.html",
+            {"club": event.club, "event": event},
+            status=409,
+        )
+    # Whatever happens next, this change is done: a refused one cannot succeed later.
+    pending_changes.drop(request.session, event.pk)
+    try:
+        result = change.apply(request.user)
+    except REFUSED as error:
+        messages.error(request, error.message)
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    message, url = _finished(event, change, result)
+    messages.success(request, message)
+    return redirect(url)
+
+
+def _finished(
+    event: Event, change: pending_changes.PendingChange, result: object
+) -> tuple[str, str]:
+    """The message and the page after a confirmed change."""
+    if isinstance(change, corrections.PendingCorrection):
+        return results_saved_message(change.imported), change.next_url
+    if isinstance(change, event_changes.PendingNames):
+        assert isinstance(result, DecisionsApplied)
+        return names_saved_message(result), change.next_url
+    if isinstance(change, event_changes.PendingRepoint):
+        assert isinstance(result, Player)
+        typed = (
+            Entry.objects.filter(pk=change.entry_id).values_list("typed_name", flat=True).first()
+        )
+        return (
+            _("%(typed)s in %(event)s now counts for %(name)s.")
+            % {"typed": typed or "", "event": event, "name": result.name},
+            reverse("roster_player", kwargs={"slug": event.club.slug, "player_id": result.pk}),
+        )
+    return _("The event's details are saved."), reverse(
+        "event_detail", kwargs={"slug": event.club.slug, "event_id": event.pk}
+    )
+
+
+def results_saved_message(imported: ImportedEvent) -> str:
+    return ngettext(
+        "%(count)d game or bye is saved.",
+        "%(count)d games and byes are saved.",
+        len(imported.games),
+    ) % {"count": len(imported.games)}
+
+
+def names_saved_message(applied: DecisionsApplied) -> str:
+    return _(
+        "Saved: %(linked)d linked to existing players, %(created)d new players, "
+        "%(dropped)d without a player."
+    ) % {"linked": applied.linked, "created": applied.created, "dropped": applied.left_out}
