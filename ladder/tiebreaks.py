@@ -2,29 +2,40 @@
 
 Pure Python (no Django) so the event page and club night can share it and the
 arithmetic is tested without a database. Article numbers are those of the FIDE
-Tie-Break Regulations, Handbook C.07 (2023 edition, in force for rated events
-from 1 April 2024).
+Play-off and Tie-Break Regulations, Handbook C.07: the 2023 text (approved
+1 August 2023, for all FIDE-rated events from 1 April 2024, re-issued then with
+clearer explanations and unchanged definitions) and its amendment approved by the
+FIDE Council on 2 February 2026, in force from 1 March 2026, which caps the dummy
+opponent's score (art. 16.4). `Rules` picks the text; the newest is the default.
 
-Unplayed rounds (C.07 art. 16):
-- A forfeit win and a pairing-allocated bye are unplayed but not the
-  participant's choice; every other unplayed round (a requested bye of any
-  value, a forfeit loss, a double forfeit, an absence or a round after
-  withdrawal) is a "voluntary unplayed round", VUR (art. 16.2).
-- In the tie-breaks of a participant's *opponents*, each VUR of the participant
-  counts as a draw (art. 16.3): a withdrawal does not punish the people who met
-  that player earlier.
+Unplayed rounds in a Swiss (art. 16):
+- A forfeit win, a pairing-allocated bye and a full-point bye are unplayed but
+  not the participant's choice. Every other unplayed round (a half- or
+  zero-point bye, a forfeit loss, a double forfeit, a round with no game at all)
+  is a "voluntary unplayed round", VUR (art. 16.2).
+- In the tie-breaks of a participant's *opponents* every round counts the points
+  it gave (16.3.1), except the VURs without an opponent that come after the
+  participant's last round that is not a VUR, which count as draws (16.3.2):
+  withdrawing does not punish the people met earlier; a forfeit loss keeps its 0.
 - In the participant's *own* Buchholz and Sonneborn-Berger, each unplayed round
-  counts as a game against a dummy opponent whose score is the participant's
-  own score (art. 16.4).
-- Cut modifiers remove VUR contributions first (art. 16.5).
+  is a game against a dummy opponent whose score is the participant's own
+  (16.4); since 2026 no more than the scheduled opponent's adjusted score for a
+  forfeit (16.4.1), or than a draw in every round for a bye or absence (16.4.2).
+- The Cut modifiers remove a VUR's contribution before any other (16.5).
 
-No maintained Python library implements these rules (the FIDE-compliant ones
-found are TypeScript or Go packages, or a checker application), so this is the
-small module written here.
+With pre-determined pairings (a round robin) art. 16 does not apply: a forfeit
+counts as a game against its opponent, and a round without one adds nothing.
+
+The FIDE TEC's worked examples (IA Mario Held, "Exercises in Tie-Breaking",
+FIDE Arbiters' Commission, 2024) are the tests. The Python checker by the FIDE
+tie-break author (OttoMilvang/TieBreakServer) is GPL, so this module is written
+here rather than taken from it; the maintained FIDE-compliant alternatives are
+TypeScript or Go packages.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -32,17 +43,29 @@ from dataclasses import dataclass, field
 
 from ladder.results import RESULT_SCORES, Result
 
+DRAW = 0.5  # the points of a draw, a VUR's worth for opponents (16.3.2) and the 2026 cap
+
+
+class Rules(enum.Enum):
+    FIDE_2024 = "2024"  # C.07 as applied to every rated event from 1 April 2024
+    FIDE_2026 = "2026"  # + the dummy opponent's caps of art. 16.4, from 1 March 2026
+
+
+FIDE_2026_IN_FORCE = dt.date(2026, 3, 1)
+
 
 class Tiebreak(enum.StrEnum):
     BUCHHOLZ_CUT1 = "bh-c1"  # art. 8.1 with the Cut-1 modifier of art. 14.1
+    BUCHHOLZ_CUT2 = "bh-c2"  # art. 8.1 with the Cut-2 modifier of art. 14.2
     BUCHHOLZ = "bh"  # art. 8.1
     SONNEBORN_BERGER = "sb"  # art. 9.1
     DIRECT_ENCOUNTER = "de"  # art. 6
-    WINS = "won"  # art. 7.2: games won over the board
+    WINS = "won"  # art. 7.2 (WON): games won over the board
+    ROUNDS_WON = "win"  # art. 7.1 (WIN): rounds scored as a win, forfeits and byes included
 
 
-# The club's order until a club can choose its own: Buchholz Cut-1 first, as FIDE
-# recommends for individual Swiss events (art. 4.6 / table of art. 15).
+# The club's order until a club chooses its own: Buchholz Cut-1 first, as FIDE
+# recommends for individual Swiss events.
 DEFAULT_ORDER: tuple[Tiebreak, ...] = (
     Tiebreak.BUCHHOLZ_CUT1,
     Tiebreak.BUCHHOLZ,
@@ -50,6 +73,22 @@ DEFAULT_ORDER: tuple[Tiebreak, ...] = (
     Tiebreak.DIRECT_ENCOUNTER,
     Tiebreak.WINS,
 )
+
+
+def parse_order(codes: Sequence[str]) -> tuple[Tiebreak, ...]:
+    """A club's stored order (the codes of `Tiebreak`), checked; empty means DEFAULT_ORDER."""
+    if not codes:
+        return DEFAULT_ORDER
+    order: list[Tiebreak] = []
+    for code in codes:
+        try:
+            tiebreak = Tiebreak(code)
+        except ValueError:
+            raise ValueError(f"unknown tie-break {code!r}") from None
+        if tiebreak in order:
+            raise ValueError(f"tie-break {code!r} is listed twice")
+        order.append(tiebreak)
+    return tuple(order)
 
 
 @dataclass(frozen=True)
@@ -64,10 +103,12 @@ class Game:
 
 @dataclass(frozen=True)
 class _Round:
-    opponent: int | None  # who was paired (a forfeit keeps it, for direct encounter)
+    round: int
+    opponent: int | None  # who was paired (a forfeit keeps it: 16.4.1, round robins)
     points: float
     voluntary: bool  # a VUR (art. 16.2)
-    played: bool = False  # over the board; otherwise scored against the dummy opponent
+    played: bool  # scored against the opponent, not the dummy (over the board; any RR pairing)
+    met: bool  # counts in direct encounter
     won_over_board: bool = False
 
 
@@ -79,28 +120,41 @@ class Values:
     points: float = 0.0
     buchholz: float = 0.0
     buchholz_cut1: float = 0.0
+    buchholz_cut2: float = 0.0
     sonneborn_berger: float = 0.0
-    direct_encounter: float = 0.0  # within the group tied when it was applied
-    wins: int = 0
+    direct_encounter: float = 0.0  # points against the group tied when it was last applied
+    wins: int = 0  # WON
+    rounds_won: int = 0  # WIN
     rank: int = 0
     # A list, not a dict by round: a club night may pair someone twice in one round.
     rounds: list[_Round] = field(default_factory=list, repr=False)
     seen: set[int] = field(default_factory=set, repr=False)
 
     def value(self, tiebreak: Tiebreak) -> float:
-        return {
-            Tiebreak.BUCHHOLZ_CUT1: self.buchholz_cut1,
-            Tiebreak.BUCHHOLZ: self.buchholz,
-            Tiebreak.SONNEBORN_BERGER: self.sonneborn_berger,
-            Tiebreak.DIRECT_ENCOUNTER: self.direct_encounter,
-            Tiebreak.WINS: float(self.wins),
-        }[tiebreak]
+        # An attribute look-up, not a dict built per call: the events list breaks the ties
+        # of every event, and this runs for each comparison.
+        return float(getattr(self, _VALUE_FIELDS[tiebreak]))
 
 
-# Unplayed results that are not the player's choice (art. 16.2).
-_FORFEIT_WIN_FOR_WHITE = Result.WHITE_FORFEIT_WIN
-_FORFEIT_WIN_FOR_BLACK = Result.BLACK_FORFEIT_WIN
-_INVOLUNTARY_BYES = frozenset({Result.BYE_PAIRING})
+_VALUE_FIELDS: dict[Tiebreak, str] = {
+    Tiebreak.BUCHHOLZ_CUT1: "buchholz_cut1",
+    Tiebreak.BUCHHOLZ_CUT2: "buchholz_cut2",
+    Tiebreak.BUCHHOLZ: "buchholz",
+    Tiebreak.SONNEBORN_BERGER: "sonneborn_berger",
+    Tiebreak.DIRECT_ENCOUNTER: "direct_encounter",
+    Tiebreak.WINS: "wins",
+    Tiebreak.ROUNDS_WON: "rounds_won",
+}
+
+
+def rules_on(day: dt.date) -> Rules:
+    """The regulations in force for an event played on `day`: the 2026 amendment (its cap
+    on the dummy opponent) applies from 1 March 2026."""
+    return Rules.FIDE_2026 if day >= FIDE_2026_IN_FORCE else Rules.FIDE_2024
+
+
+# Byes that are not the participant's choice (art. 16.2); every other bye is a VUR.
+_INVOLUNTARY_BYES = frozenset({Result.BYE_PAIRING, Result.BYE_FULL})
 _OVER_THE_BOARD = frozenset(
     {
         Result.WHITE_WIN,
@@ -113,7 +167,9 @@ _OVER_THE_BOARD = frozenset(
 )
 
 
-def _rounds(entrants: Sequence[int], games: Iterable[Game]) -> dict[int, Values]:
+def _rounds(
+    entrants: Sequence[int], games: Iterable[Game], round_robin: bool
+) -> tuple[dict[int, Values], int]:
     table = {player: Values(player) for player in entrants}
     last_round = 0
     for game in games:
@@ -123,65 +179,109 @@ def _rounds(entrants: Sequence[int], games: Iterable[Game]) -> dict[int, Values]
         white.seen.add(game.round)
         if game.black is None:
             voluntary = game.result not in _INVOLUNTARY_BYES
-            white.rounds.append(_Round(None, white_points, voluntary))
+            white.rounds.append(_Round(game.round, None, white_points, voluntary, False, False))
             continue
         black = table.setdefault(game.black, Values(game.black))
         black.seen.add(game.round)
         if game.result in _OVER_THE_BOARD:
             white_won, black_won = white_points > black_points, black_points > white_points
-            white.rounds.append(_Round(game.black, white_points, False, True, white_won))
-            black.rounds.append(_Round(game.white, black_points, False, True, black_won))
+            white.rounds.append(
+                _Round(game.round, game.black, white_points, False, True, True, white_won)
+            )
+            black.rounds.append(
+                _Round(game.round, game.white, black_points, False, True, True, black_won)
+            )
         else:
-            # A forfeit: unplayed for both (art. 16.1); the winner did not choose it,
-            # the loser (or both, in a double forfeit) did. The opponent is kept:
-            # direct encounter counts the points scored against each other (art. 6).
-            white_chose = game.result != _FORFEIT_WIN_FOR_WHITE
-            black_chose = game.result != _FORFEIT_WIN_FOR_BLACK
-            white.rounds.append(_Round(game.black, white_points, white_chose))
-            black.rounds.append(_Round(game.white, black_points, black_chose))
+            # A forfeit: in a Swiss unplayed for both (art. 16.1), a VUR for a side that
+            # scored nothing; in a round robin a game against the paired opponent.
+            white.rounds.append(
+                _Round(
+                    game.round,
+                    game.black,
+                    white_points,
+                    not round_robin and white_points == 0,
+                    round_robin,
+                    round_robin,
+                )
+            )
+            black.rounds.append(
+                _Round(
+                    game.round,
+                    game.white,
+                    black_points,
+                    not round_robin and black_points == 0,
+                    round_robin,
+                    round_robin,
+                )
+            )
     for values in table.values():
         # A round with no game at all (absent, withdrawn) is a zero-point VUR (art. 16.2).
-        missing = set(range(1, last_round + 1)) - values.seen
-        values.rounds.extend(_Round(None, 0.0, True) for _ in missing)
+        missing = sorted(set(range(1, last_round + 1)) - values.seen)
+        values.rounds.extend(_Round(r, None, 0.0, not round_robin, False, False) for r in missing)
         values.points = sum(r.points for r in values.rounds)
-    return table
+        values.wins = sum(r.won_over_board for r in values.rounds)
+        values.rounds_won = sum(r.points == 1.0 for r in values.rounds)
+    return table, last_round
+
+
+def _adjusted(values: Values, round_robin: bool) -> float:
+    """The score a participant contributes to opponents' tie-breaks (art. 16.3)."""
+    if round_robin:
+        return values.points
+    last_chosen = max((r.round for r in values.rounds if not r.voluntary), default=0)
+    return sum(
+        DRAW if r.voluntary and r.opponent is None and r.round > last_chosen else r.points
+        for r in values.rounds
+    )
+
+
+def _cut(contributions: list[tuple[bool, float]], cuts: int) -> float:
+    """The sum left after removing the `cuts` lowest, each time a VUR's first (14.1, 14.2, 16.5)."""
+    vurs = sorted(c for c in contributions if c[0])
+    others = sorted(c for c in contributions if not c[0])
+    for _ in range(cuts):
+        if vurs:
+            vurs.pop(0)
+        elif others:
+            others.pop(0)
+    return sum(c for _, c in vurs) + sum(c for _, c in others)
 
 
 def compute(
     entrants: Sequence[int],
     games: Iterable[Game],
     order: Sequence[Tiebreak] = DEFAULT_ORDER,
+    *,
+    up_to_round: int | None = None,
+    rules: Rules = Rules.FIDE_2026,
+    round_robin: bool = False,
 ) -> list[Values]:
     """Every entrant's values, best first, with ranks; ties left after `order` share a rank.
 
-    `entrants` is in a stable order (start rank): it orders players who stay tied."""
-    table = _rounds(entrants, games)
-
-    # The score an opponent contributes: VURs counted as draws (art. 16.3).
-    adjusted = {
-        player: sum(0.5 if r.voluntary else r.points for r in values.rounds)
-        for player, values in table.items()
-    }
+    `entrants` is in a stable order (start rank): it orders players who stay tied.
+    `up_to_round` gives the standings after that round: later games are ignored and
+    "the rounds" of the 2026 cap are those up to the last round with a game.
+    `order` may hold any of the `Tiebreak` members in any order (see parse_order)."""
+    if up_to_round is not None:
+        games = [g for g in games if g.round <= up_to_round]
+    table, rounds = _rounds(entrants, games, round_robin)
+    adjusted = {player: _adjusted(values, round_robin) for player, values in table.items()}
     for values in table.values():
-        contributions: list[tuple[bool, float]] = []  # (is VUR, contribution)
+        contributions: list[tuple[bool, float]] = []  # (is VUR, contribution to Buchholz)
         sb = 0.0
         for game_round in values.rounds:
-            if not game_round.played or game_round.opponent is None:
-                # Dummy opponent with the participant's own score (art. 16.4).
-                contributions.append((game_round.voluntary, values.points))
-                sb += game_round.points * values.points
+            if game_round.played and game_round.opponent is not None:
+                score = adjusted[game_round.opponent]
+            elif round_robin:
+                continue  # a round robin's bye adds nothing
             else:
-                opponent_score = adjusted[game_round.opponent]
-                contributions.append((False, opponent_score))
-                sb += game_round.points * opponent_score
-            if game_round.won_over_board:
-                values.wins += 1
+                score = _dummy(values.points, game_round, adjusted, rounds, rules)
+            contributions.append((game_round.voluntary, score))
+            sb += game_round.points * score
         values.buchholz = sum(c for _, c in contributions)
+        values.buchholz_cut1 = _cut(contributions, 1)
+        values.buchholz_cut2 = _cut(contributions, 2)
         values.sonneborn_berger = sb
-        if contributions:
-            # Cut-1 drops the lowest contribution, a VUR's first (art. 14.1, 16.5).
-            cut = min(contributions, key=lambda c: (not c[0], c[1]))
-            values.buchholz_cut1 = values.buchholz - cut[1]
 
     position = {player: index for index, player in enumerate(entrants)}
     ordered = sorted(
@@ -189,16 +289,23 @@ def compute(
     )
     result: list[Values] = []
     for group in _split(ordered, lambda v: v.points):
-        result.extend(_break(group, list(order)))
-    for index, values in enumerate(result):
-        previous = result[index - 1] if index else None
-        tied = previous is not None and _tied(previous, values, order)
-        values.rank = previous.rank if previous is not None and tied else index + 1
+        for tied in _break(group, list(order), round_robin):
+            rank = len(result) + 1
+            for values in tied:
+                values.rank = rank
+            result.extend(tied)
     return result
 
 
-def _tied(a: Values, b: Values, order: Sequence[Tiebreak]) -> bool:
-    return a.points == b.points and all(a.value(t) == b.value(t) for t in order)
+def _dummy(
+    own: float, game_round: _Round, adjusted: dict[int, float], rounds: int, rules: Rules
+) -> float:
+    """The dummy opponent's score for an unplayed round (art. 16.4)."""
+    if rules is Rules.FIDE_2024:
+        return own
+    if game_round.opponent is not None:
+        return min(own, adjusted[game_round.opponent])  # a forfeit (16.4.1)
+    return min(own, DRAW * rounds)  # a bye or an absence (16.4.2)
 
 
 def _split(ordered: list[Values], key: Callable[[Values], float]) -> list[list[Values]]:
@@ -212,33 +319,53 @@ def _split(ordered: list[Values], key: Callable[[Values], float]) -> list[list[V
     return groups
 
 
-def _break(group: list[Values], order: list[Tiebreak]) -> list[Values]:
-    """Order one tied group by the first tie-break, then each remaining tie by the next."""
+def _break(group: list[Values], order: list[Tiebreak], round_robin: bool) -> list[list[Values]]:
+    """Groups still tied, best first: the first tie-break, then each remaining tie by the next.
+
+    Direct encounter is applied again to a smaller group it leaves tied, before
+    the next tie-break (art. 6): the games among the fewer players may separate them."""
     if len(group) < 2 or not order:
-        return group
+        return [group]
     tiebreak, rest = order[0], order[1:]
     if tiebreak is Tiebreak.DIRECT_ENCOUNTER:
-        _direct_encounter(group)
-    ordered = sorted(group, key=lambda v: -v.value(tiebreak))  # stable: start rank stays
-    broken: list[Values] = []
-    for sub in _split(ordered, lambda v: v.value(tiebreak)):
-        broken.extend(_break(sub, rest))
+        subgroups = _direct_encounter(group, round_robin)
+    else:
+        ordered = sorted(group, key=lambda v: -v.value(tiebreak))  # stable: start rank stays
+        subgroups = _split(ordered, lambda v: v.value(tiebreak))
+    broken: list[list[Values]] = []
+    for sub in subgroups:
+        again = tiebreak is Tiebreak.DIRECT_ENCOUNTER and len(sub) < len(group)
+        broken.extend(_break(sub, order if again else rest, round_robin))
     return broken
 
 
-def _direct_encounter(group: list[Values]) -> None:
-    """Points scored against the other tied players, when every pair of them met (art. 6.1).
+def _direct_encounter(group: list[Values], round_robin: bool) -> list[list[Values]]:
+    """The tied group split by the points scored against each other (art. 6).
 
-    When some pair did not meet, art. 6.2's partial rules are not applied: the
-    group is left to the next tie-break (every value stays 0)."""
+    Meeting one opponent more than once counts the average against them. When every
+    pair met, the sums rank the group. When some pair did not meet, only a player
+    whose sum no other could reach by winning every missing game is ranked ahead,
+    then the next such player; the rest stay tied (art. 6.2). In a Swiss only games
+    played over the board count as meetings; in a round robin forfeits do too."""
     members = {v.player for v in group}
-    met: dict[int, set[int]] = defaultdict(set)
+    scored: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     for values in group:
-        values.direct_encounter = 0.0
         for game_round in values.rounds:
-            if game_round.opponent in members:
-                met[values.player].add(game_round.opponent)
-    if any(met[v.player] != members - {v.player} for v in group):
-        return
+            if game_round.met and game_round.opponent in members:
+                scored[values.player][game_round.opponent].append(game_round.points)
+    best: dict[int, float] = {}
     for values in group:
-        values.direct_encounter = sum(r.points for r in values.rounds if r.opponent in members)
+        against = scored[values.player]
+        values.direct_encounter = sum(sum(p) / len(p) for p in against.values())
+        best[values.player] = values.direct_encounter + (len(group) - 1 - len(against))
+    ordered = sorted(group, key=lambda v: -v.direct_encounter)  # stable: start rank stays
+    if all(best[v.player] == v.direct_encounter for v in group):
+        return _split(ordered, lambda v: v.direct_encounter)
+    ordered = sorted(ordered, key=lambda v: -best[v.player])
+    ordered = sorted(ordered, key=lambda v: -v.direct_encounter)
+    ahead: list[list[Values]] = []
+    while len(ordered) > 1 and ordered[0].direct_encounter > max(
+        best[v.player] for v in ordered[1:]
+    ):
+        ahead.append([ordered.pop(0)])
+    return [*ahead, ordered]
