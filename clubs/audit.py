@@ -45,6 +45,16 @@ ACTIONS = frozenset(
         "merge.undone",
         "duplicate.dismissed",
         "ladder.rebuilt",
+        "club_night.started",
+        "seed.moved",
+        "entrant.withdrawn",
+        "entrant.returned",
+        "bye.requested",
+        "bye.cancelled",
+        "round.paired",
+        "round.unpaired",
+        "board_result.entered",
+        "tiebreak_order.changed",
     }
 )
 

@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from clubs.models import AuditEntry, Club, Event, Player, User
 from clubs.rating_settings_views import FIELD_LABELS as RATING_LABELS
 from clubs.rating_settings_views import POLICY_LABELS
+from ladder.tiebreak_labels import TIEBREAK_LABELS
 
 # Every details key that holds a player's id, for the names and the log's player filter.
 PLAYER_KEYS = (
@@ -294,6 +295,11 @@ def _simple(message: Promise, **params: Callable[[_Facts], object]) -> Callable[
     return write
 
 
+def _tiebreak_names(codes: list[str]) -> str:
+    names = {t.value: label.name for t, label in TIEBREAK_LABELS.items()}
+    return ", ".join(str(names.get(code, code)) for code in codes)
+
+
 def _event(f: _Facts) -> object:
     return f.event()
 
@@ -308,6 +314,10 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "page_settings.changed": _simple(
         gettext_lazy("%(who)s changed the club page settings: %(changes)s."),
         changes=lambda f: _changes(_PAGE_FIELDS, f.get("changes"), _page_value),
+    ),
+    "tiebreak_order.changed": _simple(
+        gettext_lazy("%(who)s changed the order of the tie-breaks to %(order)s."),
+        order=lambda f: _tiebreak_names(f.get("new") or []),
     ),
     "rating_settings.changed": lambda f: (
         _("%(who)s changed the rating settings: %(changes)s.")
@@ -352,6 +362,63 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         gettext_lazy("%(who)s added %(typed)s to %(event)s."),
         event=_event,
         typed=lambda f: f.get("typed_name", ""),
+    ),
+    "club_night.started": _simple(
+        gettext_lazy("%(who)s started the club night %(event)s with %(players)s players."),
+        event=_event,
+        players=lambda f: f.get("players", 0),
+    ),
+    "seed.moved": _simple(
+        gettext_lazy("%(who)s moved %(typed)s to seed %(seed)s in %(event)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+        seed=lambda f: f.get("seed", ""),
+    ),
+    "entrant.withdrawn": _simple(
+        gettext_lazy("%(who)s withdrew %(typed)s from %(event)s from round %(round)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+        round=lambda f: f.get("round", ""),
+    ),
+    "entrant.returned": _simple(
+        gettext_lazy("%(who)s brought %(typed)s back into %(event)s from round %(round)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+        round=lambda f: f.get("round", ""),
+    ),
+    "bye.requested": _simple(
+        gettext_lazy("%(who)s gave %(typed)s a half-point bye in round %(round)s of %(event)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+        round=lambda f: f.get("round", ""),
+    ),
+    "bye.cancelled": _simple(
+        gettext_lazy("%(who)s cancelled the bye of %(typed)s in round %(round)s of %(event)s."),
+        event=_event,
+        typed=lambda f: f.get("typed_name", ""),
+        round=lambda f: f.get("round", ""),
+    ),
+    "round.paired": _simple(
+        gettext_lazy("%(who)s paired round %(round)s of %(event)s."),
+        event=_event,
+        round=lambda f: f.get("round", ""),
+    ),
+    "round.unpaired": _simple(
+        gettext_lazy("%(who)s took back the pairing of round %(round)s of %(event)s."),
+        event=_event,
+        round=lambda f: f.get("round", ""),
+    ),
+    "board_result.entered": lambda f: (
+        _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
+        % f.fmt(
+            event=_event(f),
+            board=f.get("board"),
+            round=f.get("round", ""),
+            result=f.get("result", ""),
+        )
+        if f.get("board")
+        else _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.")
+        % f.fmt(event=_event(f), round=f.get("round", ""), result=f.get("result", ""))
     ),
     "entry.removed": _simple(
         gettext_lazy("%(who)s removed %(typed)s from %(event)s."),

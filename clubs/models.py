@@ -117,6 +117,9 @@ class Club(models.Model):
     newcomer_start = models.CharField(
         max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
     )
+    # The tie-break codes of ladder.tiebreaks.Tiebreak, in the club's order, for every
+    # event's standings; empty means FIDE's recommended default (ladder.tiebreaks.DEFAULT_ORDER).
+    tiebreak_order = models.JSONField(default=list, blank=True)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
     # The ladder is up to date when built_version == data_version. Every change
     # to a ladder input increments data_version in the same transaction.
@@ -288,6 +291,20 @@ class EventQuerySet(models.QuerySet["Event"]):
         return self.order_by("date", "order_in_day", "created_at", "id")
 
 
+class PairingSystem(models.TextChoices):
+    SWISS = "swiss", _("Swiss (FIDE Dutch)")
+    ROUND_ROBIN = "roundrobin", _("Round robin")
+    DOUBLE_ROUND_ROBIN = "roundrobin2", _("Double round robin")
+
+
+class PairingBye(models.TextChoices):
+    """What the pairing-allocated bye of a club night scores, stored as its result code."""
+
+    FULL = Result.BYE_PAIRING.value, _("1 point")
+    HALF = Result.BYE_HALF.value, _("½ point")
+    ZERO = Result.BYE_ZERO.value, _("0 points")
+
+
 class Event(models.Model):
     class Kind(models.TextChoices):
         STANDARD = "standard", _("Standard")
@@ -328,6 +345,16 @@ class Event(models.Model):
     # players' own start_rating is.
     newcomer_start = models.CharField(
         max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
+    )
+    # Run here as a club night (clubs/club_night.py): how rounds are paired, how many are
+    # planned and what the pairing-allocated bye scores. Blank for results that arrived whole
+    # (a file, the grid). Until published, a club night never touches the ladder.
+    pairing_system = models.CharField(
+        max_length=12, choices=PairingSystem.choices, blank=True, default=""
+    )
+    planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairing_bye = models.CharField(
+        max_length=5, choices=PairingBye.choices, default=PairingBye.FULL
     )
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -371,6 +398,9 @@ class Entry(models.Model):
     # and federation (TRF columns 54-56). Never a birth date.
     fide_id = models.CharField(max_length=11, blank=True, default="")
     federation = models.CharField(max_length=3, blank=True, default="")
+
+    # A club night pairs this entrant no more from this round on (withdrawn).
+    withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["start_rank", "id"]
@@ -420,79 +450,11 @@ class Game(models.Model):
         return Result(self.result)
 
 
-class Merge(models.Model):
-    """Two player records found to be one person. Undoing it restores both exactly."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="merges")
-    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_kept")
-    merged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merges_absorbed")
-    # Exactly what moved, so an undo moves back these rows and nothing added later.
-    moved_entry_ids = models.JSONField(default=list)
-    moved_alias_ids = models.JSONField(default=list)
-    created_alias_ids = models.JSONField(default=list)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-
-    class Meta:
-        ordering: ClassVar[list[str]] = ["-created_at"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(condition=~Q(kept=models.F("merged")), name="merge_two_players"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.merged} into {self.kept}"
-
-
-class DuplicateDismissal(models.Model):
-    """A director said these two players are different people; stop suggesting the pair."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="dismissed_duplicates")
-    # Stored with first.pk < second.pk so a pair is one row whichever way it was shown.
-    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    dismissed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.UniqueConstraint(fields=["first", "second"], name="one_dismissal_per_pair"),
-            models.CheckConstraint(
-                condition=Q(first__lt=models.F("second")), name="dismissal_pair_ordered"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.first} ≠ {self.second}"
-
-
-class AuditEntry(models.Model):
-    """Who changed what in a club, written in the same transaction as the change."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    action = models.CharField(max_length=60)
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        ordering: ClassVar[list[str]] = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
-
-    def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
-
-
 # Records that keep accounts safe live beside the code that reads them; imported here so
 # Django registers them with the clubs app.
 from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
+from clubs.night_models import Board as Board  # noqa: E402
+from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
+from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
+from clubs.record_models import Merge as Merge  # noqa: E402

@@ -41,6 +41,10 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
     return {
         "club.created": ({"slug": "rooks"}, "Anna created the club."),
         "club_secret.rotated": ({}, "Anna gave the club page a new secret link."),
+        "tiebreak_order.changed": (
+            {"old": ["bh-c1", "bh"], "new": ["sb", "de"]},
+            "Anna changed the order of the tie-breaks to Sonneborn-Berger, Direct encounter.",
+        ),
         "page_settings.changed": (
             {"changes": {"visibility": ["unlisted", "public"]}},
             "Anna changed the club page settings: who can see it from Unlisted: anyone "

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from clubs.club_night import boards_of
+from clubs.event_drafts import PublishingError
+from clubs.management.commands._night import night_of
+from clubs.night_rounds import pair_next_round
+
+
+class Command(BaseCommand):
+    help = (
+        'Pair the next round of a club night; prints {"round": r, "boards": [{"board": 1, '
+        '"white": NAME, "black": NAME}], "bye": NAME or null}. Exit 1 when the previous round '
+        "misses a result or every round is paired."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug")
+        parser.add_argument("event_id", type=int)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        event = night_of(options["slug"], options["event_id"])
+        try:
+            number = pair_next_round(event.pk, None)
+        except PublishingError as error:
+            raise CommandError(error.message) from None
+        boards = boards_of(event, number)
+        bye = next((board.white.typed_name for board in boards if board.is_bye), None)
+        paired = [
+            {"board": board.number, "white": board.white.typed_name,
+             "black": board.black.typed_name}
+            for board in boards
+            if board.black is not None
+        ]  # fmt: skip
+        self.stdout.write(
+            json.dumps({"round": number, "boards": paired, "bye": bye}, ensure_ascii=False)
+        )

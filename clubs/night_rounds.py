@@ -1,0 +1,334 @@
+"""A club night's rounds: pair, record results by board, standings, publish.
+
+The pairing itself is clubs/pairing.py (a library behind one small module); this file
+turns the event's entrants and games into its input and its answer into boards. A board's
+result is an ordinary Game, so standings, exports and publishing read a club night like
+any uploaded event. A round stays open (re-pairable until its first result, correctable
+board by board) until the next one is paired; publishing rates the event exactly as an
+upload, through clubs/publishing.py and the one door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from clubs import audit, pairing
+from clubs.club_night import ROUND_ROBINS, boards_of, lock_night, paired_rounds
+from clubs.event_drafts import PublishingError, listed
+from clubs.models import Board, Entry, Event, Game, PairingSystem, User
+from clubs.publishing import publish_event
+from ladder import tiebreaks
+from ladder.changes import club_changed
+from ladder.event_pages import club_order
+from ladder.results import Result
+
+# What a director can record on a board: over the board, or a forfeit (behind a second
+# step on the phone screen, so no ordinary tap records one by accident).
+BOARD_RESULTS: tuple[Result, ...] = (
+    Result.WHITE_WIN,
+    Result.DRAW,
+    Result.BLACK_WIN,
+    Result.WHITE_FORFEIT_WIN,
+    Result.BLACK_FORFEIT_WIN,
+    Result.DOUBLE_FORFEIT,
+)
+
+
+@dataclass(frozen=True)
+class PairedRound:
+    round: int
+    boards: list[Board]  # board order; the pairing-allocated bye (black None) last
+
+
+def pair_next_round(event_id: int, user: User | None, *, expected: int | None = None) -> int:
+    """Pair the next round and return its number. `expected` (the round the director's
+    page offered) makes a double tap pair one round, not two."""
+    with transaction.atomic():
+        event = lock_night(event_id)
+        number = paired_rounds(event) + 1
+        if expected is not None and expected != number:
+            raise PublishingError(_("Round %(round)d is already paired.") % {"round": expected})
+        _check_can_pair(event, number)
+        entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
+        if event.pairing_system in ROUND_ROBINS:
+            planned = _round_robin_round(event, entries, number)
+        else:
+            planned = _swiss_round(event, entries, number)
+        _make_boards(event, number, planned)
+        audit.record(event.club_id, user, "round.paired", event_id=event.pk, round=number)
+        club_changed(event.club_id, shown=True)
+    return number
+
+
+def _check_can_pair(event: Event, number: int) -> None:
+    planned = event.planned_rounds or 0
+    if number > planned:
+        raise PublishingError(
+            ngettext(
+                "The only round is already paired.",
+                "All %(rounds)d rounds are already paired.",
+                planned,
+            )
+            % {"rounds": planned}
+        )
+    missing = missing_results(event, number - 1)
+    if missing:
+        raise PublishingError(
+            ngettext(
+                "Round %(round)d has a board without a result: %(boards)s.",
+                "Round %(round)d has boards without a result: %(boards)s.",
+                len(missing),
+            )
+            % {"round": number - 1, "boards": listed([str(b) for b in missing])}
+        )
+
+
+def missing_results(event: Event, round_number: int) -> list[int]:
+    """Board numbers of the round that still wait for a result."""
+    return list(
+        event.boards.filter(round=round_number, game__isnull=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _history(event: Event, before_round: int) -> list[pairing.PastGame]:
+    allocated = set(
+        event.boards.filter(round__lt=before_round, black__isnull=True).values_list(
+            "game_id", flat=True
+        )
+    )
+    return [
+        pairing.PastGame(
+            round=g.round,
+            white=g.white_id,
+            black=g.black_id,
+            result=g.result_code,
+            allocated=g.pk in allocated,
+        )
+        for g in event.games.filter(round__lt=before_round).order_by("round", "id")
+    ]
+
+
+def _swiss_round(event: Event, entries: list[Entry], number: int) -> pairing.RoundPairing:
+    absent = {
+        entry.pk
+        for entry in entries
+        if entry.withdrawn_from_round is not None and entry.withdrawn_from_round <= number
+    }
+    # A requested bye is already a game of this round (clubs.club_night.request_bye).
+    absent |= set(
+        event.games.filter(round=number, black__isnull=True).values_list("white_id", flat=True)
+    )
+    entrants = [
+        pairing.Entrant(
+            id=entry.pk,
+            seed=seed,
+            rating=round(entry.player.rating) if entry.player and entry.player.rating else 0,
+        )
+        for seed, entry in enumerate(entries, start=1)
+    ]
+    try:
+        return pairing.pair_swiss(
+            entrants, _history(event, number), number, event.planned_rounds or number, absent
+        )
+    except pairing.PairingImpossible as error:
+        raise PublishingError(
+            _("Round %(round)d cannot be paired: %(reason)s")
+            % {"round": number, "reason": str(error)}
+        ) from error
+
+
+def _round_robin_round(event: Event, entries: list[Entry], number: int) -> pairing.RoundPairing:
+    table = pairing.round_robin(
+        [entry.pk for entry in entries],
+        double=event.pairing_system == PairingSystem.DOUBLE_ROUND_ROBIN,
+    )
+    return table[number - 1]
+
+
+def _make_boards(event: Event, number: int, planned: pairing.RoundPairing) -> None:
+    withdrawn = {
+        entry.pk for entry in event.entries.filter(withdrawn_from_round__lte=number).only("pk")
+    }
+    requested = set(
+        event.games.filter(round=number, black__isnull=True).values_list("white_id", flat=True)
+    )
+    boards = []
+    for board_number, (white, black) in enumerate(planned.boards, start=1):
+        board = Board(
+            event=event, round=number, number=board_number, white_id=white, black_id=black
+        )
+        # A round robin's table is fixed: a board with an entrant who withdrew or asked
+        # for a bye is a forfeit win for the one who came.
+        gone = {white, black} & (withdrawn | requested)
+        if gone:
+            if gone == {white, black}:
+                result = Result.DOUBLE_FORFEIT
+            elif white in gone:
+                result = Result.BLACK_FORFEIT_WIN
+            else:
+                result = Result.WHITE_FORFEIT_WIN
+            board.game = _board_game(event, number, white, black, result)
+        boards.append(board)
+    if planned.bye is not None:
+        bye_game = Game.objects.create(
+            event=event, round=number, white_id=planned.bye, result=event.pairing_bye
+        )
+        boards.append(
+            Board(event=event, round=number, number=len(boards) + 1, white_id=planned.bye,
+                  game=bye_game)
+        )  # fmt: skip
+    Board.objects.bulk_create(boards)
+
+
+def _board_game(event: Event, number: int, white: int, black: int | None, result: Result) -> Game:
+    """A board's game; a requested bye of the same entrant in a round robin gives way."""
+    Game.objects.filter(
+        event=event, round=number, black__isnull=True, white_id__in=[white, black]
+    ).delete()
+    return Game.objects.create(
+        event=event, round=number, white_id=white, black_id=black, result=result
+    )
+
+
+def unpair_round(event_id: int, round_number: int, user: User | None) -> None:
+    """Take back the last round's pairing while no result is in, to pair it again (after a
+    late arrival, a withdrawal or a bye request)."""
+    with transaction.atomic():
+        event = lock_night(event_id)
+        if round_number != paired_rounds(event) or round_number < 1:
+            raise PublishingError(_("Only the last paired round can be paired again."))
+        boards = event.boards.filter(round=round_number)
+        if boards.filter(black__isnull=False, game__isnull=False).exists():
+            raise PublishingError(
+                _("Round %(round)d has results: correct them board by board instead.")
+                % {"round": round_number}
+            )
+        Game.objects.filter(pk__in=boards.filter(black__isnull=True).values("game_id")).delete()
+        boards.delete()
+        audit.record(event.club_id, user, "round.unpaired", event_id=event.pk, round=round_number)
+        club_changed(event.club_id, shown=True)
+
+
+def enter_result(
+    event_id: int, round_number: int, board_number: int, result: Result, user: User | None
+) -> Board:
+    """Record or correct one board's result while its round is open."""
+    if result not in BOARD_RESULTS:
+        raise PublishingError(_("Choose a result from the list."))
+    with transaction.atomic():
+        event = lock_night(event_id)
+        board = _open_board(event, round_number, board_number)
+        _record(event, board, result)
+        audit.record(
+            event.club_id, user, "board_result.entered", event_id=event.pk,
+            round=round_number, board=board_number, result=result.value,
+        )  # fmt: skip
+        club_changed(event.club_id, shown=True)
+    return board
+
+
+def enter_round_results(
+    event_id: int, round_number: int, results: Sequence[Result], user: User | None
+) -> None:
+    """Every board of a round at once, in board order (the enter_results command)."""
+    if any(result not in BOARD_RESULTS for result in results):
+        raise PublishingError(_("Choose a result from the list."))
+    with transaction.atomic():
+        event = lock_night(event_id)
+        if round_number != paired_rounds(event) or round_number < 1:
+            raise PublishingError(_("Only the last paired round takes results."))
+        boards = [board for board in boards_of(event, round_number) if not board.is_bye]
+        if len(results) != len(boards):
+            raise PublishingError(
+                _("Round %(round)d has %(boards)d boards; %(given)d results were given.")
+                % {"round": round_number, "boards": len(boards), "given": len(results)}
+            )
+        for board, result in zip(boards, results, strict=True):
+            _record(event, board, result)
+        audit.record(
+            event.club_id, user, "board_result.entered", event_id=event.pk,
+            round=round_number, board=None, result=",".join(r.value for r in results),
+        )  # fmt: skip
+        club_changed(event.club_id, shown=True)
+
+
+def _open_board(event: Event, round_number: int, board_number: int) -> Board:
+    if round_number != paired_rounds(event) or round_number < 1:
+        raise PublishingError(
+            _("Round %(round)d is closed: the next round is paired.") % {"round": round_number}
+        )
+    board = (
+        event.boards.filter(round=round_number, number=board_number, black__isnull=False)
+        .select_related("game")
+        .first()
+    )
+    if board is None:
+        raise PublishingError(_("There is no such board in this round."))
+    return board
+
+
+def _record(event: Event, board: Board, result: Result) -> None:
+    if board.game is not None:
+        Game.objects.filter(pk=board.game.pk).update(result=result)
+        board.game.result = result
+        return
+    board.game = _board_game(event, board.round, board.white_id, board.black_id, result)
+    board.save(update_fields=["game"])
+
+
+# --- Standings and publishing ------------------------------------------------------------------
+
+
+def standings(event: Event, after_round: int | None = None) -> list[tiebreaks.Values]:
+    """Points and tie-breaks in the club's order, after `after_round` (default: every
+    result in so far)."""
+    if after_round is None:
+        # A requested bye of a round not paired yet is already a game: not counted yet.
+        after_round = paired_rounds(event)
+    entrants = list(event.entries.order_by("start_rank", "id").values_list("pk", flat=True))
+    games = [
+        tiebreaks.Game(round=g.round, white=g.white_id, black=g.black_id, result=g.result_code)
+        for g in event.games.order_by("round", "id")
+    ]
+    return tiebreaks.compute(
+        entrants,
+        games,
+        club_tiebreak_order(event),
+        up_to_round=after_round,
+        round_robin=event.pairing_system in ROUND_ROBINS,
+    )
+
+
+def club_tiebreak_order(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:
+    return tuple(club_order(event.club))
+
+
+def publish_night(event_id: int, user: User | None) -> Event:
+    """Rate the club night exactly as an uploaded event, once every paired board has a
+    result. Its players all came from the roster, so no name needs confirming."""
+    with transaction.atomic():
+        event = lock_night(event_id)
+        last = paired_rounds(event)
+        if not last:
+            raise PublishingError(_("Pair and play a round before publishing."))
+        missing = missing_results(event, last)
+        if missing:
+            raise PublishingError(
+                ngettext(
+                    "Round %(round)d has a board without a result: %(boards)s.",
+                    "Round %(round)d has boards without a result: %(boards)s.",
+                    len(missing),
+                )
+                % {"round": last, "boards": listed([str(b) for b in missing])}
+            )
+        # Requested byes for rounds never paired are dropped: those rounds were not played.
+        event.games.filter(round__gt=last).delete()
+        version = Event.objects.values_list("edit_version", flat=True).get(pk=event_id)
+        return publish_event(event_id, version, user)
