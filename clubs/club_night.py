@@ -220,11 +220,11 @@ def withdraw(event_id: int, entry_id: int, user: User | None, *, back: bool = Fa
         next_round = paired_rounds(event) + 1
         entry.withdrawn_from_round = None if back else next_round
         entry.save(update_fields=["withdrawn_from_round"])
-        action = "entrant.returned" if back else "entrant.withdrawn"
-        audit.record(
-            event.club_id, user, action, event_id=event.pk, typed_name=entry.typed_name,
-            round=next_round,
-        )  # fmt: skip
+        facts = {"event_id": event.pk, "typed_name": entry.typed_name, "round": next_round}
+        if back:
+            audit.record(event.club_id, user, "entrant.returned", **facts)
+        else:
+            audit.record(event.club_id, user, "entrant.withdrawn", **facts)
         club_changed(event.club_id, shown=True)
 
 
@@ -245,11 +245,11 @@ def request_bye(
             Game.objects.create(
                 event=event, round=round_number, white=entry, result=Result.BYE_HALF
             )
-        action = "bye.cancelled" if cancel else "bye.requested"
-        audit.record(
-            event.club_id, user, action, event_id=event.pk, typed_name=entry.typed_name,
-            round=round_number,
-        )  # fmt: skip
+        facts = {"event_id": event.pk, "typed_name": entry.typed_name, "round": round_number}
+        if cancel:
+            audit.record(event.club_id, user, "bye.cancelled", **facts)
+        else:
+            audit.record(event.club_id, user, "bye.requested", **facts)
         club_changed(event.club_id, shown=True)
 
 

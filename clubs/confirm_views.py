@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -153,7 +153,9 @@ def event_change_confirm(request: AuthedRequest, slug: str, event_id: int) -> Ht
         pending_changes.drop(request.session, event.pk)
         messages.info(request, _("The change was not applied; nothing changed."))
         return redirect("event_detail", slug=slug, event_id=event.pk)
-    change = pending_changes.take(request.session, event.pk, request.POST.get("token", ""))
+    if "token" not in request.POST:
+        return HttpResponseBadRequest(_("This form is incomplete: open the change again."))
+    change = pending_changes.take(request.session, event.pk, request.POST["token"])
     if change is None:
         # Applied, cancelled, replaced by a newer change, or never shown: a conflict, not a save.
         return render(

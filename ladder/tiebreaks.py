@@ -255,8 +255,12 @@ def compute(
     up_to_round: int | None = None,
     rules: Rules = Rules.FIDE_2026,
     round_robin: bool = False,
+    leaders_only: bool = False,
 ) -> list[Values]:
     """Every entrant's values, best first, with ranks; ties left after `order` share a rank.
+
+    `leaders_only` computes the tie-breaks of the players on the top score alone and
+    returns only them (who won, for a list of events: the rest is never shown there).
 
     `entrants` is in a stable order (start rank): it orders players who stay tied.
     `up_to_round` gives the standings after that round: later games are ignored and
@@ -266,7 +270,10 @@ def compute(
         games = [g for g in games if g.round <= up_to_round]
     table, rounds = _rounds(entrants, games, round_robin)
     adjusted = {player: _adjusted(values, round_robin) for player, values in table.items()}
+    top = max((v.points for v in table.values()), default=0.0)
     for values in table.values():
+        if leaders_only and values.points != top:
+            continue
         contributions: list[tuple[bool, float]] = []  # (is VUR, contribution to Buchholz)
         sb = 0.0
         for game_round in values.rounds:
@@ -288,7 +295,8 @@ def compute(
         table.values(), key=lambda v: (-v.points, position.get(v.player, len(position)))
     )
     result: list[Values] = []
-    for group in _split(ordered, lambda v: v.points):
+    groups = _split(ordered, lambda v: v.points)
+    for group in groups[:1] if leaders_only else groups:
         for tied in _break(group, list(order), round_robin):
             rank = len(result) + 1
             for values in tied:

@@ -80,6 +80,39 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "0 without a player.",
         ),
         "entry.added": ({"event_id": event, "typed_name": "Piet"}, "added Piet to January"),
+        "club_night.started": (
+            {"event_id": event, "name": "January", "players": 9, "system": "swiss", "rounds": 4},
+            "Anna started the club night January Open with 9 players.",
+        ),
+        "seed.moved": (
+            {"event_id": event, "typed_name": "Piet", "seed": 2},
+            "Anna moved Piet to seed 2 in January",
+        ),
+        "entrant.withdrawn": (
+            {"event_id": event, "typed_name": "Piet", "round": 3},
+            "Anna withdrew Piet from January Open from round 3.",
+        ),
+        "entrant.returned": (
+            {"event_id": event, "typed_name": "Piet", "round": 4},
+            "Anna brought Piet back into January Open from round 4.",
+        ),
+        "bye.requested": (
+            {"event_id": event, "typed_name": "Piet", "round": 2},
+            "Anna gave Piet a half-point bye in round 2 of January Open.",
+        ),
+        "bye.cancelled": (
+            {"event_id": event, "typed_name": "Piet", "round": 2},
+            "Anna cancelled the bye of Piet in round 2 of January Open.",
+        ),
+        "round.paired": ({"event_id": event, "round": 1}, "Anna paired round 1 of January Open."),
+        "round.unpaired": (
+            {"event_id": event, "round": 1},
+            "Anna took back the pairing of round 1 of January Open.",
+        ),
+        "board_result.entered": (
+            {"event_id": event, "round": 2, "board": 3, "result": "1/2"},
+            "Anna entered 1/2 on board 3 of round 2 of January Open.",
+        ),
         "entry.removed": ({"event_id": event, "typed_name": "Piet"}, "removed Piet from"),
         "entry.repointed": (
             {

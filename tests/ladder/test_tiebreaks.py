@@ -7,6 +7,8 @@ with every kind of unplayed round, the same event run to 9 rounds, and a 6-playe
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from ladder.results import Result
@@ -301,3 +303,25 @@ def test_parse_order_checks_a_clubs_stored_codes() -> None:
         parse_order(["bh", "aro"])
     with pytest.raises(ValueError, match="twice"):
         parse_order(["bh", "sb", "bh"])
+
+
+def test_leaders_only_ranks_the_top_score_as_the_whole_table_does():
+    """The events list asks only who won: the same first place, the same values, for any
+    games (random Swiss-like rounds with draws, forfeits and byes)."""
+    rng = random.Random(7)
+    results = [Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN, Result.WHITE_FORFEIT_WIN]
+    for _ in range(200):
+        players = list(range(1, rng.randint(3, 12)))
+        games = []
+        for round_no in range(1, rng.randint(2, 6)):
+            shuffled = players[:]
+            rng.shuffle(shuffled)
+            for white, black in zip(shuffled[::2], shuffled[1::2], strict=False):
+                games.append(Game(round_no, white, black, rng.choice(results)))
+            if len(shuffled) % 2:
+                games.append(Game(round_no, shuffled[-1], None, Result.BYE_PAIRING))
+        whole = compute(players, games)
+        top = compute(players, games, leaders_only=True)
+        assert [v.player for v in top] == [v.player for v in whole if v.points == whole[0].points]
+        assert [v.rank for v in top] == [v.rank for v in whole][: len(top)]
+        assert [v.buchholz for v in top] == [v.buchholz for v in whole][: len(top)]
