@@ -392,6 +392,9 @@ class Entry(models.Model):
     )
     start_rank = models.PositiveIntegerField(null=True, blank=True)
     rating_in_file = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The file's own final rank (TRF columns 86-89), decided by its program's tie-breaks: the
+    # event page follows it when it agrees with the points (ladder.file_ranks).
+    rank_in_file = models.PositiveIntegerField(null=True, blank=True)
     junior_in_file = models.BooleanField(null=True, blank=True)
     # The file's public rating-list columns, shown under Names to tell two people apart:
     # the player's ID (TRF columns 58-68, a PGN FideId tag; a national number in some files)

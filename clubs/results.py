@@ -195,13 +195,25 @@ def _store_results(
             if entry is not None:
                 entry.start_rank = player.key
                 entry.rating_in_file = _file_rating(player.rating)
+                entry.rank_in_file = player.rank
                 entry.junior_in_file = player.junior
                 entry.fide_id, entry.federation = player.fide_id or "", player.federation or ""
         Entry.objects.bulk_update(
             matched.values(),
-            ["start_rank", "rating_in_file", "junior_in_file", "fide_id", "federation"],
+            [
+                "start_rank",
+                "rating_in_file",
+                "rank_in_file",
+                "junior_in_file",
+                "fide_id",
+                "federation",
+            ],
             batch_size=1000,
         )
+    if not replace_entries:
+        # A file's final ranks were decided by its own results: once the grid changes them,
+        # they describe other results.
+        event.entries.filter(rank_in_file__isnull=False).update(rank_in_file=None)
     ranks = [] if replace_entries else event.entries.values_list("start_rank", flat=True)
     next_rank = max((rank or 0 for rank in ranks), default=0)
     created = Entry.objects.bulk_create(
@@ -211,6 +223,7 @@ def _store_results(
                 typed_name=player.name,
                 start_rank=player.key if replace_entries else next_rank + at,
                 rating_in_file=_file_rating(player.rating),
+                rank_in_file=player.rank,
                 junior_in_file=player.junior,
                 fide_id=player.fide_id or "",
                 federation=player.federation or "",

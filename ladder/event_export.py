@@ -4,10 +4,13 @@ Names follow ladder.display like every page: a director (and the export_event co
 full names; the public download gets the names the event's public page shows, and an entrant
 with no player behind it (the public page says "unconfirmed player") gets initials, because
 nobody knows whether that person is a junior. Ratings are the ladder's at the event's start,
-as the stored results leave them (ladder.store.states_before), whole.
+as the stored results leave them (ladder.store.states_before), whole. The TRF's place column
+is the imported file's own final rank when every entrant kept one.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from django.db.models import F
 
@@ -24,20 +27,20 @@ from ladder.rosters import load_roster
 def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
     entries = list(
         event.entries.order_by(F("start_rank").asc(nulls_last=True), "id").values_list(
-            "id", "typed_name", "player_id", "player__name", "start_rank"
+            "id", "typed_name", "player_id", "player__name", "start_rank", "rank_in_file"
         )
     )
-    ranks = _ranks([(entry_id, start_rank) for entry_id, _t, _p, _n, start_rank in entries])
+    ranks = _ranks([(entry_id, start_rank) for entry_id, _t, _p, _n, start_rank, _f in entries])
     shown = {} if viewer_is_director else load_roster(event.club, viewer_is_director=False).names
-    ratings = _ratings_at_start(event, {pid for _e, _t, pid, _n, _r in entries if pid})
+    ratings = _ratings_at_start(event, {pid for _e, _t, pid, _n, _r, _f in entries if pid})
     players = []
-    for entry_id, typed, player_id, player_name, _rank in entries:
+    for entry_id, typed, player_id, player_name, _rank, file_rank in entries:
         if player_id is None:
             name = typed if viewer_is_director else initials(typed)
         else:
             name = player_name if viewer_is_director else shown.get(player_id, initials(typed))
         rating = ratings.get(player_id) if player_id else None
-        players.append(FilePlayer(ranks[entry_id], name, rating))
+        players.append(FilePlayer(ranks[entry_id], name, rating, file_rank))
     players = _distinct(players)
     games = tuple(
         FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)
@@ -88,6 +91,6 @@ def _distinct(players: list[FilePlayer]) -> list[FilePlayer]:
         key = player.name.casefold()
         seen[key] = seen.get(key, 0) + 1
         if seen[key] > 1:
-            player = FilePlayer(player.rank, f"{player.name} ({seen[key]})", player.rating)
+            player = dataclasses.replace(player, name=f"{player.name} ({seen[key]})")
         out.append(player)
     return out

@@ -48,6 +48,7 @@ class FilePlayer:
     rank: int  # starting rank, 1-9999, unique in the event
     name: str
     rating: int | None  # the ladder rating at the event's start; None if not on the ladder
+    place: int | None = None  # the final rank of the file the event came from, if it had one
 
 
 @dataclass(frozen=True)
@@ -185,7 +186,12 @@ def _points(event: EventFile) -> dict[int, float]:
 
 
 def _places(players: Sequence[FilePlayer], points: dict[int, float]) -> dict[int, int]:
-    """Final places by points, ties by starting rank (a TRF file has a place for everyone)."""
+    """The imported file's final ranks when every player has one (its program's tie-breaks
+    decided them); else places by points, ties by starting rank (a TRF file has a place for
+    everyone)."""
+    given = {player.rank: player.place for player in players}
+    if all(place and place <= 9999 for place in given.values()):
+        return {rank: place for rank, place in given.items() if place}
     ordered = sorted(players, key=lambda p: (-points.get(p.rank, 0.0), p.rank))
     return {player.rank: place for place, player in enumerate(ordered, start=1)}
 

@@ -18,8 +18,10 @@ from ladder.event_pages import (
     EventSummary,
     RatingLine,
     Standing,
+    Winner,
     event_page,
     event_summaries,
+    read_after,
 )
 from ladder.page_texts import (
     PROTECTED_TEXT,
@@ -68,6 +70,7 @@ __all__ = [
     "Roster",
     "RosterPlayer",
     "Standing",
+    "Winner",
     "active_since",
     "club_rules",
     "event_page",
@@ -78,4 +81,5 @@ __all__ = [
     "player_page",
     "points_text",
     "provisional_below",
+    "read_after",
 ]

@@ -25,6 +25,8 @@ class ImportedPlayer:
     # 58-68 or a PGN WhiteFideId/BlackFideId tag; digits only) and federation (TRF 54-56).
     fide_id: str | None = None
     federation: str | None = None
+    # The file's own final rank (TRF columns 86-89), None when blank, 0 or in another format.
+    rank: int | None = None
 
     def __post_init__(self) -> None:
         # Every parser (and the results grid) builds its players here, so a name that

@@ -1,8 +1,8 @@
 """FIDE Tournament Report File reader (TRF16, TRF-2026 and the TRF(x) files of pairing engines).
 
 Only these fields are read: the ``001`` player lines (starting rank, name, rating, birth date,
-points and the round cells) and the tournament lines ``012`` (name), ``042`` (start date),
-``122`` (time control), ``052`` (end date) and ``132`` (round dates). The last two decide
+points, final rank and the round cells) and the tournament lines ``012`` (name), ``042`` (start
+date), ``122`` (time control), ``052`` (end date) and ``132`` (round dates). The last two decide
 between the readings of a start date such as ``10.09.13`` (``read_event_dates``), and the first
 round date is the start when ``042`` is missing. Every other
 record (team lines, JaVaFo/bbpPairings/Tornelo extensions such as ``XXR``, ``XXA``, ``BBU`` and
@@ -130,6 +130,7 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
                 line=player.line,
                 fide_id=player.fide_id,
                 federation=player.federation,
+                rank=player.rank,
             )
         )
     return ImportedEvent(

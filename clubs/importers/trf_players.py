@@ -42,6 +42,7 @@ class PlayerLine:
     notes: list[str] = field(default_factory=list)
     fide_id: str | None = None  # columns 58-68, digits only, "0" read as none
     federation: str | None = None  # columns 54-56, three letters
+    rank: int | None = None  # columns 86-89, the file's final rank; blank or 0 read as none
 
 
 class _Columns:
@@ -105,6 +106,7 @@ def _read_player_columns(col: _Columns, number: int) -> PlayerLine:
         notes=notes,
         fide_id=_read_file_id(col(58, 68)),
         federation=_read_federation(col(54, 56)),
+        rank=_read_rank(col(86, 89), number, notes),
     )
     round_number = 1
     first = FIRST_CELL_COLUMN
@@ -124,6 +126,17 @@ def _read_rating(value: str, number: int, notes: list[str]) -> int | None:
     if value.isdigit() and value.isascii():
         return int(value) or None
     notes.append(f"Line {number}: the rating in columns 49-52 is not a number; it was left out.")
+    return None
+
+
+def _read_rank(value: str, number: int, notes: list[str]) -> int | None:
+    # Lichess leaves it blank and Swiss-Manager writes 0 for a withdrawn player: no rank.
+    value = value.strip()
+    if not value:
+        return None
+    if value.isdigit() and value.isascii():
+        return int(value) or None
+    notes.append(f"Line {number}: the rank in columns 86-89 is not a number; it was left out.")
     return None
 
 

@@ -1,0 +1,216 @@
+"""The rows of the event page's tables and of the list of events, built in Python.
+
+As in ladder.tables (which says why): every text is escaped here, labels come from gettext
+in the active language, numbers use the active language's formats. Every name is the shown
+name of the roster (ladder.display), and a link to the player's page only where the page
+may link (not on an event's own link, not for an unconfirmed entrant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ladder.explain import ChangeSum, change_sum
+from ladder.live_page import LivePage
+from ladder.pages import Board, EventPage, EventSummary, RatingLine, Standing, Winner
+from ladder.tables import DASH, Formats
+from ladder.tiebreak_labels import TIEBREAK_LABELS
+from ladder.tiebreaks import Tiebreak
+
+# Winners shown by name; more than this share first place and the list says how many.
+NAMED_WINNERS = 3
+
+
+def player_link(base: str, player_id: int | None, name: str, link: bool) -> str:
+    if link and player_id:
+        return f'<a href="{base}players/{player_id}/">{escape(name)}</a>'
+    return escape(name)
+
+
+def events_body(events: Iterable[EventSummary], base: str) -> SafeString:
+    f = Formats()
+    rated, not_rated = escape(_("rated")), escape(_("not rated"))
+    out = [
+        f'<tr><td>{f.date(e.date)}</td><td><a href="{base}events/{e.id}/">{escape(e.name)}</a></td>'
+        f"<td>{escape(e.kind)}</td><td>{_winners(e.winners, base)}</td>"
+        f'<td class="num">{e.players}</td>'
+        f"<td>{rated if e.rated else not_rated}</td></tr>\n"
+        for e in events
+    ]
+    return mark_safe("".join(out))
+
+
+def _winners(winners: Sequence[Winner], base: str) -> str:
+    if not winners:
+        return DASH
+    if len(winners) > NAMED_WINNERS:
+        count = len(winners)
+        return escape(
+            ngettext(
+                "%(count)s player shares first place",
+                "%(count)s players share first place",
+                count,
+            )
+            % {"count": count}
+        )
+    names = ", ".join(player_link(base, w.player_id, w.name, True) for w in winners)
+    if len(winners) == 1:
+        return names
+    return f'{names} <span class="muted">({escape(_("shared first place"))})</span>'
+
+
+def tiebreak_heads(page: EventPage) -> SafeString:
+    """The standings' tie-break column heads, in the club's order."""
+    return mark_safe(
+        "".join(
+            f'<th scope="col" class="num"><abbr title="{escape(str(TIEBREAK_LABELS[t].name))}">'
+            f"{escape(str(TIEBREAK_LABELS[t].short))}</abbr></th>"
+            for t in page.order
+        )
+    )
+
+
+def tiebreak_text(f: Formats, tiebreak: Tiebreak, value: float) -> str:
+    if tiebreak in (Tiebreak.WINS, Tiebreak.ROUNDS_WON):
+        return str(int(value))
+    if tiebreak is Tiebreak.SONNEBORN_BERGER:
+        # Sonneborn-Berger moves in quarter points (½ x ½): two decimals.
+        return f.fixed(value, 2)
+    return f.short(value)
+
+
+def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
+    """The standings as the page shows them: the rating change only in the final ones."""
+    f = Formats()
+    # A draft (a club night being played) has no rating changes yet.
+    rated = page.rated and page.after is None and page.event.is_published
+    out = []
+    for s in page.standings:
+        extra = ""
+        if page.shows_performance:
+            extra += f'<td class="num">{f.whole(s.performance)}</td>'
+        if rated:
+            shown = f.exact_signed(_printed(s.rating).change) if s.rating else DASH
+            extra += f'<td class="num">{shown}</td>'
+        out.append(
+            f'<tr><td class="num">{s.rank}</td>'
+            f"<td>{player_link(base, s.player_id, s.name, link)}</td>"
+            f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
+            f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
+            + "".join(
+                f'<td class="num">{tiebreak_text(f, t, v)}</td>'
+                for t, v in zip(page.order, s.tiebreak_values, strict=True)
+            )
+            + f"{extra}</tr>\n"
+        )
+    return mark_safe("".join(out))
+
+
+def boards_body(boards: Iterable[Board], base: str, link: bool) -> SafeString:
+    out = []
+    for b in boards:
+        white = player_link(base, b.white.player_id, b.white.name, link)
+        black = player_link(base, b.black.player_id, b.black.name, link) if b.black else DASH
+        out.append(
+            f'<tr><td class="num">{b.number}</td><td>{white}</td>'
+            f"<td>{escape(b.result)}</td><td>{black}</td></tr>\n"
+        )
+    return mark_safe("".join(out))
+
+
+def crosstable_head(page: EventPage) -> SafeString:
+    """One column per player, headed by their row's number; a screen reader hears the name."""
+    rows = page.crosstable or []
+    return mark_safe(
+        "".join(
+            f'<th scope="col" class="num"><span aria-hidden="true">{number}</span>'
+            f'<span class="visually-hidden">{escape(s.name)}</span></th>'
+            for number, (s, _cells) in enumerate(rows, start=1)
+        )
+    )
+
+
+def crosstable_body(page: EventPage, base: str, link: bool) -> SafeString:
+    """Each row: the player's results against each column's player, in round order; the
+    symbols are shown, and said in words to a screen reader."""
+    words = {
+        "1": escape(_("won")),
+        "½": escape(_("drew")),
+        "0": escape(_("lost")),
+        "+": escape(_("won by forfeit")),
+        "−": escape(_("lost by forfeit")),
+        "*": escape(_("no result")),
+    }
+    out = []
+    for number, (s, cells) in enumerate(page.crosstable or [], start=1):
+        shown = []
+        for cell in cells:
+            if cell is None:
+                shown.append('<td class="num self"></td>')
+                continue
+            said = " ".join(
+                f'<span aria-hidden="true">{escape(symbol)}</span>'
+                f'<span class="visually-hidden">{words.get(symbol, escape(symbol))}</span>'
+                for symbol in cell
+            )
+            shown.append(f'<td class="num">{said}</td>')
+        out.append(
+            f'<tr><td class="num">{number}</td>'
+            f'<th scope="row">{player_link(base, s.player_id, s.name, link)}</th>'
+            f'{"".join(shown)}<td class="num">{s.points_text}</td></tr>\n'
+        )
+    return mark_safe("".join(out))
+
+
+def changes_body(standings: Iterable[Standing], base: str, link: bool) -> SafeString:
+    f = Formats()
+    out = []
+    for s in standings:
+        r = s.rating
+        if r is None:
+            continue
+        p = _printed(r)
+        out.append(
+            f"<tr><td>{player_link(base, s.player_id, s.name, link)}</td>"
+            f'<td class="num">{f.exact(p.before)}</td><td class="num">{r.games_counted}</td>'
+            f'<td class="num">{f.short(r.actual)}</td><td class="num">{f.fixed(r.expected, 2)}</td>'
+            f'<td class="num">{f.exact_signed(p.change)}</td>'
+            f'<td class="num">{f.exact(p.after)}</td></tr>\n'
+        )
+    return mark_safe("".join(out))
+
+
+def _printed(r: RatingLine) -> ChangeSum:
+    """Before, change and after as the player page prints them, so that they add up."""
+    return change_sum(
+        pre=r.pre_rating,
+        post=r.post_rating,
+        change=r.change,
+        k=r.k,
+        actual=r.actual,
+        expected=r.expected,
+    )
+
+
+def live_boards_body(live: LivePage, base: str, link: bool) -> SafeString:
+    """The round on the boards: a result where one is in, "playing" where not."""
+    playing = escape(_("playing"))
+    bye = escape(_("bye"))
+    out = []
+    for b in live.boards:
+        white = player_link(base, b.white.player_id, b.white.name, link)
+        if b.black is None:
+            black, result = DASH, escape(b.result or "") or bye
+        else:
+            black = player_link(base, b.black.player_id, b.black.name, link)
+            result = escape(b.result) if b.result else f'<span class="muted">{playing}</span>'
+        out.append(
+            f'<tr><td class="num">{b.number}</td><td>{white}</td><td>{result}</td>'
+            f"<td>{black}</td></tr>\n"
+        )
+    return mark_safe("".join(out))

@@ -1,0 +1,231 @@
+"""The tournament file's own final ranks on the event page, the events list and the export."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+
+from clubs.importers import parse_file
+from clubs.models import Club, Entry, Event, Player
+from clubs.results import set_results
+from ladder.changes import club_changed
+from ladder.event_export import event_trf
+from ladder.event_pages import first_place
+from ladder.file_ranks import file_order
+from ladder.results import Result
+from ladder.tiebreaks import DEFAULT_ORDER
+from tests.factories import make_club, make_event
+from tests.ladder.test_pages import replay, table, url
+
+W, D = Result.WHITE_WIN, Result.DRAW
+FILE_SENTENCE = "Ranks as in the tournament file: its tie-breaks decided the order."
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "trf-corpus"
+DONOSTIA = CORPUS / "open_gros_donostia_2010_round5_input.trf"
+
+
+# --- the rule, without a database -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ranks", "expected"),
+    [
+        pytest.param({1: 2, 2: 1, 3: 3, 4: 4}, [2, 1, 3, 4], id="ties broken the file's way"),
+        pytest.param({1: 1, 2: 3, 3: 7, 4: 9}, [1, 2, 3, 4], id="gaps in the ranks are kept"),
+        pytest.param({1: 1, 2: 2, 3: 3, 4: None}, None, id="one entrant without a rank"),
+        pytest.param({1: 1, 2: 2, 3: 3}, None, id="one entrant missing"),
+        pytest.param({1: 1, 2: 1, 3: 3, 4: 4}, None, id="a shared rank"),
+        pytest.param({1: 3, 2: 2, 3: 1, 4: 4}, None, id="a better rank with fewer points"),
+        pytest.param({1: 0, 2: 1, 3: 2, 4: 3}, None, id="rank 0 is no rank"),
+    ],
+)
+def test_the_file_order_is_used_only_when_complete_unique_and_true_to_the_points(ranks, expected):
+    points = {1: 2.0, 2: 2.0, 3: 1.0, 4: 0.0}
+    assert file_order(points, ranks) == expected
+
+
+def test_an_event_without_entrants_has_no_file_order():
+    assert file_order({}, {}) is None
+
+
+def test_the_winner_is_the_files_first_when_its_ranks_are_used():
+    games = [(1, 1, 2, D, ""), (1, 3, 4, W, ""), (2, 1, 3, D, ""), (2, 2, 4, D, "")]
+    # Points 1 and 3 have 1½ each: the tie-breaks alone leave them sharing first place.
+    computed = sorted(first_place(games, DEFAULT_ORDER))
+    assert first_place(games, DEFAULT_ORDER, file_ranks={1: 2, 2: 3, 3: 1, 4: 4}) == [3]
+    assert sorted(first_place(games, DEFAULT_ORDER, file_ranks={1: 1, 2: 2, 3: None})) == (computed)
+
+
+# --- the event page and the list of events -------------------------------------------------
+
+
+@pytest.fixture
+def public(owner):
+    return make_club(slug="knights", owner=owner, visibility=Club.Visibility.PUBLIC)
+
+
+@pytest.fixture
+def tied(public, db):
+    """Ann and Cid 1½, Bob and Dee ½, and no tie-break tells either pair apart: every
+    opponent's points, the results between them and the wins are alike."""
+    ann, bob, cid, dee = (
+        Player.objects.create(club=public, name=name, start_rating=1500, start_games=30)
+        for name in ("Ann Alder", "Bob Birch", "Cid Cedar", "Dee Dogwood")
+    )
+    event = make_event(
+        public,
+        [(1, ann, bob, W), (1, cid, dee, W), (2, ann, cid, D), (2, bob, dee, D)],
+        name="Autumn Swiss",
+    )
+    replay(public)
+    return event
+
+
+def with_file_ranks(event: Event, ranks: dict[str, int | None]) -> None:
+    for name, rank in ranks.items():
+        Entry.objects.filter(event=event, typed_name=name).update(rank_in_file=rank)
+    with transaction.atomic():
+        club_changed(event.club_id, shown=True)
+
+
+def page(client, event: Event, query: str = ""):
+    return client.get(url(event.club, f"events/{event.pk}/") + query)
+
+
+def ranked(response) -> list[tuple[str, str]]:
+    return [(row[0], row[1]) for row in table(response, "standings")]
+
+
+def winner(client, club: Club, event: Event) -> str:
+    rows = {row[1]: row for row in table(client.get(url(club, "events/")), "events")}
+    return rows[event.name][3]
+
+
+CONSISTENT = {"Cid Cedar": 1, "Ann Alder": 2, "Dee Dogwood": 3, "Bob Birch": 4}
+
+
+@pytest.mark.django_db
+def test_without_file_ranks_the_tied_players_share_their_ranks(client, tied, public):
+    response = page(client, tied)
+    assert ranked(response) == [
+        ("1", "Ann Alder"), ("1", "Cid Cedar"), ("3", "Bob Birch"), ("3", "Dee Dogwood"),
+    ]  # fmt: skip
+    assert FILE_SENTENCE not in response.content.decode()
+    assert winner(client, public, tied) == "Ann Alder, Cid Cedar (shared first place)"
+
+
+@pytest.mark.django_db
+def test_consistent_file_ranks_give_the_order_and_ranks_and_say_so(client, tied, public):
+    computed = {row[1]: row for row in table(page(client, tied), "standings")}
+    with_file_ranks(tied, CONSISTENT)
+    response = page(client, tied)
+    assert ranked(response) == [
+        ("1", "Cid Cedar"), ("2", "Ann Alder"), ("3", "Dee Dogwood"), ("4", "Bob Birch"),
+    ]  # fmt: skip
+    assert FILE_SENTENCE in response.content.decode()
+    # The tie-break columns (and every column after the rank) are still the computed ones.
+    for row in table(response, "standings"):
+        assert row[1:] == computed[row[1]][1:]
+    assert winner(client, public, tied) == "Cid Cedar"
+
+
+@pytest.mark.parametrize(
+    "ranks",
+    [
+        pytest.param(
+            {**CONSISTENT, "Bob Birch": 1, "Cid Cedar": 4}, id="fewer points ranked higher"
+        ),
+        pytest.param({**CONSISTENT, "Bob Birch": None}, id="one entrant without a rank"),
+        pytest.param({**CONSISTENT, "Bob Birch": 3}, id="a shared rank"),
+    ],
+)
+@pytest.mark.django_db
+def test_file_ranks_that_cannot_be_trusted_are_ignored(client, tied, public, ranks):
+    with_file_ranks(tied, ranks)
+    response = page(client, tied)
+    assert [rank for rank, _name in ranked(response)] == ["1", "1", "3", "3"]
+    assert FILE_SENTENCE not in response.content.decode()
+    assert winner(client, public, tied) == "Ann Alder, Cid Cedar (shared first place)"
+
+
+@pytest.mark.django_db
+def test_the_standings_after_a_round_keep_computing_their_tie_breaks(client, public, db):
+    ann, bob, cid, dee = (
+        Player.objects.create(club=public, name=name)
+        for name in ("Ann Alder", "Bob Birch", "Cid Cedar", "Dee Dogwood")
+    )
+    event = make_event(
+        public, [(1, ann, bob, W), (1, cid, dee, W), (2, ann, cid, W), (2, bob, dee, W)]
+    )
+    replay(public)
+    with_file_ranks(event, {"Ann Alder": 1, "Cid Cedar": 2, "Bob Birch": 3, "Dee Dogwood": 4})
+    assert FILE_SENTENCE in page(client, event).content.decode()
+    response = page(client, event, "?after=1")
+    # After round 1 Ann and Cid lead with a win each: the file's final ranks do not apply.
+    assert [rank for rank, _name in ranked(response)][:2] == ["1", "1"]
+    assert FILE_SENTENCE not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_entrant_without_a_game_follows_the_files_order(client, tied, public):
+    Entry.objects.create(event=tied, typed_name="Eve Elm", start_rank=5, rank_in_file=None)
+    with_file_ranks(tied, CONSISTENT)
+    assert ranked(page(client, tied)) == [
+        ("1", "Cid Cedar"), ("2", "Ann Alder"), ("3", "Dee Dogwood"), ("4", "Bob Birch"),
+        ("5", "unconfirmed player"),
+    ]  # fmt: skip
+
+
+# --- from a real file: import, page, correction, export -----------------------------------------
+
+
+def import_file(club: Club, path: Path, *options: str) -> Event:
+    out = io.StringIO()
+    call_command("import_event", club.slug, str(path), *options, stdout=out, stderr=io.StringIO())
+    return Event.objects.get(pk=int(out.getvalue()))
+
+
+@pytest.mark.skipif(not DONOSTIA.is_file(), reason="the shared TRF corpus is not there")
+@pytest.mark.django_db
+def test_an_imported_files_ranks_order_its_page_and_go_out_again_in_its_export(
+    client, public, tmp_path
+):
+    original = parse_file(DONOSTIA.read_bytes(), "trf")
+    file_rank = {p.key: p.rank for p in original.players}
+    event = import_file(public, DONOSTIA, "--publish")
+    stored = dict(event.entries.values_list("start_rank", "rank_in_file"))
+    assert stored == file_rank
+    response = page(client, event)
+    assert FILE_SENTENCE in response.content.decode()
+    # The file ranks starting number 3 third and 6 fourth on equal points; FIDE's default
+    # tie-breaks, computed, put 6 before 3.
+    shown = [int(row[0]) for row in table(response, "standings")]
+    assert shown == list(range(1, 53))
+    names = {rank: name for rank, name in event.entries.values_list("start_rank", "player__name")}
+    rows = table(response, "standings")
+    assert names[3].split()[0] in rows[2][1] and names[6].split()[0] in rows[3][1]
+
+    # The export writes the file's ranks in 86-89; read again, they are the same.
+    text = event_trf(event, viewer_is_director=True)
+    assert {p.key: p.rank for p in parse_file(text.encode(), "trf").players} == file_rank
+
+
+@pytest.mark.skipif(not DONOSTIA.is_file(), reason="the shared TRF corpus is not there")
+@pytest.mark.django_db
+def test_results_saved_in_the_grid_drop_the_files_ranks_and_the_export_computes_places(
+    public, owner
+):
+    original = parse_file(DONOSTIA.read_bytes(), "trf")
+    event = import_file(public, DONOSTIA)  # a draft
+    # The grid stores the same games; the ranks were the file's, not the grid's.
+    set_results(event.pk, event.edit_version, original, owner, source="grid", replace_entries=False)
+    assert not event.entries.filter(rank_in_file__isnull=False).exists()
+    places = {
+        p.key: p.rank
+        for p in parse_file(event_trf(event, viewer_is_director=True).encode(), "trf").players
+    }
+    assert sorted(places.values()) == list(range(1, 53))  # one place each, by points
+    assert places != {p.key: p.rank for p in original.players}
