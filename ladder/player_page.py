@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection
@@ -12,6 +12,7 @@ from django.db import connection
 from clubs.models import Club, Entry, Event, Game
 from ladder.models import PlayerEventResult, RatedEvent
 from ladder.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
+from ladder.player_stats import GameSummaries, KindSummary, PlayedGame
 from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
@@ -113,6 +114,20 @@ class PlayerPage:
     record: Record
     events: list[EventLine]  # oldest first
     rules: ClubRules = ClubRules("ladder")
+    summaries: GameSummaries = field(default_factory=GameSummaries)
+
+    @property
+    def counted_here(self) -> int:
+        """Rated games in this club's events (the rest came with the starting rating)."""
+        return sum(e.games_counted for e in self.events)
+
+    @property
+    def brought_in(self) -> int:
+        return max(self.player.rated_games - self.counted_here, 0)
+
+    @property
+    def kinds(self) -> list[KindSummary]:
+        return self.summaries.by_kind([kind.value for kind in Event.Kind])
 
 
 def _as_date(value: dt.date | str) -> dt.date:
@@ -160,7 +175,7 @@ def _player_results(club: Club, player_id: int) -> list[tuple]:
 def _player_games(club: Club, player_id: int) -> list[tuple]:
     """Every game of the player in published events, each side once, with the opponent
     and the opponent's rating before that event:
-    (game, event, round, result, side, opponent, opponent's pre-event rating)."""
+    (game, event, round, result, side, opponent, opponent's pre-event rating, event kind)."""
     game, entry, event, result = (
         Game._meta.db_table,
         Entry._meta.db_table,
@@ -170,7 +185,8 @@ def _player_games(club: Club, player_id: int) -> list[tuple]:
     side = f"""
         SELECT g.id, g.event_id, g.round, g.result, %s, theirs.player_id,
                (SELECT r.pre_rating FROM {result} r
-                WHERE r.event_id = g.event_id AND r.player_id = theirs.player_id)
+                WHERE r.event_id = g.event_id AND r.player_id = theirs.player_id),
+               e.kind
         FROM {game} g
         JOIN {event} e ON e.id = g.event_id
         JOIN {entry} mine ON mine.id = g.{{mine}}_id
@@ -202,22 +218,37 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
         )
         outcomes[event_id] = _json(stored)
     record = Record()
+    summaries = GameSummaries()
     result_texts = {result: str(label.text) for result, label in RESULT_LABELS.items()}
     reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
     games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
-    for game_id, event_id, round_no, result_code, side, opponent, opponent_pre in games:
+    for game_id, event_id, round_no, result_code, side, opponent, opponent_pre, kind in games:
         result = Result(result_code)
         white_score, black_score = result.scores
         mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
         record.add(result, mine, theirs)
+        opponent_name = roster.names.get(opponent, "") if opponent else ""
         event = events.get(event_id)
+        played = PlayedGame(
+            event_id,
+            kind,
+            opponent,
+            opponent_name,
+            over_the_board=not result.is_bye and (result.is_played or result.is_unrated_result),
+            mine=mine,
+            theirs=theirs,
+            counted=None,
+            opponent_rating=opponent_pre,
+        )
         if event is None:
+            summaries.add(played, "", None)
             continue  # published after the last replay: counted above, rated soon
         stored = outcomes[event_id].get(str(game_id))
         if stored is None and result.is_forfeit:
             # A forfeit against an entrant left without a player never reaches the replay.
             stored = [False, False, UnratedReason.FORFEIT]
         counted, reason = _counted(stored, side, reasons)
+        summaries.add(replace(played, counted=counted), event.name, event.date)
         expected = None
         if counted and opponent_pre is not None:
             event.opponent_ratings.append(opponent_pre)
@@ -230,7 +261,7 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
                 round=round_no,
                 colour="" if result.is_bye else side,
                 opponent_id=opponent,
-                opponent=roster.names.get(opponent, "") if opponent else "",
+                opponent=opponent_name,
                 opponent_rating=opponent_pre,
                 expected=expected,
                 score=score_symbol(result, mine, theirs),
@@ -240,7 +271,12 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
             )
         )
     return PlayerPage(
-        player, roster.rank_of(player_id), record, list(events.values()), club_rules(club)
+        player,
+        roster.rank_of(player_id),
+        record,
+        list(events.values()),
+        club_rules(club),
+        summaries,
     )
 
 

@@ -102,8 +102,10 @@ def check_ratings(facts: re.Match, change: Decimal, summary: str) -> None:
     before, after = number(facts["before"]), number(facts["after"])
     assert before + change == after, (facts.group(0), change)
     assert decimals(before) == decimals(after) >= 1
-    # The summary line shows the same change as the sum.
-    assert number(summary.rsplit(" · ", 1)[1]) == change, summary
+    # The summary line shows the same change as the sum, then the same rating after it.
+    *_, shown_change, shown_after = summary.split(" · ")
+    assert number(shown_change) == change, summary
+    assert shown_after == f"rating {facts['after']}", summary
 
 
 def test_every_formula_on_a_ladder_clubs_player_pages_adds_up(client):
@@ -230,7 +232,7 @@ def player_page_changes(client, club: Club, players: list[Player]) -> dict[str, 
     changes = {}
     for player in players:
         for summary, _why in breakdowns(client, club, player):
-            _date, event_name, change = summary.rsplit(" · ", 2)
+            _date, event_name, change, _after = summary.rsplit(" · ", 3)
             changes[player.name, event_name] = number(change)
     return changes
 
