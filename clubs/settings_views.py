@@ -16,7 +16,10 @@ from django.views.decorators.http import require_POST
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director
 from clubs.models import Club, NewcomerStart
+from clubs.night_forms import TiebreakOrderForm
 from clubs.views import club_page_path
+from ladder import tiebreaks
+from ladder.changes import club_changed
 
 
 class PageSettingsForm(forms.ModelForm):
@@ -78,8 +81,42 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "ladder/club_settings.html",
-        {"club": club, "form": form, "page_path": page_path},
+        {
+            "club": club,
+            "form": form,
+            "page_path": page_path,
+            "tiebreak_form": TiebreakOrderForm(current=_tiebreak_order(club)),
+        },
     )
+
+
+def _tiebreak_order(club: Club) -> tuple[tiebreaks.Tiebreak, ...]:
+    try:
+        return tiebreaks.parse_order(club.tiebreak_order or [])
+    except ValueError:  # a stored order no longer valid: FIDE's default, as the pages use
+        return tiebreaks.DEFAULT_ORDER
+
+
+@require_POST
+def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
+    """The order of the tie-breaks in every standings of the club (club nights and events)."""
+    club = club_for_director(request, slug)
+    old = [t.value for t in _tiebreak_order(club)]
+    form = TiebreakOrderForm(request.POST, current=_tiebreak_order(club))
+    if not form.is_valid():
+        # A repeat is the one refusal the page's lists allow; anything else is a forged form.
+        errors = [str(e) for e in form.non_field_errors()]
+        messages.error(request, errors[0] if errors else _("Choose the tie-breaks from the lists."))
+        return redirect("club_settings", slug=club.slug)
+    new = [t.value for t in form.order]
+    if new != old:
+        with transaction.atomic():
+            Club.objects.filter(pk=club.pk).update(tiebreak_order=new)
+            audit.record(club, request.user, "tiebreak_order.changed", old=old, new=new)
+            # Standings show the new order at once; no rating changes.
+            club_changed(club.pk, shown=True)
+    messages.success(request, _("The order of the tie-breaks is saved."))
+    return redirect("club_settings", slug=club.slug)
 
 
 @require_POST

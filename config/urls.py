@@ -60,5 +60,6 @@ urlpatterns = [
     path("", include("billing.urls")),
     path("", include("clubs.roster_urls")),
     path("", include("clubs.event_urls")),
+    path("", include("clubs.night_urls")),
     path("", include("ladder.page_urls")),
 ]

@@ -1,7 +1,11 @@
 """An outsider gets 404, never 403, from every club-scoped view."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+
+from clubs.models import Board, Entry, Event
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +26,37 @@ def club_scoped_requests(club):
         ("get", reverse("billing:page", args=[club.slug])),
         ("post", reverse("billing:subscribe", args=[club.slug])),
         ("post", reverse("billing:portal", args=[club.slug])),
+        *night_requests(club, player),
+    ]
+
+
+def night_requests(club, player):
+    """Every club-night screen, on a night with a paired round (made without the service,
+    so the club's versions stay untouched)."""
+    night = Event.objects.create(
+        club=club, name="Night", date=dt.date(2026, 3, 3), pairing_system="swiss",
+        planned_rounds=3,
+    )  # fmt: skip
+    first = Entry.objects.create(event=night, typed_name="A", player=player, start_rank=1)
+    second = Entry.objects.create(event=night, typed_name="B", start_rank=2)
+    Board.objects.create(event=night, round=1, number=1, white=first, black=second)
+    ids = [club.slug, night.pk]
+    return [
+        ("get", reverse("night_start", args=[club.slug])),
+        ("post", reverse("night_start", args=[club.slug])),
+        ("post", reverse("tiebreak_order", args=[club.slug])),
+        ("get", reverse("night_evening", args=ids)),
+        ("post", reverse("night_seed", args=ids)),
+        ("post", reverse("night_withdraw", args=ids)),
+        ("post", reverse("night_bye", args=ids)),
+        ("post", reverse("night_add", args=ids)),
+        ("post", reverse("night_pair", args=ids)),
+        ("post", reverse("night_unpair", args=ids)),
+        ("post", reverse("night_publish", args=ids)),
+        ("get", reverse("night_standings", args=ids)),
+        ("get", reverse("night_results", args=[*ids, 1])),
+        ("get", reverse("night_sheet", args=[*ids, 1])),
+        ("post", reverse("night_result", args=[*ids, 1, 1])),
     ]
 
 

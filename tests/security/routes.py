@@ -61,6 +61,12 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
     route(name, "director", "GET", "POST")
 
 route("rating_settings", "director", "GET", "POST")
+for name in ("night_evening", "night_sheet", "night_results", "night_standings"):
+    route(name, "director", "GET")
+for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
+             "night_unpair", "night_publish", "night_result", "tiebreak_order"):  # fmt: skip
+    route(name, "director", "POST")
+route("night_start", "director", "GET", "POST")
 route("event_correction", "director", "POST")
 route("event_confirm", "director", "POST")
 
@@ -75,7 +81,7 @@ route("shared_event", "link", "GET")
 
 for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
              "club_seeding_csv", "club_roster", "club_player", "club_events",
-             "club_event", "club_event_trf", "club_event_csv",
+             "club_event", "club_event_trf", "club_event_csv", "club_event_live",
              "club_rating_rules"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")

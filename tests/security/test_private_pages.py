@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import ClubRole, Entry, Merge
+from clubs.models import Board, ClubRole, Entry, Event, Merge
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -22,12 +22,17 @@ def world():
     ann, bob, cid = make_players(club, ["Ann Archer", "Bob Baker", "Cid Carter"])
     event = make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
     merge = Merge.objects.create(club=club, kept=ann, merged=cid)
+    # The event doubles as a club night with one paired board, so the night screens answer.
+    Event.objects.filter(pk=event.pk).update(pairing_system="swiss", planned_rounds=1)
+    white, black = Entry.objects.filter(event=event).order_by("start_rank")
+    Board.objects.create(event=event, round=1, number=1, white=white, black=black)
     ids = {
         "slug": club.slug, "secret": club.secret,
         "role_id": ClubRole.objects.get(club=club, user=director).pk,
         "player_id": ann.pk, "event_id": event.pk,
         "entry_id": Entry.objects.filter(event=event).first().pk, "merge_id": merge.pk,
         "uidb64": "MQ", "token": "not-a-token", "share_token": event.share_token, "code": "nl",
+        "round_number": 1, "board_number": 1,
     }  # fmt: skip
     return club, ids, owner
 

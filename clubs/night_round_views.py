@@ -1,0 +1,198 @@
+"""A club night's rounds as the director sees them: the pairing sheet, results by board and
+the standings after each round (the evening page itself is clubs/night_views.py).
+
+A result is one tap: each button is a tiny form of its own, so recording one needs no
+JavaScript; forfeits sit behind a second step so that no ordinary tap records one.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from clubs import club_night, night_rounds
+from clubs.access import NOT_FOUND, AuthedRequest
+from clubs.event_drafts import PublishingError
+from clubs.models import Board, Entry, Event
+from clubs.night_forms import BoardResultForm, tiebreak_label
+from clubs.night_views import is_closed, night_for_director
+from ladder.event_tables import tiebreak_text
+from ladder.page_texts import points_text
+from ladder.result_labels import RESULT_LABELS
+from ladder.results import Result
+from ladder.tables import Formats
+
+OVER_THE_BOARD = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
+FORFEITS = (Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT)
+
+
+def _paired_round(event: Event, round_number: int) -> int:
+    """The round asked for, which must be paired; any other is not found."""
+    paired = club_night.paired_rounds(event)
+    if not 1 <= round_number <= paired:
+        raise Http404(NOT_FOUND)
+    return paired
+
+
+def _name(entry: Entry | None) -> str:
+    if entry is None:
+        return ""
+    # Directors see full names: the roster's name as it is now.
+    return entry.player.name if entry.player is not None else entry.typed_name
+
+
+def _result_label(board: Board) -> str:
+    if board.game is None:
+        return ""
+    return str(RESULT_LABELS[board.game.result_code].short)
+
+
+@require_safe
+def night_sheet(
+    request: AuthedRequest, slug: str, event_id: int, round_number: int
+) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    _paired_round(event, round_number)
+    before = {v.player: v.points for v in night_rounds.standings(event, round_number - 1)}
+    boards = club_night.boards_of(event, round_number)
+    requested = event.games.filter(
+        round=round_number, black__isnull=True, board__isnull=True
+    ).select_related("white__player")
+    return render(
+        request,
+        "clubs/night/sheet.html",
+        {
+            "club": event.club,
+            "event": event,
+            "round_number": round_number,
+            "boards": [
+                {
+                    "number": board.number,
+                    "white": _name(board.white),
+                    "white_points": points_text(before.get(board.white_id, 0.0)),
+                    "black": _name(board.black),
+                    "black_points": points_text(before.get(board.black_id or 0, 0.0)),
+                    "result": _result_label(board),
+                }
+                for board in boards
+                if not board.is_bye
+            ],
+            "bye": next(
+                (
+                    {
+                        "name": _name(board.white),
+                        "points": points_text(before.get(board.white_id, 0.0)),
+                        "label": _result_label(board),
+                    }
+                    for board in boards
+                    if board.is_bye
+                ),
+                None,
+            ),
+            "requested": [_name(game.white) for game in requested],
+        },
+    )
+
+
+@require_safe
+def night_results(
+    request: AuthedRequest, slug: str, event_id: int, round_number: int
+) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    paired = _paired_round(event, round_number)
+    boards = [b for b in club_night.boards_of(event, round_number) if not b.is_bye]
+    open_round = round_number == paired and not is_closed(event)
+    missing = [b.number for b in boards if b.game is None]
+    return render(
+        request,
+        "clubs/night/results.html",
+        {
+            "club": event.club,
+            "event": event,
+            "round_number": round_number,
+            "open": open_round,
+            "missing": missing,
+            "next_round": round_number + 1
+            if open_round and not missing and paired < (event.planned_rounds or 0)
+            else None,
+            "boards": [
+                {
+                    "number": board.number,
+                    "white": _name(board.white),
+                    "black": _name(board.black),
+                    "result": board.game.result if board.game else "",
+                    "label": _result_label(board),
+                }
+                for board in boards
+            ],
+            "over_the_board": [(r.value, RESULT_LABELS[r].short) for r in OVER_THE_BOARD],
+            "forfeits": [(r.value, RESULT_LABELS[r].short) for r in FORFEITS],
+        },
+    )
+
+
+@require_POST
+def night_result(
+    request: AuthedRequest, slug: str, event_id: int, round_number: int, board_number: int
+) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    here = reverse("night_results", args=[slug, event.pk, round_number])
+    form = BoardResultForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a result from the list."))
+        return redirect(here)
+    try:
+        night_rounds.enter_result(
+            event.pk, round_number, board_number, form.result_value(), request.user
+        )
+    except PublishingError as error:
+        messages.error(request, error.message)
+        return redirect(here)
+    missing = night_rounds.missing_results(event, round_number)
+    # On to the next board still waiting (after this one, then from the top).
+    following = [n for n in missing if n > board_number] or missing
+    return redirect(f"{here}#board-{following[0]}" if following else f"{here}#all-in")
+
+
+@require_safe
+def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    paired = club_night.paired_rounds(event)
+    after = _after(request.GET.get("after"), paired)
+    order = night_rounds.club_tiebreak_order(event)
+    names = {e.pk: _name(e) for e in event.entries.select_related("player")}
+    shown = Formats()
+    rows = [
+        {
+            "rank": values.rank,
+            "name": names.get(values.player, ""),
+            "points": points_text(values.points),
+            "tiebreaks": [tiebreak_text(shown, t, values.value(t)) for t in order],
+        }
+        for values in night_rounds.standings(event, after)
+    ]
+    return render(
+        request,
+        "clubs/night/standings.html",
+        {
+            "club": event.club,
+            "event": event,
+            "after": after,
+            "rounds": range(1, paired + 1),
+            "tiebreaks": [tiebreak_label(t) for t in order],
+            "rows": rows,
+        },
+    )
+
+
+def _after(text: str | None, paired: int) -> int:
+    """The round the standings are after: the latest paired unless a paired one is asked."""
+    try:
+        after = int(text or "")
+    except ValueError:
+        return paired
+    return after if 0 <= after <= paired else paired

@@ -1,0 +1,34 @@
+"""The directors' club-night screens: manage/<slug>/night/..."""
+
+from django.urls import URLPattern, path
+
+from clubs import night_round_views, night_views, settings_views
+
+_NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
+_ROUND = f"{_NIGHT}round/<int:round_number>/"
+
+urlpatterns: list[URLPattern] = [
+    path("manage/<slug:slug>/night/new/", night_views.night_start, name="night_start"),
+    path(_NIGHT, night_views.night_evening, name="night_evening"),
+    path(f"{_NIGHT}seed/", night_views.night_seed, name="night_seed"),
+    path(f"{_NIGHT}withdraw/", night_views.night_withdraw, name="night_withdraw"),
+    path(f"{_NIGHT}bye/", night_views.night_bye, name="night_bye"),
+    path(f"{_NIGHT}add/", night_views.night_add, name="night_add"),
+    path(f"{_NIGHT}pair/", night_views.night_pair, name="night_pair"),
+    path(f"{_NIGHT}unpair/", night_views.night_unpair, name="night_unpair"),
+    path(f"{_NIGHT}publish/", night_views.night_publish, name="night_publish"),
+    path(f"{_NIGHT}standings/", night_round_views.night_standings, name="night_standings"),
+    path(_ROUND, night_round_views.night_results, name="night_results"),
+    path(f"{_ROUND}sheet/", night_round_views.night_sheet, name="night_sheet"),
+    path(
+        f"{_ROUND}board/<int:board_number>/",
+        night_round_views.night_result,
+        name="night_result",
+    ),
+    # The club's tie-break order, set on the club page settings screen.
+    path(
+        "manage/<slug:slug>/settings/tiebreaks/",
+        settings_views.tiebreak_order,
+        name="tiebreak_order",
+    ),
+]

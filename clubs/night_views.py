@@ -1,0 +1,378 @@
+"""The director's club-night screens: start the evening, then the evening page with its
+entrants (seeds, withdrawals, byes, late arrivals), pairing and publishing.
+
+Thin views: the access helper, a form, one function of clubs/club_night.py or
+clubs/night_rounds.py, a redirect. Every change is a plain form POST, so the evening runs
+on a phone without JavaScript; a refusal comes back as the service's message. The rounds'
+own pages (pairing sheet, results by board, standings) are clubs/night_round_views.py.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from clubs import club_night, night_rounds, players
+from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
+from clubs.event_drafts import PublishingError
+from clubs.merging import RosterChangeError
+from clubs.models import Club, Event, Game, PairingSystem, Player
+from clubs.night_forms import (
+    NEWCOMER,
+    SEARCH,
+    EntrantForm,
+    LateArrivalForm,
+    RoundForm,
+    StartNightForm,
+)
+from ladder.page_texts import points_text
+
+# The start form's fields a search or a newcomer carries over in the page's address.
+_KEPT = ("name", "date", "kind", "system", "rounds", "pairing_bye", "q")
+LATE_ARRIVALS_SHOWN = 20
+
+
+def night_for_director(request: AuthedRequest, slug: str, event_id: int) -> Event:
+    """A club night of a directed club; any other event is not found here."""
+    event = event_for_director(request, slug, event_id)
+    if not event.pairing_system:
+        raise Http404(NOT_FOUND)
+    return event
+
+
+def is_closed(event: Event) -> bool:
+    """Published or deleted: the evening's pages are read-only."""
+    return event.deleted_at is not None or event.status == Event.Status.PUBLISHED
+
+
+# Start -----------------------------------------------------------------------------------------
+
+
+def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    roster = list(Player.objects.filter(club=club).active().order_by("name"))
+    roster_ids = {player.pk for player in roster}
+    if request.method != "POST":
+        initial, ticked = _state_from(request.GET, roster_ids)
+        form = StartNightForm(initial=initial, roster_ids=roster_ids)
+        return _start_page(request, club, form, roster, ticked)
+    form = StartNightForm(request.POST, roster_ids=roster_ids)
+    ticked = [pk for pk in form.ticked() if pk in roster_ids]
+    action = request.POST.get("action")
+    if action in (SEARCH, NEWCOMER):
+        # A search or a newcomer changes no evening: the page comes back at an address
+        # holding everything typed and ticked so far, so a reload repeats nothing.
+        if action == NEWCOMER:
+            try:
+                newcomer = _add_newcomer(request, club)
+            except RosterChangeError as error:
+                messages.error(request, error.message)
+            else:
+                ticked.append(newcomer.pk)
+        return redirect(_start_url(club, request.POST, ticked, newcomer=action == NEWCOMER))
+    if form.is_valid():
+        data = form.cleaned_data
+        by_id = {player.pk: player for player in roster}
+        system = data["system"]
+        try:
+            event = club_night.start_event(
+                club,
+                name=data["name"],
+                date=data["date"],
+                system=system,
+                rounds=None if system != PairingSystem.SWISS else data["rounds"],
+                players=[by_id[pk] for pk in data["players"]],
+                user=request.user,
+                kind=data["kind"],
+                rated=data["rated"],
+                pairing_bye=data["pairing_bye"],
+            )
+        except PublishingError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request, _("The evening is started. Pair round 1 when everyone is in.")
+            )
+            return redirect("night_evening", slug=club.slug, event_id=event.pk)
+    return _start_page(request, club, form, roster, ticked)
+
+
+def _add_newcomer(request: AuthedRequest, club: Club) -> Player:
+    name = request.POST.get("newcomer_name", "")
+    junior = bool(request.POST.get("newcomer_junior"))
+    player = players.add_player(club, name, junior=junior, start_rating=None, user=request.user)
+    messages.success(request, _("%(name)s is on the roster and ticked.") % {"name": player.name})
+    return player
+
+
+def _state_from(query: QueryDict, roster_ids: set[int]) -> tuple[dict[str, object], list[int]]:
+    """The start form as a search or a newcomer left it (see `_start_url`)."""
+    initial: dict[str, object] = {key: query[key] for key in _KEPT if query.get(key)}
+    if query.get("rated") == "0":
+        initial["rated"] = False
+    ticked = [int(v) for v in query.getlist("players") if v.isdigit() and int(v) in roster_ids]
+    return initial, ticked
+
+
+def _start_url(club: Club, posted: QueryDict, ticked: list[int], *, newcomer: bool) -> str:
+    state: list[tuple[str, str]] = [
+        (key, posted.get(key, "")) for key in _KEPT if posted.get(key, "").strip()
+    ]
+    if newcomer:
+        # The newcomer is ticked; the list shows everyone again to go on ticking.
+        state = [(key, value) for key, value in state if key != "q"]
+    state.append(("rated", "1" if posted.get("rated") else "0"))
+    state += [("players", str(pk)) for pk in dict.fromkeys(ticked)]
+    return f"{reverse('night_start', args=[club.slug])}?{urlencode(state)}"
+
+
+def _start_page(
+    request: AuthedRequest,
+    club: Club,
+    form: StartNightForm,
+    roster: list[Player],
+    ticked: list[int],
+) -> HttpResponse:
+    query = str(form["q"].value() or "").strip()
+    chosen = set(ticked)
+    shown = [p for p in roster if query.casefold() in p.name.casefold()] if query else roster
+    shown_ids = {player.pk for player in shown}
+    return render(
+        request,
+        "clubs/night/start.html",
+        {
+            "club": club,
+            "form": form,
+            "query": query,
+            "rows": [{"player": p, "ticked": p.pk in chosen} for p in shown],
+            # Ticked but filtered out by the search: kept as hidden inputs.
+            "kept": [p for p in roster if p.pk in chosen and p.pk not in shown_ids],
+            "ticked": len(chosen),
+            "round_robin": club_night.round_robin_rounds(len(chosen), PairingSystem.ROUND_ROBIN)
+            if len(chosen) >= 2
+            else None,
+        },
+    )
+
+
+# The evening ----------------------------------------------------------------------------------
+
+
+@require_safe
+def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    paired = club_night.paired_rounds(event)
+    planned = event.planned_rounds or 0
+    missing = night_rounds.missing_results(event, paired) if paired else []
+    closed = is_closed(event)
+    entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
+    points = {v.player: v.points for v in night_rounds.standings(event, paired)}
+    byes: dict[int, list[int]] = {}
+    for entry_id, round_number in Game.objects.filter(
+        event=event, round__gt=paired, black__isnull=True
+    ).values_list("white_id", "round"):
+        byes.setdefault(entry_id, []).append(round_number)
+    round_robin = event.pairing_system != PairingSystem.SWISS
+    results_in = event.boards.filter(round=paired, black__isnull=False, game__isnull=False)
+    return render(
+        request,
+        "clubs/night/evening.html",
+        {
+            "club": event.club,
+            "event": event,
+            "closed": closed,
+            "paired": paired,
+            "planned": planned,
+            "rounds": range(1, paired + 1),
+            "future_rounds": range(paired + 1, planned + 1),
+            "next_round": paired + 1 if paired < planned and not missing and not closed else None,
+            "missing": missing,
+            "can_unpair": not closed and paired > 0 and not results_in.exists(),
+            "can_publish": not closed and paired > 0 and not missing,
+            "can_move_seeds": not closed and paired == 0,
+            "can_add": not closed and (not round_robin or paired == 0) and paired < planned,
+            "rows": [
+                {
+                    "entry": entry,
+                    "rating": entry.player.rating if entry.player else None,
+                    "points": points_text(points.get(entry.pk, 0.0)),
+                    "byes": sorted(byes.get(entry.pk, [])),
+                }
+                for entry in entries
+            ],
+            **_late_arrivals(request, event, entries),
+        },
+    )
+
+
+def _late_arrivals(request: AuthedRequest, event: Event, entries: list) -> dict[str, object]:
+    """Roster players not playing whose name holds the search (only after a search)."""
+    find = request.GET.get("find", "").strip()[:120]
+    if not find:
+        return {"find": "", "found": []}
+    playing = {entry.player_id for entry in entries}
+    found = (
+        Player.objects.filter(club=event.club_id, name__icontains=find)
+        .active()
+        .exclude(pk__in=[pk for pk in playing if pk is not None])
+        .order_by("name")[:LATE_ARRIVALS_SHOWN]
+    )
+    return {"find": find, "found": list(found)}
+
+
+def _back(event: Event, anchor: str = "") -> HttpResponse:
+    url = reverse("night_evening", args=[event.club.slug, event.pk])
+    return redirect(f"{url}#{anchor}" if anchor else url)
+
+
+def _unreadable(request: AuthedRequest, event: Event) -> HttpResponse:
+    messages.error(request, _("The form could not be read: reload the page and try again."))
+    return _back(event)
+
+
+@require_POST
+def night_seed(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = EntrantForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["seed"] is None:
+        return _unreadable(request, event)
+    try:
+        club_night.move_seed(
+            event.pk, form.cleaned_data["entry"], form.cleaned_data["seed"], request.user
+        )
+    except PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The seed is moved."))
+    return _back(event, "entrants")
+
+
+@require_POST
+def night_withdraw(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = EntrantForm(request.POST)
+    if not form.is_valid():
+        return _unreadable(request, event)
+    back = form.cleaned_data["back"]
+    try:
+        club_night.withdraw(event.pk, form.cleaned_data["entry"], request.user, back=back)
+    except PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("The player is paired again from the next round.")
+            if back
+            else _("The player is not paired from the next round on."),
+        )
+    return _back(event, "entrants")
+
+
+@require_POST
+def night_bye(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = EntrantForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["round"] is None:
+        return _unreadable(request, event)
+    cancel = form.cleaned_data["cancel"]
+    try:
+        club_night.request_bye(
+            event.pk,
+            form.cleaned_data["entry"],
+            form.cleaned_data["round"],
+            request.user,
+            cancel=cancel,
+        )
+    except PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("The bye is cancelled.") if cancel else _("The half-point bye is recorded.")
+        )
+    return _back(event, "entrants")
+
+
+@require_POST
+def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = LateArrivalForm(request.POST)
+    if not form.is_valid():
+        for error in form.non_field_errors():
+            messages.error(request, str(error))
+        return _back(event, "late")
+    data = form.cleaned_data
+    try:
+        # A newcomer joins the roster and the evening together, or neither.
+        with transaction.atomic():
+            if data["player"]:
+                player = Player.objects.filter(club=event.club_id, pk=data["player"]).first()
+                if player is None:
+                    raise PublishingError(_("Every player must be on this club's roster."))
+            else:
+                player = players.add_player(
+                    event.club,
+                    data["newcomer_name"],
+                    junior=data["newcomer_junior"],
+                    start_rating=None,
+                    user=request.user,
+                )
+            club_night.add_entrant(event.pk, player, request.user)
+    except (PublishingError, RosterChangeError) as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(name)s is playing from the next round.") % {"name": player})
+    return _back(event, "entrants")
+
+
+@require_POST
+def night_pair(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = RoundForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["expected"] is None:
+        return _unreadable(request, event)
+    try:
+        number = night_rounds.pair_next_round(
+            event.pk, request.user, expected=form.cleaned_data["expected"]
+        )
+    except PublishingError as error:
+        messages.error(request, error.message)
+        return _back(event)
+    messages.success(request, _("Round %(round)d is paired.") % {"round": number})
+    return redirect("night_sheet", slug=slug, event_id=event.pk, round_number=number)
+
+
+@require_POST
+def night_unpair(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    form = RoundForm(request.POST)
+    if not form.is_valid() or form.cleaned_data["round"] is None:
+        return _unreadable(request, event)
+    number = form.cleaned_data["round"]
+    try:
+        night_rounds.unpair_round(event.pk, number, request.user)
+    except PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("Round %(round)d is no longer paired: pair it again.") % {"round": number}
+        )
+    return _back(event)
+
+
+@require_POST
+def night_publish(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    event = night_for_director(request, slug, event_id)
+    try:
+        night_rounds.publish_night(event.pk, request.user)
+    except PublishingError as error:
+        messages.error(request, error.message)
+        return _back(event)
+    messages.success(request, _("The event is published: the ladder is being updated."))
+    return redirect("event_detail", slug=slug, event_id=event.pk)
