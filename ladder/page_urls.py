@@ -4,7 +4,7 @@ the public directory, robots.txt, the sitemap and the directors' page settings."
 from django.urls import URLPattern, path
 
 from clubs import rating_settings_views, settings_views
-from ladder import views
+from ladder import live_views, views
 
 CLUB_PAGES = [
     ("", views.club_page, "club_page"),
@@ -16,6 +16,7 @@ CLUB_PAGES = [
     ("players/<int:player_id>/", views.player_page, "club_player"),
     ("events/", views.events_page, "club_events"),
     ("events/<int:event_id>/", views.event_page, "club_event"),
+    ("events/<int:event_id>/live/", live_views.live_event, "club_event_live"),
     ("events/<int:event_id>/results.trf", views.event_results_trf, "club_event_trf"),
     ("events/<int:event_id>/results.csv", views.event_results_csv, "club_event_csv"),
     ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),

@@ -23,8 +23,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
-from django.utils.formats import date_format
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -39,7 +37,6 @@ from clubs.access import (
 from clubs.models import Club, Event, Player
 from ladder import page_cache, pages, rating_rules
 from ladder.changes import request_full_rebuild
-from ladder.chart import ChartPoint, ChartText, rating_chart
 from ladder.event_export import event_csv, event_trf
 from ladder.event_export import file_name as export_file_name
 from ladder.export import (
@@ -52,6 +49,7 @@ from ladder.export import (
 )
 from ladder.language import use_club_language
 from ladder.list_pages import ladder_list, roster_list
+from ladder.player_tables import player_chart
 
 
 @dataclass(frozen=True)
@@ -312,29 +310,10 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         if kept is None:
             raise Http404(NOT_FOUND)
         return redirect(f"{visit.base}players/{kept}/")
-    chart = _rating_chart(page)
+    chart = player_chart(page)
     return render(
         request, "ladder/player.html", visit.context(page=page, chart=chart, section="players")
     )
-
-
-def _rating_chart(page: pages.PlayerPage) -> str:
-    if not page.events:
-        return ""
-    dates = [date_format(e.date, "SHORT_DATE_FORMAT") for e in page.events]
-    points = [
-        ChartPoint(e.post_rating, f"{date} {e.name}: {pages.half_up(e.post_rating)}")
-        for date, e in zip(dates, page.events, strict=True)
-    ]
-    text = ChartText(
-        title=_("Rating history of %(name)s") % {"name": page.player.name},
-        x_axis=_("Events, oldest first"),
-        y_axis=_("Rating"),
-        first_label=dates[0],
-        last_label=dates[-1],
-    )
-    # Safe: rating_chart escapes every text it puts into the markup.
-    return mark_safe(rating_chart(points, text))
 
 
 @club_view()
@@ -350,11 +329,21 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     kind = request.GET.get("kind")
     if kind not in kinds:
         kind = None  # an unknown kind shows every event rather than failing
-    events = pages.event_summaries(visit.club, kind)
+    roster = pages.load_roster(visit.club, visit.is_director)
+    events = pages.event_summaries(visit.club, kind, roster, _("unconfirmed player"))
+    # Club nights being played now (drafts run here), each with its live page.
+    playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
+    playing = playing.exclude(pairing_system="").order_by("-date", "-id")
     return render(
         request,
         "ladder/events.html",
-        visit.context(events=events, kinds=kinds.items(), kind=kind, section="events"),
+        visit.context(
+            events=events,
+            kinds=kinds.items(),
+            kind=kind,
+            section="events",
+            playing=list(playing.values("pk", "name", "date")),
+        ),
     )
 
 
@@ -364,7 +353,8 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     if event is None:
         raise Http404(NOT_FOUND)
     roster = pages.load_roster(visit.club, visit.is_director)
-    page = pages.event_page(event, roster, _("unconfirmed player"))
+    after = pages.read_after(request.GET.get("after"))
+    page = pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(request, "ladder/event.html", visit.context(page=page, section="events"))
 
 
@@ -405,7 +395,8 @@ def shared_event(request: HttpRequest, share_token: str) -> HttpResponse:
 
 def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> HttpResponse:
     roster = pages.load_roster(visit.club, viewer_is_director=False)
-    page = pages.event_page(event, roster, _("unconfirmed player"))
+    after = pages.read_after(request.GET.get("after"))
+    page = pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(
         request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
     )

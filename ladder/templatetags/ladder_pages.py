@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from ladder import tables
+from ladder import event_tables, player_tables, tables
 
 register = template.Library()
 
@@ -18,11 +18,18 @@ def signed(value: float | None, digits: int = 1) -> str:
 for _function in (
     tables.ladder_body,
     tables.roster_body,
-    tables.events_body,
-    tables.history_body,
-    tables.player_events,
-    tables.standings_body,
-    tables.boards_body,
-    tables.changes_body,
+    player_tables.history_body,
+    player_tables.player_events,
+    player_tables.head_to_head_body,
+    player_tables.kinds_body,
+    player_tables.best_win,
+    event_tables.events_body,
+    event_tables.standings_body,
+    event_tables.tiebreak_heads,
+    event_tables.live_boards_body,
+    event_tables.boards_body,
+    event_tables.crosstable_head,
+    event_tables.crosstable_body,
+    event_tables.changes_body,
 ):
     register.simple_tag(_function)

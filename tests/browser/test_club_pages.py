@@ -6,6 +6,8 @@ from django.db import transaction
 
 from clubs.demo import create_demo_club
 from clubs.models import Club
+from ladder.results import Result
+from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,3 +79,48 @@ def test_automated_accessibility_checks_find_no_serious_violation(page, demo, wh
     }
     page.page.goto(urls[which])
     assert serious_violations(page.page) == []
+
+
+def all_violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [f"{v['id']}: {v['help']}" for v in results.response["violations"]]
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
+    browser, live_server, demo, language, width
+):
+    """The event page (a Swiss, its standings after a round, a round robin with its
+    crosstable) and the list of events: axe finds nothing at all, in English and Hindi."""
+    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
+    with transaction.atomic():
+        robin = make_event(
+            demo,
+            [(n // 2 + 1, a, b, Result.DRAW if n % 3 else Result.WHITE_WIN) for n, (a, b) in
+             enumerate(pairs)],
+            name="Summer round robin",
+        )  # fmt: skip
+    swiss = demo.events.published().filter(rated=True, kind="standard").first()
+    urls = [
+        f"/c/demo/events/{swiss.pk}/",
+        f"/c/demo/events/{swiss.pk}/?after=2",
+        f"/c/demo/events/{robin.pk}/",
+        "/c/demo/events/",
+    ]
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 900},
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        tab = context.new_page()
+        for url in urls:
+            tab.goto(url)
+            assert tab.locator("html").get_attribute("lang") == language, url
+            if url == f"/c/demo/events/{robin.pk}/":
+                assert tab.locator("table.crosstable").is_visible()
+            assert all_violations(tab) == [], (url, width, language)
+    finally:
+        context.close()

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubs.erasure import erase_player
 from clubs.event_drafts import EventDetails, update_event
-from clubs.models import Club, Entry, Event, Player
+from clubs.models import Club, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision, apply_name_decisions
 from clubs.players import update_player_details
 from clubs.publishing import delete_event, unpublish_event
@@ -151,6 +151,7 @@ def initials_setting(club, jasper, henk, event):
 # (what changes, the page, text it removes (None: it only adds), text it shows)
 CHANGES = [
     (record_consent, "", "J. B.", "Jasper Bakker"),
+    (record_consent, "events/", "J. B.", "Jasper Bakker"),  # the winner of Spring Open
     (no_longer_a_junior, "players/", "J. B.", "Jasper Bakker"),
     (erase_henk, "players/", "Henk Bos", "Erased player"),
     (rename_event, "events/", "Spring Open", "Summer Open"),
@@ -172,6 +173,43 @@ def test_every_change_a_page_shows_retires_the_kept_page(world, change, suffix, 
     club.refresh_from_db()
     now = page(club, suffix)
     assert shown in now and (gone is None or gone not in now)
+
+
+def test_a_consent_retires_the_kept_page_of_an_opponent_and_its_head_to_head(world):
+    club, jasper, henk, event = world
+    suffix = f"players/{henk.pk}/"
+
+    def head_to_head(html: str) -> str:
+        return re.search(r'<table class="head-to-head">.*?</table>', html, re.S).group(0)
+
+    first = page(club, suffix)
+    assert "J. B." in head_to_head(first) and "Jasper" not in first
+    assert page(club, suffix) == first  # kept
+    in_transaction(lambda: record_consent(club, jasper, henk, event))()
+    club.refresh_from_db()
+    assert "Jasper Bakker" in head_to_head(page(club, suffix))
+
+
+def test_the_standings_after_a_round_are_kept_per_round_and_retire_with_the_event(world):
+    club, jasper, henk, event = world
+    Game.objects.create(
+        event=event,
+        round=2,
+        white=event.entries.get(player=henk),
+        black=event.entries.get(player=jasper),
+        result=Result.DRAW,
+    )
+    club_changed(club.pk, inputs=True)
+    replay_ladder(club.pk)
+    club.refresh_from_db()
+    after, final = f"events/{event.pk}/?after=1", f"events/{event.pk}/"
+    first = page(club, after)
+    assert "Standings after round 1 of 2" in first and "J. B." in first
+    assert queries_for(club, after) == (1, first)  # kept, apart from the final standings
+    assert "Standings after round" not in page(club, final)
+    in_transaction(lambda: record_consent(club, jasper, henk, event))()
+    club.refresh_from_db()
+    assert "Jasper Bakker" in page(club, after)
 
 
 NOTICE = "The ladder is being recalculated"

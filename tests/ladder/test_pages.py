@@ -275,14 +275,18 @@ def test_the_player_page_has_the_chart_and_the_same_numbers_in_a_table(client, p
     response = client.get(url(public, f"players/{history['ann'].pk}/"))
     html = response.content.decode()
     svg = re.search(r"<svg .*?</svg>", html, re.S).group(0)
-    assert 'viewBox="0 0 480 240"' in svg
+    assert 'viewBox="0 0 480 270"' in svg
     assert '<title id="chart-title">Rating history of Ann Alder</title>' in svg
-    assert svg.count("<circle") == 3
+    # The start, then one point per event: only the Swiss was rated. Each kind has a key.
+    assert svg.count('<circle class="rated"') == 1 + 1
+    assert svg.count('<rect class="unrated"') == 2 + 1
+    assert svg.count('<path class="start"') == 1 + 1
     (history_table,) = tables(response, "visually-hidden")
     assert history_table[1:] == [
+        ["10 Jan 2026", "Starting rating", "1500"],
         ["10 Jan 2026", "January Swiss", "1507"],
-        ["1 Feb 2026", "Friendly", "1507"],
-        ["1 Mar 2026", "Bughouse night", "1507"],
+        ["1 Feb 2026", "Friendly (not rated)", "1507"],
+        ["1 Mar 2026", "Bughouse night (not rated)", "1507"],
     ]
     changes = re.findall(r'<span class="change">([^<]+)</span>', html)
     assert changes == ["0.0", "0.0", "+7.2"]
@@ -299,16 +303,26 @@ def test_a_merged_players_page_leads_to_the_player_they_were_merged_into(client,
 def test_the_event_page_counts_byes_and_forfeits_in_the_standings(client, public, history):
     response = client.get(url(public, f"events/{history['swiss'].pk}/"))
     standings = table(response, "standings")
-    #  rank, name, points, played, byes, forfeits, Buchholz Cut-1, Buchholz, SB, wins, change
-    # Ann and Cid tie on 2 and Buchholz Cut-1 separates them (ladder.tiebreaks, C.07 art. 16):
-    #   Ann: Bob (0 + his requested bye as a draw = ½) + her forfeit win (own 2) + Dee (2) = 4½,
-    #        cut Bob's ½ -> 4; Cid: Dee (2) + his half bye (own 2) + Bob (½) = 4½, the bye
-    #        (a voluntary unplayed round) is cut first -> 2½.
+    #  rank, name, points, played, byes, forfeits, then the club's tie-breaks (FIDE's default
+    #  order: Buchholz Cut-1, Buchholz, SB, direct encounter, wins), perf., change. The event
+    #  is of January 2026, so C.07 as before the 2026 amendment (ladder.tiebreaks.rules_on):
+    #  an unplayed round counts as a dummy opponent with the player's own final score.
+    #  Ann and Cid tie on 2; they never met (DE 0 each), Buchholz Cut-1 separates them:
+    #  Ann: Bob (1, his full-point bye not his choice) + her forfeit win (dummy: her own 2) +
+    #  Dee (1½) = 4½, cut the lowest (Bob's 1) -> 3½; SB 1 x 1 + 1 x 2 + 0 x 1½ = 3.
+    #  Cid: Dee (1½) + his half bye (a VUR, dummy: his own 2) + Bob (1) = 4½, the VUR cut
+    #  first -> 2½; SB ½ x 1½ + ½ x 2 + 1 x 1 = 2.75.
+    #  Dee: Cid (2) + the forfeit she lost (a VUR, dummy: her own 1½) + Ann (2) = 5½, cut the
+    #  VUR -> 4; SB ½ x 2 + 0 + 1 x 2 = 3. Bob: Ann (2) + his bye (dummy: 1) + Cid (2) = 5,
+    #  cut 1 -> 4; SB 1 x 1 = 1.
+    # Perf. counts the games over the board only (FIDE TPR, opponents' ratings before the
+    # event): Ann beat Bob (1400), 1 of 1 -> 1400 + 800; Cid drew Dee (1300) and beat Bob
+    # (1400): average 1350, p = .75 -> +193; Bob lost to Ann (1500) and Cid (1200) -> −800.
     assert standings == [
-        ["1", "Ann Alder", "2", "2", "0", "1", "4", "4.5", "2.50", "1", "+7.2"],
-        ["2", "Cid Cedar", "2", "2", "1", "0", "2.5", "4.5", "2.50", "1", "+36.0"],
-        ["3", "Dee Dogwood", "1½", "2", "0", "1", "4", "5.5", "3.00", "1", "0.0"],
-        ["4", "Bob Birch", "1", "2", "1", "0", "4", "5", "1.00", "0", "−7.2"],
+        ["1", "Ann Alder", "2", "2", "0", "1", "3.5", "4.5", "3.00", "0", "1", "2200", "+7.2"],
+        ["2", "Cid Cedar", "2", "2", "1", "0", "2.5", "4.5", "2.75", "0", "1", "1543", "+36.0"],
+        ["3", "Dee Dogwood", "1½", "2", "0", "1", "4", "5.5", "3.00", "0", "1", "1200", "0.0"],
+        ["4", "Bob Birch", "1", "2", "1", "0", "4", "5", "1.00", "0", "0", "550", "−7.2"],
     ]
 
 
@@ -343,7 +357,7 @@ def test_an_unrated_event_shows_no_rating_changes(client, public, history):
     html = response.content.decode()
     assert "not rated" in html
     assert not tables(response, "rating-changes")
-    assert len(table(response, "standings")[0]) == 10  # no change column
+    assert len(table(response, "standings")[0]) == 12  # a performance but no change column
 
 
 def test_a_round_robin_gets_a_crosstable(client, public):
@@ -371,10 +385,12 @@ def test_a_round_robin_gets_a_crosstable(client, public):
     cells = {row[1]: row for row in crosstable}
     order = [row[1] for row in crosstable]
     col = {name: 2 + order.index(name) for name in order}
-    assert cells["Ann"][col["Bob"]] == "1" and cells["Bob"][col["Ann"]] == "0"
-    assert cells["Ann"][col["Cid"]] == "½" and cells["Cid"][col["Ann"]] == "½"
-    assert cells["Dee"][col["Bob"]] == "+" and cells["Bob"][col["Dee"]] == "−"
-    assert cells["Ann"][col["Ann"]] == "×"
+    # Each symbol shown, and said in words to a screen reader.
+    assert cells["Ann"][col["Bob"]] == "1won" and cells["Bob"][col["Ann"]] == "0lost"
+    assert cells["Ann"][col["Cid"]] == "½drew" and cells["Cid"][col["Ann"]] == "½drew"
+    assert cells["Dee"][col["Bob"]] == "+won by forfeit"
+    assert cells["Bob"][col["Dee"]] == "−lost by forfeit"
+    assert cells["Ann"][col["Ann"]] == ""
     assert cells["Ann"][-1] == "2½"
 
 
@@ -393,14 +409,23 @@ def test_draft_and_deleted_events_are_not_shown(client, public, history):
     assert names == ["Bughouse night", "January Swiss"]
 
 
-def test_the_list_of_events_shows_date_kind_players_and_whether_it_was_rated(
+def test_the_list_of_events_shows_date_kind_winner_players_and_whether_it_was_rated(
     client, public, history
 ):
     rows = table(client.get(url(public, "events/")), "events")
+    # The winner is rank 1 after the tie-breaks (the Swiss: Ann ahead of Cid on Buchholz
+    # Cut-1); a drawn two-player friendly is a shared first place.
     assert rows == [
-        ["1 Mar 2026", "Bughouse night", "Bughouse", "2", "not rated"],
-        ["1 Feb 2026", "Friendly", "Standard", "2", "not rated"],
-        ["10 Jan 2026", "January Swiss", "Standard", "4", "rated"],
+        ["1 Mar 2026", "Bughouse night", "Bughouse", "Ann Alder", "2", "not rated"],
+        [
+            "1 Feb 2026",
+            "Friendly",
+            "Standard",
+            "Ann Alder, Bob Birch (shared first place)",
+            "2",
+            "not rated",
+        ],
+        ["10 Jan 2026", "January Swiss", "Standard", "Ann Alder", "4", "rated"],
     ]
 
 
@@ -766,3 +791,106 @@ def test_a_variant_game_shows_its_variant_on_the_event_page_and_why_it_did_not_c
     assert games[1][-1] == "yes"
     assert games[2][-1] != "yes"
     assert "not standard chess" in games[2][-1]
+
+
+# --- the player page's summaries: head-to-head, best win, by kind, print (issue 18) -------
+
+
+def test_head_to_head_counts_games_over_the_board_against_each_opponent(client, public, history):
+    ann = history["ann"]
+    response = client.get(url(public, f"players/{ann.pk}/"))
+    # Bob: the Swiss win and the friendly draw; Cid: the bughouse win; Dee: the unrated loss
+    # (the forfeit win against Dee is no game over the board). Most games first.
+    assert table(response, "head-to-head") == [
+        ["Bob Birch", "2", "1½", "1", "1", "0"],
+        ["Cid Cedar", "1", "1", "1", "0", "0"],
+        ["Dee Dogwood", "1", "0", "0", "0", "1"],
+    ]
+    html = response.content.decode()
+    bob = url(public, f"players/{history['bob'].pk}/")
+    assert f'<a href="{bob}">Bob Birch</a>' in html
+
+
+def test_the_best_win_is_the_highest_rated_opponent_beaten_in_a_rated_game(client, public, history):
+    # Ann beat Bob (1400) in the rated Swiss and Cid at bughouse, which is never rated.
+    html = client.get(url(public, f"players/{history['ann'].pk}/")).content.decode()
+    best = re.search(r'<p class="best-win">(.*?)</p>', html, re.S).group(1)
+    text = re.sub(r"<[^>]+>", "", best)
+    assert text == (
+        "Best win: Against Bob Birch, rated 1400 before the game, in January Swiss on 10 Jan 2026."
+    )
+    swiss = url(public, f"events/{history['swiss'].pk}/")
+    assert f'href="{swiss}"' in best
+
+
+def test_a_player_without_a_rated_win_is_told_so(client, public, history):
+    # Dee beat Ann only by a result entered as not rated.
+    html = client.get(url(public, f"players/{history['dee'].pk}/")).content.decode()
+    assert "No win in a rated game yet." in html
+
+
+def test_the_summary_by_kind_counts_events_games_and_score(client, public, history):
+    response = client.get(url(public, f"players/{history['ann'].pk}/"))
+    # Standard: the Swiss (a win and the unrated loss; the forfeit left out) and the friendly
+    # (a draw); bughouse: one win.
+    assert table(response, "kinds") == [["Standard", "2", "3", "1½"], ["Bughouse", "1", "1", "1"]]
+
+
+def test_games_played_and_rated_games_are_defined_on_the_page(client, public, history):
+    html = client.get(url(public, f"players/{history['ann'].pk}/")).content.decode()
+    definitions = re.sub(r"\s+", " ", re.search(r'<p class="definitions">(.*?)</p>', html, re.S)[1])
+    assert "“Games played” counts every game played over the board" in definitions
+    assert "bughouse, chess variants and unrated events included" in definitions
+    assert "“Rated games” counts only the games that moved the rating." in definitions
+    # Ann came with 30 games and one counted here: 31 rated games, 30 from before.
+    assert "Of those, 30 were played before the club’s records began" in definitions
+    assert re.search(r"<dt>Rated games</dt><dd>31</dd>", html)
+
+
+def test_a_player_with_no_games_before_the_club_is_not_told_about_them(client, public, history):
+    html = client.get(url(public, f"players/{history['cid'].pk}/")).content.decode()
+    assert "Rated games” counts only" in html
+    assert "before the club’s records began" not in html
+
+
+def test_every_breakdown_is_written_once_more_for_print(client, public, history):
+    response = client.get(url(public, f"players/{history['ann'].pk}/"))
+    html = response.content.decode()
+    screen = html.count('<details class="event-breakdown"')
+    printed = re.search(r'<div class="print-only">(.*?)</div>\n', html, re.S).group(1)
+    assert screen == printed.count('<section class="event-print">') == 3
+    # The same tables as on screen, the oldest event's one included.
+    assert tables(response, "print-games") == tables(response, "games")
+    assert printed.count('<p class="why">') == 3
+
+
+def test_each_events_summary_says_the_rating_after_it(client, public, history):
+    html = client.get(url(public, f"players/{history['ann'].pk}/")).content.decode()
+    summaries = re.findall(r"<summary>(.*?)</summary>", html, re.S)
+    assert [re.sub(r"<[^>]+>", "", s) for s in summaries] == [
+        "1 Mar 2026 · Bughouse night · 0.0 · rating 1507.2",
+        "1 Feb 2026 · Friendly · 0.0 · rating 1507.2",
+        # As the sentence writes it: "Rating 1500.0 before the event, 1507.2 after it."
+        "10 Jan 2026 · January Swiss · +7.2 · rating 1507.2",
+    ]
+
+
+def test_each_game_cell_names_its_column_for_the_phone_layout(client, public, history):
+    html = client.get(url(public, f"players/{history['ann'].pk}/")).content.decode()
+    row = re.search(r'<table class="games">.*?<tbody>\n(<tr>.*?</tr>)', html, re.S).group(1)
+    labels = re.findall(r'data-label="([^"]+)"', row)
+    assert labels == [
+        "Round",
+        "Colour",
+        "Opponent",
+        "Opponent’s rating before",
+        "Expected",
+        "Result",
+        "Counted",
+    ]
+
+
+def test_a_player_without_games_has_no_opponents_section(client, public):
+    eve = Player.objects.create(club=public, name="Eve Elm")
+    html = client.get(url(public, f"players/{eve.pk}/")).content.decode()
+    assert "Against each opponent" not in html and "No events yet." in html

@@ -40,7 +40,8 @@ def url(club: Club, suffix: str = "", secret: str | None = None) -> str:
 
 
 def every_page(club: Club, player: Player, event) -> list[str]:
-    return [*PAGES, f"players/{player.pk}/", f"events/{event.pk}/"]
+    # The event has two rounds: ?after=1 is its standings after the first.
+    return [*PAGES, f"players/{player.pk}/", f"events/{event.pk}/", f"events/{event.pk}/?after=1"]
 
 
 def populate(club: Club) -> tuple[list[Player], object]:
@@ -143,6 +144,18 @@ def test_a_junior_is_shown_by_initials_on_every_page_and_export(client, public):
     assert "<h1>J. B.</h1>" in player_page and "<title>J. B. · Knights</title>" in player_page
 
 
+def test_a_junior_is_shown_by_initials_in_head_to_head_and_best_win(client, public):
+    (jasper, _lotte, henk, _), _event = populate(public)
+    make_event(public, [(1, henk, jasper, W)], name="Rematch")  # Henk's best win: a junior
+    replay_ladder(public.pk, full=True)
+    html = text_of(client.get(url(public, f"players/{henk.pk}/")))
+    head_to_head = re.search(r'<table class="head-to-head">.*?</table>', html, re.S).group(0)
+    best = re.search(r'<p class="best-win">.*?</p>', html, re.S).group(0)
+    link = f'<a href="{url(public, f"players/{jasper.pk}/")}">J. B.</a>'
+    assert link in head_to_head and link in best
+    assert "Jasper" not in html and "Bakker" not in html
+
+
 def test_a_junior_is_shown_by_initials_in_json_and_csv(client, public):
     populate(public)
     names = [
@@ -168,12 +181,29 @@ def test_in_initials_mode_nobody_is_named_in_full(client, public):
     assert names == {"J. B.", "L. S.", "H. B.", "I. D."}
 
 
+def test_a_round_robins_crosstable_and_winner_name_a_junior_by_initials_only(client, public):
+    jasper = Player.objects.create(club=public, name="Jasper Bakker", junior=True)
+    henk = Player.objects.create(club=public, name="Henk Bos")
+    ingrid = Player.objects.create(club=public, name="Ingrid Dekker")
+    event = make_event(public, [(1, jasper, henk, W), (2, henk, ingrid, D), (3, ingrid, jasper, D)])
+    replay_ladder(public.pk, full=True)
+    for page in [f"events/{event.pk}/", f"events/{event.pk}/?after=2", "events/"]:
+        content = text_of(client.get(url(public, page)))
+        assert "Jasper" not in content and "Bakker" not in content, page
+        assert f'<a href="/c/knights/players/{jasper.pk}/">J. B.</a>' in content, page
+    crosstable = text_of(client.get(url(public, f"events/{event.pk}/")))
+    assert '<span class="visually-hidden">J. B.</span>' in crosstable  # its column head
+    shared = text_of(client.get(reverse("shared_event", args=[event.share_token]) + "?after=2"))
+    assert "J. B." in shared and "Jasper" not in shared and "/players/" not in shared
+
+
 def test_directors_always_see_full_names(client, public, owner):
     public.name_display = Club.NameDisplay.INITIALS
     public.save()
     (jasper, *_), event = populate(public)
     client.force_login(owner)
-    for page in ["", "players/", f"players/{jasper.pk}/", f"events/{event.pk}/", "ladder.csv"]:
+    pages = ["", "players/", f"players/{jasper.pk}/", f"events/{event.pk}/", "ladder.csv"]
+    for page in [*pages, f"events/{event.pk}/?after=1"]:
         content = text_of(client.get(url(public, page)))
         assert "Jasper Bakker" in content, page
     names = {

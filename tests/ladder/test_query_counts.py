@@ -19,8 +19,11 @@ QUERIES = {
     "": 2,  # club, roster (which is the ladder)
     "players/": 2,
     "players/{player}/": 4,  # club, roster, the player's results, the player's games
-    "events/": 2,
+    # club, events, roster (the winners' names), every event's games (winners), the club
+    # nights being played (links to their live pages)
+    "events/": 5,
     "events/{event}/": 6,  # club, event, roster, entries, games, rating results
+    "events/{event}/?after=3": 6,  # the standings after a round: the same rows, fewer games
     "ladder.csv": 2,
     "ladder.json": 2,
     "seeding.trf": 2,

@@ -1,0 +1,33 @@
+"""The members' page of a club night while it is played (c/<slug>/events/<id>/live/)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from clubs.access import NOT_FOUND
+from clubs.models import Event
+from ladder import pages
+from ladder.live_page import live_page
+from ladder.views import Visit, club_view
+
+# Long enough for a parent's phone to stay calm, short enough to follow a round.
+REFRESH_SECONDS = 30
+
+
+@club_view()
+def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
+    event = visit.club.events.not_deleted().filter(pk=event_id).exclude(pairing_system="").first()
+    if event is None:
+        raise Http404(NOT_FOUND)
+    if event.status == Event.Status.PUBLISHED:
+        # Over: its page is the event's own, rated.
+        return redirect(f"{visit.base}events/{event.pk}/")
+    roster = pages.load_roster(visit.club, visit.is_director)
+    live = live_page(event, roster, _("unconfirmed player"))
+    return render(
+        request,
+        "ladder/live_event.html",
+        visit.context(live=live, section="events", refresh_seconds=REFRESH_SECONDS),
+    )

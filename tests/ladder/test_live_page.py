@@ -1,0 +1,110 @@
+"""The members' live page of a club night: the round on the boards and the standings so
+far, under the club's visibility and name rules, refreshed without JavaScript."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from clubs import club_night, night_rounds
+from clubs.models import Club, Event, PairingSystem, Player
+from clubs.players import add_player
+from ladder.results import Result
+from tests.factories import make_club, make_event, make_user
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Ann Alder", "Bob Birch", "Cid Cedar", "Dee Dogwood", "Eve Elm"]
+
+
+def url(club: Club, suffix: str, secret: str | None = None) -> str:
+    if secret is None:
+        return reverse("club_page", args=[club.slug]) + suffix
+    return reverse("club_page_secret", args=[club.slug, secret]) + suffix
+
+
+def night(club: Club, *, junior: str | None = None) -> Event:
+    players = [
+        add_player(club, name, junior=name == junior, start_rating=None, user=None)
+        for name in NAMES
+    ]
+    return club_night.start_event(
+        club, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
+        rounds=3, players=players, user=None,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def public() -> Club:
+    return make_club(slug="knights", visibility=Club.Visibility.PUBLIC)
+
+
+def test_members_follow_the_round_as_results_come_in(client, public):
+    event = night(public)
+    before = client.get(url(public, f"events/{event.pk}/live/"))
+    assert before.status_code == 200
+    assert "The first round is not paired yet." in before.content.decode()
+    night_rounds.pair_next_round(event.pk, None)
+    playing = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+    assert playing.count(">playing<") == 2  # two boards, no result yet
+    assert '<meta http-equiv="refresh" content="30">' in playing
+    assert "Round 1 of 3 is being played." in playing
+    night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
+    after = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+    assert after.count(">playing<") == 1  # the kept page was replaced by the door
+    assert "1–0" in after
+    board_one = club_night.boards_of(event, 1)[0]
+    winner = Player.objects.get(pk=board_one.white.player_id)
+    assert f'players/{winner.pk}/">{winner.name}</a>' in after
+    assert "Rating change" not in after  # a draft moves no rating yet
+
+
+def test_the_events_list_points_to_the_night_being_played(client, public):
+    event = night(public)
+    listed = client.get(url(public, "events/")).content.decode()
+    assert f'events/{event.pk}/live/">Tuesday night</a>' in listed
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.DRAW], None)
+    night_rounds.publish_night(event.pk, None)
+    assert "Being played now" not in client.get(url(public, "events/")).content.decode()
+    live = client.get(url(public, f"events/{event.pk}/live/"))
+    assert live.status_code == 302 and live["Location"].endswith(f"events/{event.pk}/")
+
+
+def test_a_junior_is_initials_on_the_live_page(client, public):
+    event = night(public, junior="Bob Birch")
+    night_rounds.pair_next_round(event.pk, None)
+    html = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+    assert "Bob Birch" not in html and "B. B." in html
+
+
+def test_a_director_only_club_shows_its_night_to_no_visitor(client):
+    owner = make_user("owner@example.org")
+    club = make_club(slug="private", owner=owner, visibility=Club.Visibility.DIRECTOR)
+    event = night(club)
+    assert client.get(url(club, f"events/{event.pk}/live/")).status_code == 404
+    client.force_login(owner)
+    assert client.get(url(club, f"events/{event.pk}/live/")).status_code == 200
+
+
+def test_an_unlisted_clubs_night_needs_the_secret_and_is_never_indexed(client):
+    club = make_club(slug="hidden", visibility=Club.Visibility.UNLISTED)
+    event = night(club)
+    assert client.get(url(club, f"events/{event.pk}/live/")).status_code == 404
+    response = client.get(url(club, f"events/{event.pk}/live/", club.secret))
+    assert response.status_code == 200
+    assert "noindex" in response["X-Robots-Tag"]
+    assert "public" not in response.get("Cache-Control", "")
+
+
+def test_only_a_night_of_this_club_has_a_live_page(client, public):
+    other = make_club(slug="rooks", visibility=Club.Visibility.PUBLIC)
+    theirs = night(other)
+    uploaded = make_event(public, published=False)
+    mine = night(public)
+    assert client.get(url(public, f"events/{theirs.pk}/live/")).status_code == 404
+    assert client.get(url(public, f"events/{uploaded.pk}/live/")).status_code == 404
+    Event.objects.filter(pk=mine.pk).update(deleted_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
+    assert client.get(url(public, f"events/{mine.pk}/live/")).status_code == 404
