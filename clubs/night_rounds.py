@@ -76,7 +76,12 @@ def _check_can_pair(event: Event, number: int) -> None:
             )
             % {"rounds": planned}
         )
-    missing = missing_results(event, number - 1)
+    refuse_missing_results(event, number - 1)
+
+
+def refuse_missing_results(event: Event, round_number: int) -> None:
+    """Refuse, naming them, while boards of the round wait for a result."""
+    missing = missing_results(event, round_number)
     if missing:
         raise PublishingError(
             ngettext(
@@ -84,7 +89,7 @@ def _check_can_pair(event: Event, number: int) -> None:
                 "Round %(round)d has boards without a result: %(boards)s.",
                 len(missing),
             )
-            % {"round": number - 1, "boards": listed([str(b) for b in missing])}
+            % {"round": round_number, "boards": listed([str(b) for b in missing])}
         )
 
 
@@ -318,16 +323,7 @@ def publish_night(event_id: int, user: User | None) -> Event:
         last = paired_rounds(event)
         if not last:
             raise PublishingError(_("Pair and play a round before publishing."))
-        missing = missing_results(event, last)
-        if missing:
-            raise PublishingError(
-                ngettext(
-                    "Round %(round)d has a board without a result: %(boards)s.",
-                    "Round %(round)d has boards without a result: %(boards)s.",
-                    len(missing),
-                )
-                % {"round": last, "boards": listed([str(b) for b in missing])}
-            )
+        refuse_missing_results(event, last)
         # Requested byes for rounds never paired are dropped: those rounds were not played.
         event.games.filter(round__gt=last).delete()
         version = Event.objects.values_list("edit_version", flat=True).get(pk=event_id)

@@ -26,8 +26,17 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
         return redirect(f"{visit.base}events/{event.pk}/")
     roster = pages.load_roster(visit.club, visit.is_director)
     live = live_page(event, roster, _("unconfirmed player"))
+    # Reloading by itself only when the visitor asks (?follow=1), with a link to stop: a
+    # page that changes under a reader who did not ask is a time limit they cannot turn
+    # off (WCAG 2.2.1). Both work without JavaScript.
+    following = request.GET.get("follow") == "1"
     return render(
         request,
         "ladder/live_event.html",
-        visit.context(live=live, section="events", refresh_seconds=REFRESH_SECONDS),
+        visit.context(
+            live=live,
+            section="events",
+            following=following,
+            refresh_seconds=REFRESH_SECONDS,
+        ),
     )

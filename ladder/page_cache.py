@@ -69,6 +69,8 @@ PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
     "kind": frozenset(Event.Kind.values),  # the events list's filter
     # The event page's standings after a round: a number of ours, never a visitor's text.
     "after": frozenset(str(n) for n in range(1, 100)),
+    # A club night's live page that reloads itself, as the visitor asked (ladder.live_views).
+    "follow": frozenset({"1"}),
 }
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 

@@ -1,11 +1,14 @@
 """Club pages as a member's browser shows them: privacy, the chart, Hindi, accessibility."""
 
+import datetime as dt
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.db import transaction
 
+from clubs import club_night, night_rounds
 from clubs.demo import create_demo_club
-from clubs.models import Club
+from clubs.models import Club, PairingSystem
 from ladder.results import Result
 from tests.factories import make_event
 
@@ -122,5 +125,36 @@ def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
             if url == f"/c/demo/events/{robin.pk}/":
                 assert tab.locator("table.crosstable").is_visible()
             assert all_violations(tab) == [], (url, width, language)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_club_nights_live_page_has_no_accessibility_violation(
+    browser, live_server, demo, language, width
+):
+    """The members' live page of a club night with a round on the boards (one result in,
+    one board still playing) and the events list that links it."""
+    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    night = club_night.start_event(
+        demo, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
+        rounds=3, players=players, user=None,
+    )  # fmt: skip
+    night_rounds.pair_next_round(night.pk, None)
+    night_rounds.enter_result(night.pk, 1, 1, Result.DRAW, None)
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 900},
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        tab = context.new_page()
+        for url in [f"/c/demo/events/{night.pk}/live/", "/c/demo/events/"]:
+            tab.goto(url)
+            assert tab.locator("html").get_attribute("lang") == language, url
+            assert all_violations(tab) == [], (url, width, language)
+        tab.goto(f"/c/demo/events/{night.pk}/live/")
+        assert tab.locator("table.live-boards tbody tr").count() == 3  # two boards, the bye
     finally:
         context.close()

@@ -49,7 +49,12 @@ def test_members_follow_the_round_as_results_come_in(client, public):
     night_rounds.pair_next_round(event.pk, None)
     playing = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
     assert playing.count(">playing<") == 2  # two boards, no result yet
-    assert '<meta http-equiv="refresh" content="30">' in playing
+    # It reloads itself only for a visitor who asked, who can stop it.
+    assert 'http-equiv="refresh"' not in playing and "?follow=1" in playing
+    following = client.get(url(public, f"events/{event.pk}/live/?follow=1"))
+    assert '<meta http-equiv="refresh" content="30">' in following.content.decode()
+    assert "Stop reloading" in following.content.decode()
+    assert following.get("Cache-Control", "").startswith("public")
     assert "Round 1 of 3 is being played." in playing
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     after = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
