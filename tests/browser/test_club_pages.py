@@ -158,3 +158,33 @@ def test_a_club_nights_live_page_has_no_accessibility_violation(
         assert tab.locator("table.live-boards tbody tr").count() == 3  # two boards, the bye
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_ladder_and_roster_have_no_accessibility_violation_on_desktop_and_phone(
+    browser, live_server, demo, language, width
+):
+    """The ladder (sorted, searched), the roster and the rating rules: axe finds nothing
+    at all, at any impact, in English and Hindi."""
+    urls = [
+        "/c/demo/",
+        "/c/demo/?sort=rating&dir=asc",
+        "/c/demo/?q=de",
+        "/c/demo/players/",
+        "/c/demo/players/?q=an",
+        "/c/demo/how-ratings-work/",
+    ]
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 900},
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        tab = context.new_page()
+        for url in urls:
+            tab.goto(url)
+            assert tab.locator("html").get_attribute("lang") == language, url
+            assert all_violations(tab) == [], (url, width, language)
+    finally:
+        context.close()
