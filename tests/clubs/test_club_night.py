@@ -122,6 +122,8 @@ def test_a_seed_moves_before_round_one_only(club):
 
 def test_a_swiss_evening_pairs_scores_and_publishes(club):
     players = roster(club, NAMES, [2000 - 50 * i for i in range(9)])
+    club.refresh_from_db()
+    inputs_before = (club.data_version, club.replay_from)
     event = start(club, players, rounds=4)
     met: set[frozenset[int]] = set()
     byes: list[int] = []
@@ -144,6 +146,9 @@ def test_a_swiss_evening_pairs_scores_and_publishes(club):
     assert [v.rank for v in table] == sorted(v.rank for v in table)
     with pytest.raises(PublishingError, match="already paired"):
         night_rounds.pair_next_round(event.pk, None)
+    # Until published the night is no ladder input: no version moved, no replay hinted.
+    club.refresh_from_db()
+    assert (club.data_version, club.replay_from) == inputs_before
     published = night_rounds.publish_night(event.pk, None)
     assert published.is_published
     replay_ladder(club.pk)
