@@ -34,6 +34,9 @@ GRID_KEYS: tuple[tuple[str, Result], ...] = (
     ("bh", Result.BYE_HALF),
     ("b0", Result.BYE_ZERO),
     ("bu", Result.BYE_PAIRING),
+    # The pairing's bye where a club night scores it ½ ("p" for pairing) or 0 ("x").
+    ("bp", Result.BYE_PAIRING_HALF),
+    ("bx", Result.BYE_PAIRING_ZERO),
     ("u1", Result.UNRATED_WHITE_WIN),
     ("u=", Result.UNRATED_DRAW),
     ("u0", Result.UNRATED_BLACK_WIN),

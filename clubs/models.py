@@ -301,8 +301,8 @@ class PairingBye(models.TextChoices):
     """What the pairing-allocated bye of a club night scores, stored as its result code."""
 
     FULL = Result.BYE_PAIRING.value, _("1 point")
-    HALF = Result.BYE_HALF.value, _("½ point")
-    ZERO = Result.BYE_ZERO.value, _("0 points")
+    HALF = Result.BYE_PAIRING_HALF.value, _("½ point")
+    ZERO = Result.BYE_PAIRING_ZERO.value, _("0 points")
 
 
 class Event(models.Model):

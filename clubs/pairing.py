@@ -39,7 +39,7 @@ from py4swiss.trf.results import (  # type: ignore[import-untyped]
 from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
 from py4swiss.trf.sections.x_section import XSectionConfiguration  # type: ignore[import-untyped]
 
-from ladder.results import RESULT_SCORES, Result
+from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
 
 
 class PairingImpossible(Exception):
@@ -90,6 +90,8 @@ _GAME_TOKENS: dict[Result, tuple[str, str]] = {
 }
 _BYE_TOKENS: dict[Result, str] = {
     Result.BYE_PAIRING: "U",
+    Result.BYE_PAIRING_HALF: "U",
+    Result.BYE_PAIRING_ZERO: "U",
     Result.BYE_FULL: "F",
     Result.BYE_HALF: "H",
     Result.BYE_ZERO: "Z",
@@ -196,8 +198,9 @@ def _build_trf(
         white_points, black_points = RESULT_SCORES[g.result]
         points[g.white] += white_points
         if g.black is None:
-            token = "U" if g.allocated else _BYE_TOKENS.get(g.result)
-            if g.allocated:
+            allocated = g.allocated or g.result in PAIRING_BYES
+            token = "U" if allocated else _BYE_TOKENS.get(g.result)
+            if allocated:
                 allocated_points = round(white_points * 10)
             if token is None:
                 raise ValueError(f"round {g.round}: {g.result!r} needs an opponent")

@@ -92,6 +92,9 @@ _BYE_CODES = {
     Result.BYE_HALF: "H",
     Result.BYE_ZERO: "Z",
     Result.BYE_PAIRING: "U",
+    # TRF16 has one code for the pairing's bye; the points column carries what it scored.
+    Result.BYE_PAIRING_HALF: "U",
+    Result.BYE_PAIRING_ZERO: "U",
 }
 # Spellings the CSV importer reads back as the same result.
 CSV_RESULTS: dict[Result, str] = {
@@ -109,6 +112,8 @@ CSV_RESULTS: dict[Result, str] = {
     Result.BYE_HALF: "bye½",
     Result.BYE_ZERO: "bye0",
     Result.BYE_PAIRING: "byeU",
+    Result.BYE_PAIRING_HALF: "byeU½",
+    Result.BYE_PAIRING_ZERO: "byeU0",
 }
 
 

@@ -36,6 +36,13 @@ RESULT_LABELS: dict[Result, ResultLabel] = {
     Result.BYE_PAIRING: ResultLabel(
         _("Bye from the pairing (odd number)"), _("bye (odd number of players)")
     ),
+    Result.BYE_PAIRING_HALF: ResultLabel(
+        _("Bye from the pairing (odd number), ½ point"), _("bye, ½ point (odd number of players)")
+    ),
+    Result.BYE_PAIRING_ZERO: ResultLabel(
+        _("Bye from the pairing (odd number), 0 points"),
+        _("bye, 0 points (odd number of players)"),
+    ),
     Result.UNRATED_WHITE_WIN: ResultLabel(_("1–0, not rated"), _("1–0 (unrated)")),
     Result.UNRATED_DRAW: ResultLabel(_("½–½, not rated"), _("½–½ (unrated)")),
     Result.UNRATED_BLACK_WIN: ResultLabel(_("0–1, not rated"), _("0–1 (unrated)")),

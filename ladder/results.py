@@ -34,6 +34,10 @@ class Result(enum.StrEnum):
     BYE_HALF = "bye½"  # requested half-point bye (TRF "H")
     BYE_ZERO = "bye0"  # zero-point bye or known absence (TRF "Z", blank)
     BYE_PAIRING = "byeU"  # pairing-allocated bye, odd number of players (TRF "U")
+    # The same bye where a club night scores it ½ or 0 (clubs.models.PairingBye): still the
+    # pairing's, not the player's choice, so never a voluntary unplayed round (C.07 16.2).
+    BYE_PAIRING_HALF = "byeU½"
+    BYE_PAIRING_ZERO = "byeU0"
 
     @property
     def is_bye(self) -> bool:
@@ -65,7 +69,18 @@ _FORFEITS = frozenset(
 _UNRATED_RESULTS = frozenset(
     {Result.UNRATED_WHITE_WIN, Result.UNRATED_DRAW, Result.UNRATED_BLACK_WIN}
 )
-_BYES = frozenset({Result.BYE_FULL, Result.BYE_HALF, Result.BYE_ZERO, Result.BYE_PAIRING})
+_BYES = frozenset(
+    {
+        Result.BYE_FULL,
+        Result.BYE_HALF,
+        Result.BYE_ZERO,
+        Result.BYE_PAIRING,
+        Result.BYE_PAIRING_HALF,
+        Result.BYE_PAIRING_ZERO,
+    }
+)
+# Every bye the pairing gave, whatever it scores.
+PAIRING_BYES = frozenset({Result.BYE_PAIRING, Result.BYE_PAIRING_HALF, Result.BYE_PAIRING_ZERO})
 
 # Public for hot loops, where a dict lookup is several times cheaper than the
 # ``Result.scores`` property.
@@ -84,6 +99,8 @@ RESULT_SCORES: dict[Result, tuple[float, float]] = {
     Result.BYE_HALF: (0.5, 0.0),
     Result.BYE_ZERO: (0.0, 0.0),
     Result.BYE_PAIRING: (1.0, 0.0),
+    Result.BYE_PAIRING_HALF: (0.5, 0.0),
+    Result.BYE_PAIRING_ZERO: (0.0, 0.0),
 }
 
 # The one event kind that never moves the ladder: a team game (clubs.models.Event.Kind).

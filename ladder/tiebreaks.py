@@ -41,7 +41,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ladder.results import RESULT_SCORES, Result
+from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
 
 DRAW = 0.5  # the points of a draw, a VUR's worth for opponents (16.3.2) and the 2026 cap
 
@@ -154,7 +154,7 @@ def rules_on(day: dt.date) -> Rules:
 
 
 # Byes that are not the participant's choice (art. 16.2); every other bye is a VUR.
-_INVOLUNTARY_BYES = frozenset({Result.BYE_PAIRING, Result.BYE_FULL})
+_INVOLUNTARY_BYES = frozenset({*PAIRING_BYES, Result.BYE_FULL})
 _OVER_THE_BOARD = frozenset(
     {
         Result.WHITE_WIN,

@@ -80,6 +80,8 @@ _BYE_SPELLINGS = {
     Result.BYE_HALF: "bye½ ½ bye1/2 1/2 bye0.5 0.5 0,5 h",
     Result.BYE_ZERO: "bye0 0 z",
     Result.BYE_PAIRING: "byeu u",
+    Result.BYE_PAIRING_HALF: "byeu½ byeu1/2 byeu0.5",
+    Result.BYE_PAIRING_ZERO: "byeu0",
 }
 _GAME_RESULTS = {
     text: result for result, texts in _GAME_SPELLINGS.items() for text in texts.split()

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from clubs import club_night, night_rounds
 from clubs.event_drafts import PublishingError
-from clubs.models import AuditEntry, Board, Club, Event, Game, PairingSystem, Player
+from clubs.models import AuditEntry, Board, Club, Event, Game, PairingBye, PairingSystem, Player
 from clubs.players import add_player
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -160,17 +160,22 @@ def test_a_half_point_pairing_bye_still_comes_once_per_player(club):
     players = roster(club, NAMES[:5], [1900, 1800, 1700, 1600, 1500])
     event = club_night.start_event(
         club, name="T", date=DATE, system=PairingSystem.SWISS, rounds=3, players=players,
-        user=None, pairing_bye=Result.BYE_HALF,
+        user=None, pairing_bye=PairingBye.HALF,
     )  # fmt: skip
     byes = []
     for number in range(1, 4):
         night_rounds.pair_next_round(event.pk, None)
         bye = next(b for b in club_night.boards_of(event, number) if b.is_bye)
-        assert bye.game.result == Result.BYE_HALF
+        assert bye.game.result == Result.BYE_PAIRING_HALF
         byes.append(bye.white_id)
         play_round(event, number)
     assert len(set(byes)) == 3
-    assert sum(v.points for v in night_rounds.standings(event)) == 3 * 2 + 3 * 0.5
+    table = night_rounds.standings(event)
+    assert sum(v.points for v in table) == 3 * 2 + 3 * 0.5
+    # The file says each was the pairing's bye (U), not a requested one (H).
+    trf = StringIO()
+    call_command("export_event", "knights", str(event.pk), "--format", "trf", stdout=trf)
+    assert trf.getvalue().count(" U") == 3 and " H" not in trf.getvalue()
 
 
 def test_the_next_round_waits_for_every_result(club):

@@ -126,15 +126,15 @@ def test_starting_makes_a_seeded_club_night(signed_in, club, roster):
     response = signed_in.post(
         reverse("night_start", args=[club.slug]),
         {"action": "start", "name": "Spring Swiss", "date": "2026-03-03", "kind": "standard",
-         "rated": "on", "system": "swiss", "rounds": "3", "pairing_bye": Result.BYE_HALF.value,
-         "players": [p.pk for p in reversed(roster)]},
+         "rated": "on", "system": "swiss", "rounds": "3",
+         "pairing_bye": Result.BYE_PAIRING_HALF.value, "players": [p.pk for p in reversed(roster)]},
     )  # fmt: skip
     event = Event.objects.get()
     assert response.url == url("night_evening", event)
     assert (event.pairing_system, event.planned_rounds, event.pairing_bye) == (
         "swiss",
         3,
-        Result.BYE_HALF.value,
+        Result.BYE_PAIRING_HALF.value,
     )
     seeds = list(event.entries.order_by("start_rank").values_list("player__name", flat=True))
     assert seeds == NAMES  # by rating, whatever order they were ticked in

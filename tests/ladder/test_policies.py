@@ -423,6 +423,8 @@ UNPLAYED = {
     Result.BYE_HALF: UnratedReason.BYE,
     Result.BYE_ZERO: UnratedReason.BYE,
     Result.BYE_PAIRING: UnratedReason.BYE,
+    Result.BYE_PAIRING_HALF: UnratedReason.BYE,
+    Result.BYE_PAIRING_ZERO: UnratedReason.BYE,
 }
 POLICY_PARAMS = [pytest.param(LADDER, id="ladder"), pytest.param(HSB, id="hsb")]
 

@@ -325,3 +325,24 @@ def test_leaders_only_ranks_the_top_score_as_the_whole_table_does():
         assert [v.player for v in top] == [v.player for v in whole if v.points == whole[0].points]
         assert [v.rank for v in top] == [v.rank for v in whole][: len(top)]
         assert [v.buchholz for v in top] == [v.buchholz for v in whole][: len(top)]
+
+
+@pytest.mark.parametrize("rules", [Rules.FIDE_2024, Rules.FIDE_2026])
+def test_a_pairing_bye_worth_half_a_point_is_not_the_players_choice(rules):
+    """A club night may score the pairing's bye ½: still not a voluntary unplayed round, so
+    Cut-1 drops the lowest opponent, not the bye (C.07 16.2, 16.5). A requested half-point
+    bye is voluntary and goes first. A: the bye, then beats C, who lost both games."""
+
+    def cut1(bye: Result) -> float:
+        games = [
+            Game(1, 1, None, bye),
+            Game(1, 2, 3, Result.WHITE_WIN),
+            Game(2, 1, 3, Result.WHITE_WIN),
+            Game(2, 2, 4, Result.WHITE_WIN),
+        ]
+        return next(
+            v for v in compute([1, 2, 3, 4], games, rules=rules) if v.player == 1
+        ).buchholz_cut1
+
+    assert cut1(Result.BYE_HALF) == 0.0  # the bye's dummy dropped, C's 0 kept
+    assert cut1(Result.BYE_PAIRING_HALF) > 0.0  # C's 0 dropped, the dummy kept
