@@ -119,3 +119,28 @@ def test_a_directors_visit_adds_only_the_fixed_cost_of_signing_in(
         with django_assert_num_queries(QUERIES["players/{player}/"] + 4):
             client.get(reverse("club_player", args=[club.slug, player.pk]))
         client.logout()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_club_nights_live_page_runs_a_fixed_number_of_queries(
+    client, sizes, size, django_assert_num_queries
+):
+    """4 players or 40, half the boards in: club, event, the round on the boards, its
+    boards, roster, entries, games, rating results."""
+    from clubs import club_night, night_rounds
+    from clubs.models import PairingSystem
+
+    club, _player, _event = sizes[size]
+    field = list(club.players.order_by("pk")[: min(40, club.players.count())])
+    night = club_night.start_event(
+        club, name="Tonight", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
+        rounds=3, players=field, user=None,
+    )  # fmt: skip
+    night_rounds.pair_next_round(night.pk, None)
+    for board in club_night.boards_of(night, 1)[::2]:
+        if not board.is_bye:
+            night_rounds.enter_result(night.pk, 1, board.number, Result.DRAW, None)
+    path = reverse("club_event_live", args=[club.slug, night.pk])
+    with django_assert_num_queries(8):
+        response = client.get(path)
+    assert response.status_code == 200
