@@ -62,7 +62,35 @@ _CELL_POINTS: dict[str, float] = {
 }
 
 
+# What a pairing-allocated bye (U) scored, read from the points column: TRF16 has one code
+# for it whatever a tournament's rules make it worth (a club night may score it ½ or 0).
+_PAIRING_BYES: dict[float, Result] = {
+    1.0: Result.BYE_PAIRING,
+    0.5: Result.BYE_PAIRING_HALF,
+    0.0: Result.BYE_PAIRING_ZERO,
+}
+
+
+def pairing_bye_worth(players: dict[int, PlayerLine]) -> float:
+    """The points of a U in this file: the one value that makes the points column of every
+    player with a U add up, or the usual 1 when the columns do not all agree on one."""
+    candidates: set[float] = set()
+    for player in players.values():
+        byes = sum(cell.code == "U" for cell in player.cells.values())
+        if not byes or player.points is None:
+            continue
+        others = sum(
+            _CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
+        )
+        worth = round((player.points - others) / byes, 2)
+        if worth not in _PAIRING_BYES:
+            return 1.0
+        candidates.add(worth)
+    return candidates.pop() if len(candidates) == 1 else 1.0
+
+
 def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[ImportedGame]:
+    pairing_bye = _PAIRING_BYES[pairing_bye_worth(players)]
     games: list[ImportedGame] = []
     byes: list[ImportedGame] = []
     paired_rounds: set[int] = set()
@@ -72,6 +100,8 @@ def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[Imp
         for cell in player.cells.values():
             if cell.opponent is None:
                 result = _BYES_WITHOUT_OPPONENT.get(cell.code)
+                if cell.code == "U":
+                    result = pairing_bye
                 if result is not None:
                     byes.append(ImportedGame(cell.round, player.key, None, result, player.line))
                 continue
@@ -180,10 +210,11 @@ def _show_code(code: str) -> str:
 
 
 def check_points(players: dict[int, PlayerLine], warnings: list[str]) -> None:
+    worth = {**_CELL_POINTS, "U": pairing_bye_worth(players)}
     for player in players.values():
         if player.points is None:
             continue
-        counted = sum(_CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values())
+        counted = sum(worth.get(cell.code, 0.0) for cell in player.cells.values())
         if abs(counted - player.points) > 0.01:
             warnings.append(
                 f"Line {player.line}: the points column says {player.points:g} for player "

@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 
 from clubs import club_night, night_rounds
 from clubs.event_drafts import PublishingError
+from clubs.importers.trf import parse_trf
 from clubs.models import AuditEntry, Board, Club, Event, Game, PairingBye, PairingSystem, Player
 from clubs.players import add_player
 from ladder.replay import replay_ladder
@@ -176,6 +177,10 @@ def test_a_half_point_pairing_bye_still_comes_once_per_player(club):
     trf = StringIO()
     call_command("export_event", "knights", str(event.pk), "--format", "trf", stdout=trf)
     assert trf.getvalue().count(" U") == 3 and " H" not in trf.getvalue()
+    # Read back, the points column says what a U was worth here: the same ½-point byes.
+    back = parse_trf(trf.getvalue().encode())
+    assert sorted(g.result for g in back.games if g.black is None) == [Result.BYE_PAIRING_HALF] * 3
+    assert not back.warnings
 
 
 def test_the_next_round_waits_for_every_result(club):
