@@ -42,13 +42,24 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
         rating = ratings.get(player_id) if player_id else None
         players.append(FilePlayer(ranks[entry_id], name, rating, file_rank))
     players = _distinct(players)
-    games = tuple(
+    games = [
         FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)
         for round_no, white, black, code, variant in event.games.order_by(
             "round", "id"
         ).values_list("round", "white_id", "black_id", "result", "variant")
-    )
-    return EventFile(event.name, event.date, tuple(players), games)
+    ]
+    if event.pairing_system:
+        # A club night's boards still being played: paired, no result yet (a blank result in
+        # the TRF, "*" in the CSV), so the file holds every round's pairings.
+        playing = event.boards.filter(game__isnull=True, black__isnull=False)
+        games += [
+            FileGame(round_no, ranks[white], ranks[black], Result.NO_RESULT)
+            for round_no, white, black in playing.order_by("round", "number").values_list(
+                "round", "white_id", "black_id"
+            )
+        ]
+        games.sort(key=lambda game: game.round)  # stable: each round's games in their order
+    return EventFile(event.name, event.date, tuple(players), tuple(games))
 
 
 def event_trf(event: Event, *, viewer_is_director: bool) -> str:

@@ -229,6 +229,26 @@ def test_pairing_is_the_same_for_the_same_state(club):
     assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 1)] == first
 
 
+def test_the_export_holds_the_boards_still_being_played(club):
+    event = start(club, roster(club, NAMES[:5]), rounds=3)
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
+    out = StringIO()
+    call_command("export_event", "knights", str(event.pk), "--format", "trf", stdout=out)
+    back = parse_trf(out.getvalue().encode())
+    by_result = sorted(g.result.value for g in back.games)
+    # Board 1's result, board 2 paired with no result yet, the bye.
+    assert by_result == sorted([Result.WHITE_WIN, Result.NO_RESULT, Result.BYE_PAIRING])
+    board_two = club_night.boards_of(event, 1)[1]
+    names = dict(event.entries.values_list("pk", "typed_name"))
+    pending = next(g for g in back.games if g.result == Result.NO_RESULT)
+    players = {p.key: p.name for p in back.players}
+    assert (players[pending.white], players[pending.black]) == (
+        names[board_two.white_id],
+        names[board_two.black_id],
+    )
+
+
 def test_a_board_is_corrected_until_the_round_closes(club):
     event = start(club, roster(club, NAMES[:4]), rounds=3)
     night_rounds.pair_next_round(event.pk, None)
