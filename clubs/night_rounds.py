@@ -24,7 +24,7 @@ from clubs.models import Board, Entry, Event, Game, PairingSystem, User
 from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
-from ladder.event_pages import club_order
+from ladder.event_pages import Tiebreaks, club_order, round_robin
 from ladder.results import Result
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
@@ -292,23 +292,24 @@ def _record(event: Event, board: Board, result: Result) -> None:
 
 
 def standings(event: Event, after_round: int | None = None) -> list[tiebreaks.Values]:
-    """Points and tie-breaks in the club's order, after `after_round` (default: every
-    result in so far)."""
-    if after_round is None:
-        # A requested bye of a round not paired yet is already a game: not counted yet.
+    """Points and tie-breaks of any event, as its event page breaks them (the club's order,
+    the rules of the event's date), after `after_round`; by default a club night's up to its
+    last paired round (a requested bye of a round not paired yet is a game already), and an
+    uploaded event's whole."""
+    if after_round is None and event.pairing_system:
         after_round = paired_rounds(event)
-    entrants = list(event.entries.order_by("start_rank", "id").values_list("pk", flat=True))
-    games = [
-        tiebreaks.Game(round=g.round, white=g.white_id, black=g.black_id, result=g.result_code)
-        for g in event.games.order_by("round", "id")
+    rows = [
+        row
+        for row in event.games.order_by("round", "id").values_list(
+            "round", "white_id", "black_id", "result", "variant"
+        )
+        if after_round is None or row[0] <= after_round
     ]
-    return tiebreaks.compute(
-        entrants,
-        games,
-        club_tiebreak_order(event),
-        up_to_round=after_round,
-        round_robin=event.pairing_system in ROUND_ROBINS,
-    )
+    entrants = list(event.entries.order_by("start_rank", "id").values_list("pk", flat=True))
+    # A club night knows its system; an upload is a round robin when its games say so.
+    robin = event.pairing_system in ROUND_ROBINS if event.pairing_system else round_robin(rows)
+    rules = Tiebreaks(club_order(event.club), robin, tiebreaks.rules_on(event.date))
+    return rules.compute(entrants, rows)
 
 
 def club_tiebreak_order(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:
@@ -319,6 +320,8 @@ def publish_night(event_id: int, user: User | None) -> Event:
     """Rate the club night exactly as an uploaded event, once every paired board has a
     result. Its players all came from the roster, so no name needs confirming."""
     with transaction.atomic():
+        if Event.objects.filter(pk=event_id, status=Event.Status.PUBLISHED).exists():
+            raise PublishingError(_("This event is already published."))
         event = lock_night(event_id)
         last = paired_rounds(event)
         if not last:

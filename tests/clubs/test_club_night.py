@@ -19,7 +19,7 @@ from clubs.models import AuditEntry, Board, Club, Event, Game, PairingBye, Pairi
 from clubs.players import add_player
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_club
+from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -396,3 +396,32 @@ def test_enter_results_refuses_a_wrong_list_and_stores_nothing(club, codes):
     with pytest.raises(CommandError):
         run("enter_results", "knights", str(event.pk), "1", codes)
     assert not Game.objects.filter(event=event).exists()
+
+
+def test_standings_of_an_uploaded_event_count_every_game(club):
+    """The standings command takes any event: an upload has no boards, so nothing limits
+    it to a "last paired round"."""
+    a, b, c = roster(club, NAMES[:3])
+    event = make_event(
+        club,
+        [(1, a, b, Result.WHITE_WIN), (2, a, c, Result.DRAW), (3, b, c, Result.BLACK_WIN)],
+        published=False,
+    )
+    table = json.loads(run("standings", "knights", str(event.pk), "--format", "json"))
+    assert {row["name"]: row["points"] for row in table} == {
+        NAMES[0]: 1.5, NAMES[1]: 0.0, NAMES[2]: 1.5,
+    }  # fmt: skip
+    after_one = json.loads(run("standings", "knights", str(event.pk), "--after-round", "1"))
+    assert {row["name"]: row["points"] for row in after_one} == {
+        NAMES[0]: 1.0, NAMES[1]: 0.0, NAMES[2]: 0.0,
+    }  # fmt: skip
+    assert after_one[0]["rank"] == 1 and after_one[0]["name"] == NAMES[0]
+
+
+def test_publishing_a_published_night_again_says_so(club):
+    event = start(club, roster(club, NAMES[:4]), rounds=1)
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.DRAW], None)
+    night_rounds.publish_night(event.pk, None)
+    with pytest.raises(PublishingError, match="already published"):
+        night_rounds.publish_night(event.pk, None)
