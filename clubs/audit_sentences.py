@@ -308,6 +308,15 @@ def _player(f: _Facts) -> object:
     return f.player()
 
 
+def _typed(f: _Facts) -> object:
+    """The name as typed in the event the entry concerns."""
+    return f.get("typed_name", "")
+
+
+def _round(f: _Facts) -> object:
+    return f.get("round", "")
+
+
 SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "club.created": _simple(gettext_lazy("%(who)s created the club.")),
     "club_secret.rotated": _simple(gettext_lazy("%(who)s gave the club page a new secret link.")),
@@ -361,7 +370,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "entry.added": _simple(
         gettext_lazy("%(who)s added %(typed)s to %(event)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
+        typed=_typed,
     ),
     "club_night.started": _simple(
         gettext_lazy("%(who)s started the club night %(event)s with %(players)s players."),
@@ -371,42 +380,42 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "seed.moved": _simple(
         gettext_lazy("%(who)s moved %(typed)s to seed %(seed)s in %(event)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
+        typed=_typed,
         seed=lambda f: f.get("seed", ""),
     ),
     "entrant.withdrawn": _simple(
         gettext_lazy("%(who)s withdrew %(typed)s from %(event)s from round %(round)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
-        round=lambda f: f.get("round", ""),
+        typed=_typed,
+        round=_round,
     ),
     "entrant.returned": _simple(
         gettext_lazy("%(who)s brought %(typed)s back into %(event)s from round %(round)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
-        round=lambda f: f.get("round", ""),
+        typed=_typed,
+        round=_round,
     ),
     "bye.requested": _simple(
         gettext_lazy("%(who)s gave %(typed)s a half-point bye in round %(round)s of %(event)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
-        round=lambda f: f.get("round", ""),
+        typed=_typed,
+        round=_round,
     ),
     "bye.cancelled": _simple(
         gettext_lazy("%(who)s cancelled the bye of %(typed)s in round %(round)s of %(event)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
-        round=lambda f: f.get("round", ""),
+        typed=_typed,
+        round=_round,
     ),
     "round.paired": _simple(
         gettext_lazy("%(who)s paired round %(round)s of %(event)s."),
         event=_event,
-        round=lambda f: f.get("round", ""),
+        round=_round,
     ),
     "round.unpaired": _simple(
         gettext_lazy("%(who)s took back the pairing of round %(round)s of %(event)s."),
         event=_event,
-        round=lambda f: f.get("round", ""),
+        round=_round,
     ),
     "board_result.entered": lambda f: (
         _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
@@ -423,7 +432,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "entry.removed": _simple(
         gettext_lazy("%(who)s removed %(typed)s from %(event)s."),
         event=_event,
-        typed=lambda f: f.get("typed_name", ""),
+        typed=_typed,
     ),
     "entry.repointed": _repointed,
     "player.added": _simple(
