@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.event_drafts import EventDetails, PublishingError, create_event
 from clubs.models import (
+    ROUND_ROBINS,
     Board,
     Club,
     Entry,
@@ -38,8 +39,6 @@ from clubs.models import (
 from ladder.changes import club_changed
 from ladder.results import Result
 from matching import name_key
-
-ROUND_ROBINS = frozenset({PairingSystem.ROUND_ROBIN, PairingSystem.DOUBLE_ROUND_ROBIN})
 
 
 def seed_key(player: Player) -> tuple[bool, float, str]:

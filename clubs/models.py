@@ -297,6 +297,9 @@ class PairingSystem(models.TextChoices):
     DOUBLE_ROUND_ROBIN = "roundrobin2", _("Double round robin")
 
 
+ROUND_ROBINS = frozenset({PairingSystem.ROUND_ROBIN, PairingSystem.DOUBLE_ROUND_ROBIN})
+
+
 class PairingBye(models.TextChoices):
     """What the pairing-allocated bye of a club night scores, stored as its result code."""
 

@@ -18,13 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit, pairing
-from clubs.club_night import ROUND_ROBINS, boards_of, lock_night, paired_rounds
+from clubs.club_night import boards_of, lock_night, paired_rounds
 from clubs.event_drafts import PublishingError, listed
-from clubs.models import Board, Entry, Event, Game, PairingSystem, User
+from clubs.models import ROUND_ROBINS, Board, Entry, Event, Game, PairingSystem, User
 from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
-from ladder.event_pages import Tiebreaks, club_order, round_robin
+from ladder.event_pages import Tiebreaks, club_order, is_round_robin
 from ladder.results import Result
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
@@ -306,8 +306,7 @@ def standings(event: Event, after_round: int | None = None) -> list[tiebreaks.Va
         if after_round is None or row[0] <= after_round
     ]
     entrants = list(event.entries.order_by("start_rank", "id").values_list("pk", flat=True))
-    # A club night knows its system; an upload is a round robin when its games say so.
-    robin = event.pairing_system in ROUND_ROBINS if event.pairing_system else round_robin(rows)
+    robin = is_round_robin(event.pairing_system, rows)
     rules = Tiebreaks(club_order(event.club), robin, tiebreaks.rules_on(event.date))
     return rules.compute(entrants, rows)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
-from clubs.models import Club, Event, Game
+from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
 from ladder.file_ranks import file_order
 from ladder.models import PlayerEventResult
@@ -163,7 +163,7 @@ def event_page(
     }
     rules = Tiebreaks(
         club_order(event.club),
-        round_robin=round_robin(games),
+        round_robin=is_round_robin(event.pairing_system, games),
         rules=tiebreaks.rules_on(event.date),
     )
     final = _standings(people, games, ratings, rules)
@@ -296,6 +296,12 @@ def _tally(standing: Standing, result: Result) -> None:
         standing.played += 1
 
 
+def is_round_robin(system: str, games: Iterable[GameRow]) -> bool:
+    """A club night knows whether it is a round robin (its table is fixed before a game is
+    played, so also half-way and with a withdrawal); an upload is one when its games say so."""
+    return system in ROUND_ROBINS if system else round_robin(games)
+
+
 def round_robin(games: Iterable[GameRow]) -> bool:
     """Whether the games are a round robin: at least three players, every pair of them met,
     and each pair the same number of times (once in a single round robin, twice in a
@@ -410,6 +416,7 @@ def _winners(
     player_of: dict[int, int | None] = {}
     file_ranks: dict[int, int | None] = {}
     dates: dict[int, dt.date] = {}
+    systems: dict[int, str] = {}
     for row in (
         Game.objects.filter(event__in=events.values("id"))
         .order_by("event_id", "round", "id")
@@ -424,17 +431,20 @@ def _winners(
             "event__date",
             "white__rank_in_file",
             "black__rank_in_file",
+            "event__pairing_system",
         )
     ):
         event_id, round_no, white, black, code, white_player, black_player, day = row[:8]
         games[event_id].append((round_no, white, black, code, ""))
-        dates[event_id] = day
+        dates[event_id], systems[event_id] = day, row[10]
         player_of[white], file_ranks[white] = white_player, row[8]
         if black is not None:
             player_of[black], file_ranks[black] = black_player, row[9]
     found: dict[int, tuple[Winner, ...]] = {}
     for event_id, rows in games.items():
-        first = first_place(rows, order, tiebreaks.rules_on(dates[event_id]), file_ranks)
+        first = first_place(
+            rows, order, tiebreaks.rules_on(dates[event_id]), file_ranks, systems[event_id]
+        )
         if first:
             found[event_id] = tuple(_winner(player_of[e], roster, unconfirmed) for e in first)
     return found
@@ -445,6 +455,7 @@ def first_place(
     order: Sequence[tiebreaks.Tiebreak],
     rules: tiebreaks.Rules = tiebreaks.Rules.FIDE_2026,
     file_ranks: Mapping[int, int | None] | None = None,
+    system: str = "",
 ) -> list[int]:
     """The entries ranked first; none when nobody scored. The file's rank 1 when the event
     page follows the file's ranks (`file_ranks` of every entry, ladder.file_ranks).
@@ -468,7 +479,7 @@ def first_place(
     leaders = [entry for entry, score in points.items() if score == best]
     if len(leaders) == 1:
         return leaders
-    values = Tiebreaks(order, round_robin(games), rules).compute(
+    values = Tiebreaks(order, is_round_robin(system, games), rules).compute(
         sorted(points), games, leaders_only=True
     )
     return [v.player for v in values if v.rank == 1]

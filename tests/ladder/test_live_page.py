@@ -11,7 +11,9 @@ from django.urls import reverse
 from clubs import club_night, night_rounds
 from clubs.models import Club, Event, PairingSystem, Player
 from clubs.players import add_player
+from ladder.live_page import live_page
 from ladder.results import Result
+from ladder.rosters import load_roster
 from tests.factories import make_club, make_event, make_user
 
 pytestmark = pytest.mark.django_db
@@ -113,3 +115,24 @@ def test_only_a_night_of_this_club_has_a_live_page(client, public):
     assert client.get(url(public, f"events/{uploaded.pk}/live/")).status_code == 404
     Event.objects.filter(pk=mine.pk).update(deleted_at=dt.datetime(2026, 12, 1, tzinfo=dt.UTC))
     assert client.get(url(public, f"events/{mine.pk}/live/")).status_code == 404
+
+
+def test_a_round_robin_night_ranks_alike_for_members_and_the_director(public):
+    """Half-way through a round robin not every pair has met, yet it is one: the live page's
+    standings must break ties as the director's do (a forfeit counts as a game there)."""
+    players = [
+        add_player(public, name, junior=False, start_rating=None, user=None) for name in NAMES
+    ]
+    event = club_night.start_event(
+        public, name="Robin", date=dt.date(2026, 12, 1), system=PairingSystem.ROUND_ROBIN,
+        rounds=None, players=players, user=None,
+    )  # fmt: skip
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_FORFEIT_WIN, Result.DRAW], None)
+    night_rounds.pair_next_round(event.pk, None)
+    director = [
+        (v.player, v.rank, v.buchholz, v.sonneborn_berger) for v in night_rounds.standings(event)
+    ]
+    page = live_page(event, load_roster(public, viewer_is_director=False), "?")
+    members = [(s.entry_id, s.rank, *s.tiebreak_values[1:3]) for s in page.results.standings]
+    assert members == director
