@@ -165,6 +165,8 @@ def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
             raise PublishingError(
                 _("A round robin's table is fixed once its first round is paired.")
             )
+        if paired_rounds(event) >= (event.planned_rounds or 0):
+            raise PublishingError(_("Every round is paired: there is no round left to join."))
         if event.entries.count() >= settings.EVENT_MAX_ENTRANTS:
             raise PublishingError(
                 _("An event can have at most %(max)d players.")
@@ -239,8 +241,11 @@ def request_bye(
             raise PublishingError(_("A bye can be asked for a round that is not paired yet."))
         byes = Game.objects.filter(event=event, round=round_number, white=entry, black__isnull=True)
         if cancel:
-            byes.delete()
-        elif not byes.exists():
+            if not byes.delete()[0]:
+                raise PublishingError(_("There is no bye to cancel in that round."))
+        elif byes.exists():
+            return  # asked twice: it stands, nothing to record again
+        else:
             Game.objects.create(
                 event=event, round=round_number, white=entry, result=Result.BYE_HALF
             )

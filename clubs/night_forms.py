@@ -86,7 +86,8 @@ class StartNightForm(forms.Form):
         if self.is_bound and self.is_valid():
             return list(self.cleaned_data["players"])
         raw = self.data.getlist("players") if hasattr(self.data, "getlist") else []
-        return [int(v) for v in raw if str(v).isdigit()]
+        by_text = {str(pk): pk for pk, _label in self.fields["players"].choices}  # type: ignore[attr-defined]
+        return [by_text[v] for v in raw if v in by_text]
 
 
 class EntrantForm(forms.Form):
@@ -108,6 +109,8 @@ class LateArrivalForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        if self.errors:  # a field's own message (a name too long, a forged id) says it better
+            return cleaned
         if not cleaned.get("player") and not (cleaned.get("newcomer_name") or "").strip():
             raise forms.ValidationError(_("Choose a player or type a newcomer's name."))
         return cleaned

@@ -11,7 +11,6 @@ upload, through clubs/publishing.py and the one door.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -37,12 +36,6 @@ BOARD_RESULTS: tuple[Result, ...] = (
     Result.BLACK_FORFEIT_WIN,
     Result.DOUBLE_FORFEIT,
 )
-
-
-@dataclass(frozen=True)
-class PairedRound:
-    round: int
-    boards: list[Board]  # board order; the pairing-allocated bye (black None) last
 
 
 def pair_next_round(event_id: int, user: User | None, *, expected: int | None = None) -> int:

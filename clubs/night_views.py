@@ -117,7 +117,9 @@ def _state_from(query: QueryDict, roster_ids: set[int]) -> tuple[dict[str, objec
     initial: dict[str, object] = {key: query[key] for key in _KEPT if query.get(key)}
     if query.get("rated") == "0":
         initial["rated"] = False
-    ticked = [int(v) for v in query.getlist("players") if v.isdigit() and int(v) in roster_ids]
+    # Matched as text against the roster's ids: "²" is a digit to str.isdigit, not to int().
+    by_text = {str(pk): pk for pk in roster_ids}
+    ticked = [by_text[v] for v in query.getlist("players") if v in by_text]
     return initial, ticked
 
 
@@ -304,8 +306,8 @@ def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
     form = LateArrivalForm(request.POST)
     if not form.is_valid():
-        for error in form.non_field_errors():
-            messages.error(request, str(error))
+        for errors in form.errors.values():
+            messages.error(request, str(errors[0]))
         return _back(event, "late")
     data = form.cleaned_data
     try:

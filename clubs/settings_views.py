@@ -18,8 +18,8 @@ from clubs.access import AuthedRequest, club_for_director
 from clubs.models import Club, NewcomerStart
 from clubs.night_forms import TiebreakOrderForm
 from clubs.views import club_page_path
-from ladder import tiebreaks
 from ladder.changes import club_changed
+from ladder.event_pages import club_order
 
 
 class PageSettingsForm(forms.ModelForm):
@@ -85,24 +85,18 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
             "club": club,
             "form": form,
             "page_path": page_path,
-            "tiebreak_form": TiebreakOrderForm(current=_tiebreak_order(club)),
+            "tiebreak_form": TiebreakOrderForm(current=tuple(club_order(club))),
         },
     )
-
-
-def _tiebreak_order(club: Club) -> tuple[tiebreaks.Tiebreak, ...]:
-    try:
-        return tiebreaks.parse_order(club.tiebreak_order or [])
-    except ValueError:  # a stored order no longer valid: FIDE's default, as the pages use
-        return tiebreaks.DEFAULT_ORDER
 
 
 @require_POST
 def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
     """The order of the tie-breaks in every standings of the club (club nights and events)."""
     club = club_for_director(request, slug)
-    old = [t.value for t in _tiebreak_order(club)]
-    form = TiebreakOrderForm(request.POST, current=_tiebreak_order(club))
+    current = tuple(club_order(club))
+    old = [t.value for t in current]
+    form = TiebreakOrderForm(request.POST, current=current)
     if not form.is_valid():
         # A repeat is the one refusal the page's lists allow; anything else is a forged form.
         errors = [str(e) for e in form.non_field_errors()]

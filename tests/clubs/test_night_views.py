@@ -266,8 +266,18 @@ def test_a_half_point_bye_for_a_future_round_and_its_cancelling(signed_in, club,
     assert (
         "Half-point bye in round 2." in signed_in.get(url("night_evening", event)).content.decode()
     )
+    # Asked twice: one bye, one entry in the log.
+    signed_in.post(url("night_bye", event), {"entry": cleo.pk, "round": 2})
+    assert Game.objects.filter(event=event, white=cleo).count() == 1
+    assert AuditEntry.objects.filter(action="bye.requested").count() == 1
     signed_in.post(url("night_bye", event), {"entry": cleo.pk, "round": 2, "cancel": "1"})
     assert not Game.objects.filter(event=event).exists()
+    # Nothing left to cancel: said so, nothing logged.
+    response = signed_in.post(
+        url("night_bye", event), {"entry": cleo.pk, "round": 2, "cancel": "1"}, follow=True
+    )
+    assert any("no bye to cancel" in m for m in said(response))
+    assert AuditEntry.objects.filter(action="bye.cancelled").count() == 1
 
 
 def test_a_bye_for_a_round_already_paired_is_refused(signed_in, club, roster):
@@ -297,6 +307,32 @@ def test_a_newcomer_refused_by_a_round_robin_is_not_left_on_the_roster(signed_in
     response = signed_in.post(url("night_add", event), {"newcomer_name": "Finn Fox"})
     assert any("round robin" in m for m in said(response))
     assert not Player.objects.filter(name="Finn Fox").exists()
+
+
+def test_no_one_arrives_late_once_every_round_is_paired(signed_in, club, roster):
+    event = night(club, roster[:4], rounds=1)
+    night_rounds.pair_next_round(event.pk, None)
+    response = signed_in.post(url("night_add", event), {"newcomer_name": "Finn Fox"})
+    assert any("no round left" in m for m in said(response))
+    assert not Player.objects.filter(name="Finn Fox").exists()
+    assert event.entries.count() == 4
+
+
+def test_a_newcomers_name_too_long_says_so(signed_in, club, roster):
+    event = night(club, roster[:4])
+    response = signed_in.post(url("night_add", event), {"newcomer_name": "x" * 500})
+    messages = said(response)
+    assert messages and not any("Choose a player" in m for m in messages)
+    assert event.entries.count() == 4
+
+
+@pytest.mark.parametrize("forged", ["²", "abc", "9" * 5000, "-1"])
+def test_forged_ticks_on_the_start_page_are_ignored(signed_in, club, roster, forged):
+    start = reverse("night_start", args=[club.slug])
+    assert signed_in.get(start, {"players": [forged, roster[0].pk]}).status_code == 200
+    response = signed_in.post(start, {"action": "search", "q": "a", "players": [forged]})
+    assert response.status_code == 302
+    assert forged not in response.url
 
 
 def test_another_clubs_player_cannot_arrive_late(signed_in, club, roster):
