@@ -84,11 +84,12 @@ def confirm_page(
             now = now.filter(round=change.round_no)
         context.update(games=len(change.imported.games), games_now=now.count())
         return render(request, "clubs/events/correction.html", context)
-    return render(request, "clubs/events/confirm_change.html", {**context, **_described(change)})
+    return render(
+        request, "clubs/events/confirm_change.html", {**context, **_described(event, change)}
+    )
 
 
-def _described(change: pending_changes.PendingChange) -> dict[str, object]:
-    event = Event.objects.get(pk=change.event_id)
+def _described(event: Event, change: pending_changes.PendingChange) -> dict[str, object]:
     if isinstance(change, event_changes.PendingDetails):
         return {
             "step": "edit",

@@ -45,11 +45,8 @@ class Standing:
     forfeits: int = 0
     rank: int = 0
     rating: RatingLine | None = None
-    # FIDE tie-breaks (ladder.tiebreaks); the page shows them beside the points.
-    buchholz_cut1: float = 0.0
-    buchholz: float = 0.0
-    sonneborn_berger: float = 0.0
-    wins: int = 0
+    # FIDE tie-breaks (ladder.tiebreaks) in the club's order; the page shows them beside
+    # the points.
     tiebreak_values: tuple[float, ...] = ()  # in the club's order (EventPage.order)
     # From the games played over the board against the opponents' ratings before the event.
     performance: int | None = None
@@ -278,10 +275,6 @@ def _ranked(
     for value in values:
         standing = entries[value.player]
         standing.rank = value.rank
-        standing.buchholz_cut1 = value.buchholz_cut1
-        standing.buchholz = value.buchholz
-        standing.sonneborn_berger = value.sonneborn_berger
-        standing.wins = value.wins
         standing.tiebreak_values = tuple(value.value(t) for t in rules.order)
         standings.append(standing)
     return standings

@@ -18,18 +18,12 @@ from django.utils.translation import ngettext
 from ladder.explain import ChangeSum, change_sum
 from ladder.live_page import LivePage
 from ladder.pages import Board, EventPage, EventSummary, RatingLine, Standing, Winner
-from ladder.tables import DASH, Formats
+from ladder.tables import DASH, Formats, player_link
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 from ladder.tiebreaks import Tiebreak
 
 # Winners shown by name; more than this share first place and the list says how many.
 NAMED_WINNERS = 3
-
-
-def player_link(base: str, player_id: int | None, name: str, link: bool) -> str:
-    if link and player_id:
-        return f'<a href="{base}players/{player_id}/">{escape(name)}</a>'
-    return escape(name)
 
 
 def events_body(events: Iterable[EventSummary], base: str) -> SafeString:

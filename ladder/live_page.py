@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Max
-
-from clubs.models import Board, Event
+from clubs.club_night import boards_of, paired_rounds
+from clubs.models import Event
 from ladder.event_pages import EventPage, event_page
 from ladder.result_labels import RESULT_LABELS
 from ladder.rosters import Roster
@@ -42,12 +41,8 @@ class LivePage:
 
 
 def live_page(event: Event, roster: Roster, unconfirmed: str) -> LivePage:
-    current = event.boards.aggregate(last=Max("round"))["last"] or 0
-    boards = (
-        Board.objects.filter(event=event, round=current)
-        .select_related("white", "black", "game")
-        .order_by("number")
-    )
+    current = paired_rounds(event)
+    boards = boards_of(event, current)
 
     def side(player_id: int | None) -> LiveSide:
         name = roster.names.get(player_id) if player_id is not None else None

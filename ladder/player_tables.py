@@ -21,7 +21,7 @@ from ladder.explain import change_sum, elo_sum, hsb_sum
 from ladder.page_texts import half_up, points_text
 from ladder.player_page import ClubRules, EventLine, PlayerPage
 from ladder.player_stats import BestWin, HeadToHead, KindSummary
-from ladder.tables import DASH, RULES_PAGE, Formats, _player_link
+from ladder.tables import DASH, RULES_PAGE, Formats, player_link
 
 KIND_LABELS = dict(Event.Kind.choices)
 
@@ -91,7 +91,7 @@ def history_body(page: PlayerPage) -> SafeString:
 
 def head_to_head_body(rows: Iterable[HeadToHead], base: str, link: bool) -> SafeString:
     out = [
-        f"<tr><td>{_player_link(base, h.opponent_id, h.opponent, link)}</td>"
+        f"<tr><td>{player_link(base, h.opponent_id, h.opponent, link)}</td>"
         f'<td class="num">{h.tally.games}</td><td class="num">{points_text(h.tally.score)}</td>'
         f'<td class="num">{h.tally.won}</td><td class="num">{h.tally.drawn}</td>'
         f'<td class="num">{h.tally.lost}</td></tr>\n'
@@ -117,7 +117,7 @@ def best_win(best: BestWin | None, base: str, link: bool) -> SafeString:
     if best is None:
         return mark_safe(escape(_("No win in a rated game yet.")))
     f = Formats()
-    opponent = _player_link(base, best.opponent_id, best.opponent, link)
+    opponent = player_link(base, best.opponent_id, best.opponent, link)
     event = f'<a href="{base}events/{best.event_id}/">{escape(best.event)}</a>'
     # The placeholders take markup, so the sentence is escaped before they go in.
     sentence = escape(
@@ -203,7 +203,7 @@ def _game_rows(
     out = []
     for g in e.games:
         if g.opponent_id:
-            opponent = _player_link(base, g.opponent_id, g.opponent, link)
+            opponent = player_link(base, g.opponent_id, g.opponent, link)
         else:
             opponent = escape(g.result_text)
         if g.counted:

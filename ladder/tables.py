@@ -113,7 +113,7 @@ class Formats:
         return text
 
 
-def _player_link(base: str, player_id: int | None, name: str, link: bool) -> str:
+def player_link(base: str, player_id: int | None, name: str, link: bool) -> str:
     if link and player_id:
         return f'<a href="{base}players/{player_id}/">{escape(name)}</a>'
     return escape(name)
