@@ -23,11 +23,7 @@ from clubs.night_views import is_closed, night_for_director
 from ladder.event_tables import tiebreak_text
 from ladder.page_texts import points_text
 from ladder.result_labels import RESULT_LABELS
-from ladder.results import Result
 from ladder.tables import Formats
-
-OVER_THE_BOARD = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
-FORFEITS = (Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT)
 
 
 def _paired_round(event: Event, round_number: int) -> int:
@@ -129,8 +125,10 @@ def night_results(
                 }
                 for board in boards
             ],
-            "over_the_board": [(r.value, RESULT_LABELS[r].short) for r in OVER_THE_BOARD],
-            "forfeits": [(r.value, RESULT_LABELS[r].short) for r in FORFEITS],
+            "over_the_board": [
+                (r.value, RESULT_LABELS[r].short) for r in night_rounds.OVER_THE_BOARD
+            ],
+            "forfeits": [(r.value, RESULT_LABELS[r].short) for r in night_rounds.FORFEITS],
         },
     )
 

@@ -28,14 +28,13 @@ from ladder.results import Result
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
 # step on the phone screen, so no ordinary tap records one by accident).
-BOARD_RESULTS: tuple[Result, ...] = (
-    Result.WHITE_WIN,
-    Result.DRAW,
-    Result.BLACK_WIN,
+OVER_THE_BOARD: tuple[Result, ...] = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
+FORFEITS: tuple[Result, ...] = (
     Result.WHITE_FORFEIT_WIN,
     Result.BLACK_FORFEIT_WIN,
     Result.DOUBLE_FORFEIT,
 )
+BOARD_RESULTS: tuple[Result, ...] = OVER_THE_BOARD + FORFEITS
 
 
 def pair_next_round(event_id: int, user: User | None, *, expected: int | None = None) -> int:
