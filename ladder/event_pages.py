@@ -236,29 +236,29 @@ def _standings(
         entry_id: Standing(entry_id, player_id, name, start_rank)
         for entry_id, (player_id, name, start_rank) in people.items()
     }
-    # Per entry: (the opponent's rating before the event, the points scored against them).
-    faced: dict[int, list[tuple[float, float]]] = defaultdict(list)
-    for _round, white_id, black_id, result_code, variant in games:
+    for _round, white_id, black_id, result_code, _variant in games:
         result = Result(result_code)
         white, black = entries[white_id], entries[black_id] if black_id else None
         white_score, black_score = result.scores
         white.points += white_score
         _tally(white, result)
-        if black is None:
-            continue
-        black.points += black_score
-        _tally(black, result)
-        # Over the board and standard chess only: a forfeit or a variant says nothing of
-        # strength at chess; so the rating performance leaves them out.
-        if result.is_played and not variant:
-            for me, them, score in ((white, black, white_score), (black, white, black_score)):
-                opponent = ratings.get(them.player_id) if them.player_id else None
-                if opponent is not None:
-                    faced[me.entry_id].append((opponent.pre_rating, score))
+        if black is not None:
+            black.points += black_score
+            _tally(black, result)
+    # Against the opponents' ratings before the event, in standard chess only: a variant
+    # says nothing of strength at chess (performance.event_performances leaves out the rest).
+    lines = {
+        s.entry_id: ratings.get(s.player_id) if s.player_id else None for s in entries.values()
+    }
+    before = {entry: line.pre_rating if line else None for entry, line in lines.items()}
+    performances = performance.event_performances(
+        (tiebreaks.Game(r, w, b, Result(code)) for r, w, b, code, variant in games if not variant),
+        before,
+    )
     for standing in entries.values():
         if standing.player_id is not None:
             standing.rating = ratings.get(standing.player_id)
-        standing.performance = performance.performance_rating(faced[standing.entry_id])
+        standing.performance = performances.get(standing.entry_id)
     return _ranked(entries, games, rules)
 
 
