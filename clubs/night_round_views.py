@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import club_night, night_rounds
 from clubs.access import NOT_FOUND, AuthedRequest
 from clubs.event_drafts import PublishingError
-from clubs.models import Board, Entry, Event
+from clubs.models import Board, Event
 from clubs.night_forms import BoardResultForm, tiebreak_label
-from clubs.night_views import is_closed, night_for_director
+from clubs.night_views import entrant_name, is_closed, night_for_director
 from ladder.event_tables import tiebreak_text
 from ladder.page_texts import points_text
 from ladder.result_labels import RESULT_LABELS
@@ -32,13 +32,6 @@ def _paired_round(event: Event, round_number: int) -> int:
     if not 1 <= round_number <= paired:
         raise Http404(NOT_FOUND)
     return paired
-
-
-def _name(entry: Entry | None) -> str:
-    if entry is None:
-        return ""
-    # Directors see full names: the roster's name as it is now.
-    return entry.player.name if entry.player is not None else entry.typed_name
 
 
 def _result_label(board: Board) -> str:
@@ -68,9 +61,9 @@ def night_sheet(
             "boards": [
                 {
                     "number": board.number,
-                    "white": _name(board.white),
+                    "white": entrant_name(board.white),
                     "white_points": points_text(before.get(board.white_id, 0.0)),
-                    "black": _name(board.black),
+                    "black": entrant_name(board.black),
                     "black_points": points_text(before.get(board.black_id or 0, 0.0)),
                     "result": _result_label(board),
                 }
@@ -80,7 +73,7 @@ def night_sheet(
             "bye": next(
                 (
                     {
-                        "name": _name(board.white),
+                        "name": entrant_name(board.white),
                         "points": points_text(before.get(board.white_id, 0.0)),
                         "label": _result_label(board),
                     }
@@ -89,7 +82,7 @@ def night_sheet(
                 ),
                 None,
             ),
-            "requested": [_name(game.white) for game in requested],
+            "requested": [entrant_name(game.white) for game in requested],
         },
     )
 
@@ -118,8 +111,8 @@ def night_results(
             "boards": [
                 {
                     "number": board.number,
-                    "white": _name(board.white),
-                    "black": _name(board.black),
+                    "white": entrant_name(board.white),
+                    "black": entrant_name(board.black),
                     "result": board.game.result if board.game else "",
                     "label": _result_label(board),
                 }
@@ -162,7 +155,7 @@ def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpRes
     paired = club_night.paired_rounds(event)
     after = _after(request.GET.get("after"), paired)
     order = night_rounds.club_tiebreak_order(event)
-    names = {e.pk: _name(e) for e in event.entries.select_related("player")}
+    names = {e.pk: entrant_name(e) for e in event.entries.select_related("player")}
     shown = Formats()
     rows = [
         {

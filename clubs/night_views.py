@@ -23,7 +23,7 @@ from clubs import club_night, night_rounds, players
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
 from clubs.event_drafts import PublishingError
 from clubs.merging import RosterChangeError
-from clubs.models import Club, Event, Game, PairingSystem, Player
+from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player
 from clubs.night_forms import (
     NEWCOMER,
     SEARCH,
@@ -45,6 +45,14 @@ def night_for_director(request: AuthedRequest, slug: str, event_id: int) -> Even
     if not event.pairing_system:
         raise Http404(NOT_FOUND)
     return event
+
+
+def entrant_name(entry: Entry | None) -> str:
+    """Directors see full names: the roster's name as it is now (the entry keeps the name
+    it joined under)."""
+    if entry is None:
+        return ""
+    return entry.player.name if entry.player is not None else entry.typed_name
 
 
 def is_closed(event: Event) -> bool:
@@ -181,7 +189,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
         event=event, round__gt=paired, black__isnull=True
     ).values_list("white_id", "round"):
         byes.setdefault(entry_id, []).append(round_number)
-    round_robin = event.pairing_system != PairingSystem.SWISS
+    round_robin = event.pairing_system in ROUND_ROBINS
     results_in = event.boards.filter(round=paired, black__isnull=False, game__isnull=False)
     return render(
         request,
@@ -203,6 +211,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             "rows": [
                 {
                     "entry": entry,
+                    "name": entrant_name(entry),
                     "rating": entry.player.rating if entry.player else None,
                     "points": points_text(points.get(entry.pk, 0.0)),
                     "byes": sorted(byes.get(entry.pk, [])),

@@ -58,6 +58,10 @@ def check_in(p, club, ticked, *, newcomer, name, system, rounds=None) -> None:
     search.fill("")
     for player in ticked[1:]:
         p.get_by_label(player).check()
+    # The count follows each tick (the script), and so does a round robin's length.
+    assert p.locator("#night-ticked").inner_text() == f"{len(ticked)} players ticked"
+    rounds_of = len(ticked) - 1 if len(ticked) % 2 == 0 else len(ticked)
+    assert f"has {rounds_of} rounds" in p.locator("#night-rr").inner_text()
     if newcomer:
         # A newcomer is added by the server: the page comes back with every tick kept.
         p.get_by_label("Newcomer's name").fill(newcomer)

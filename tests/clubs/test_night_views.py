@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from clubs import club_night, night_rounds
 from clubs.models import AuditEntry, Board, Club, Entry, Event, Game, PairingSystem, Player
+from clubs.players import rename_player
 from ladder import tiebreaks
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
@@ -183,6 +184,13 @@ def test_the_evening_page_shows_the_entrants_in_seed_order(signed_in, club, rost
     positions = [html.index(name) for name in NAMES]
     assert positions == sorted(positions)
     assert "Pair round 1" in html
+
+
+def test_the_evening_page_shows_a_renamed_player_as_the_roster_does(signed_in, club, roster):
+    event = night(club, roster)
+    rename_player(roster[0], "Anna Renamed", None)
+    html = signed_in.get(url("night_evening", event)).content.decode()
+    assert "Anna Renamed" in html and NAMES[0] not in html.split('id="entrants"')[1]
 
 
 def test_an_uploaded_event_has_no_evening_page(signed_in, club, roster):
