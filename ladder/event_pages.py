@@ -7,15 +7,16 @@ import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
 from ladder.file_ranks import file_order
-from ladder.models import PlayerEventResult
+from ladder.models import PlayerEventResult, RatedEvent
 from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
+from ladder.player_page import ClubRules, club_rules
 from ladder.result_labels import RESULT_LABELS
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.rosters import Roster
@@ -31,6 +32,9 @@ class RatingLine:
     k: float | None = None
     # As stored: the next event's "before" is this rating, so the page prints its rounding.
     post_rating: float = 0.0
+    # HSB only: the pre-event ratings of the opponents in the games counted for this player,
+    # which give the written sum's p exactly (as on the player page).
+    opponent_ratings: tuple[float, ...] = ()
 
 
 @dataclass
@@ -83,6 +87,8 @@ class EventPage:
     # The final standings are the tournament file's ranks (ladder.file_ranks); the tie-break
     # columns still show the club's tie-breaks as computed.
     ranks_from_file: bool = False
+    # What the rating-changes table's written sums need of the club's rating settings.
+    club_rules: ClubRules | None = None
 
     @property
     def rated(self) -> bool:
@@ -158,6 +164,9 @@ def event_page(
             )
         )
     }
+    rating_rules = club_rules(event.club)
+    if rating_rules.policy == "hsb" and ratings:
+        ratings = _with_opponent_ratings(event, ratings)
     rules = Tiebreaks(
         club_order(event.club),
         round_robin=is_round_robin(event.pairing_system, games),
@@ -203,7 +212,31 @@ def event_page(
         last_round=last_round,
         order=rules.order,
         ranks_from_file=in_file_order is not None and after is None,
+        club_rules=rating_rules,
     )
+
+
+def _with_opponent_ratings(event: Event, ratings: dict[int, RatingLine]) -> dict[int, RatingLine]:
+    """Each rating line with the pre-event ratings of its counted games' opponents.
+
+    The replay stores only the games not rated for both sides (RatedEvent.game_outcomes),
+    so a game between two players that is missing there counted for both."""
+    stored = RatedEvent.objects.filter(event=event).values_list("game_outcomes", flat=True).first()
+    outcomes: dict[str, list] = stored or {}
+    opponents: dict[int, list[float]] = defaultdict(list)
+    games = event.games.filter(black__isnull=False).values_list(
+        "id", "white__player_id", "black__player_id"
+    )
+    for game_id, white, black in games:
+        outcome = outcomes.get(str(game_id))
+        for mine, theirs, index in ((white, black, 0), (black, white, 1)):
+            counted = outcome is None or bool(outcome[index])
+            if counted and mine in ratings and theirs in ratings:
+                opponents[mine].append(ratings[theirs].pre_rating)
+    return {
+        player_id: replace(line, opponent_ratings=tuple(opponents[player_id]))
+        for player_id, line in ratings.items()
+    }
 
 
 def _in_file_order(

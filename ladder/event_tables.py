@@ -9,15 +9,25 @@ may link (not on an event's own link, not for an unconfirmed entrant).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ladder.explain import ChangeSum, change_sum
+from ladder.explain import (
+    EXPECTED_DIGITS,
+    ChangeSum,
+    change_sum,
+    elo_sum,
+    hsb_sum,
+    rounded,
+    to_decimal,
+)
 from ladder.live_page import LivePage
 from ladder.pages import Board, EventPage, EventSummary, RatingLine, Standing, Winner
+from ladder.player_page import ClubRules
 from ladder.tables import DASH, Formats, player_link
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 from ladder.tiebreaks import Tiebreak
@@ -161,22 +171,70 @@ def crosstable_body(page: EventPage, base: str, link: bool) -> SafeString:
     return mark_safe("".join(out))
 
 
-def changes_body(standings: Iterable[Standing], base: str, link: bool) -> SafeString:
+def changes_body(
+    standings: Iterable[Standing], base: str, link: bool, rules: ClubRules | None = None
+) -> SafeString:
+    """Per rated entrant: before, games, score, expected, change, after, and the change
+    worked out from the printed numbers (the player pages' shapes), so that a parent can
+    check every row with a calculator: K × (score − expected) = change, or HSB's
+    20 × (score − games × p) + bonus = change; and before + change = after."""
     f = Formats()
+    rules = rules or ClubRules("ladder")
     out = []
     for s in standings:
         r = s.rating
         if r is None:
             continue
         p = _printed(r)
+        expected, worked = _worked_sum(r, rules, f)
         out.append(
             f"<tr><td>{player_link(base, s.player_id, s.name, link)}</td>"
             f'<td class="num">{f.exact(p.before)}</td><td class="num">{r.games_counted}</td>'
-            f'<td class="num">{f.short(r.actual)}</td><td class="num">{f.fixed(r.expected, 2)}</td>'
+            f'<td class="num">{f.short(r.actual)}</td><td class="num">{expected}</td>'
             f'<td class="num">{f.exact_signed(p.change)}</td>'
-            f'<td class="num">{f.exact(p.after)}</td></tr>\n'
+            f'<td class="num">{f.exact(p.after)}</td>'
+            f'<td class="num worked">{worked}</td></tr>\n'
         )
     return mark_safe("".join(out))
+
+
+def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
+    """The expected score as the row prints it, and the row's sum written out (a dash for a
+    row without counted games or without a formula)."""
+    plain_expected = f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
+    if not r.games_counted:
+        return plain_expected, DASH
+    if r.k is not None:
+        e = elo_sum(
+            pre=r.pre_rating, k=r.k, actual=r.actual, expected=r.expected, post=r.post_rating
+        )
+        worked = (
+            f"{f.exact(e.k)} × ({f.exact(e.score)} − {f.exact(e.expected)}) "
+            f"= {f.exact_signed(e.change)}"
+        )
+        return f.exact(e.expected), escape(worked)
+    if rules.policy != "hsb":
+        return plain_expected, DASH
+    h = hsb_sum(
+        pre=r.pre_rating,
+        actual=r.actual,
+        games=r.games_counted,
+        expected=r.expected,
+        change=r.change,
+        post=r.post_rating,
+        opponent_ratings=list(r.opponent_ratings),
+        bonus=rules.hsb_bonus if rules.hsb_bonus is not None else 0,
+    )
+    if h is None:
+        return plain_expected, DASH
+    worked = (
+        f"{h.factor} × ({f.exact(h.score)} − {h.games} × {f.exact(h.p)}) + {h.bonus} "
+        f"= {f.exact_signed(Decimal(h.change))}"
+    )
+    if h.was_rounded:
+        rounding = _("(%(exact)s, rounded to a whole number)") % {"exact": f.exact_signed(h.exact)}
+        worked += f" {rounding}"
+    return f.exact(h.games * h.p), escape(worked)
 
 
 def _printed(r: RatingLine) -> ChangeSum:

@@ -280,3 +280,31 @@ def change_sum(
         shown = rounded(true_change, RATING_DIGITS)
     before, after = _ratings(to_decimal(pre), to_decimal(post), shown)
     return ChangeSum(before, shown, after)
+
+
+def column_for_total(values: list[float], total: Decimal) -> list[Decimal]:
+    """Each game's expected score, printed so that the column sums to the printed `total`.
+
+    Rounding each value on its own can leave the column a few ten-thousandths off the
+    total the sentence above it uses, and a parent adding the column up would find a sum
+    that does not add. So every value is cut to the total's decimals (at least four) and
+    the units still missing go to the values that lost most in the cut (largest
+    remainders): each printed value is still its true value rounded up or down in its
+    last digit. Where the true values do not sum to the total within that slack (a stored
+    total from other settings), each is simply rounded.
+    """
+    if not values:
+        return []
+    exponent = total.as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite number
+    digits = max(EXPECTED_DIGITS, -exponent)
+    unit = Decimal(1).scaleb(-digits)
+    true = [to_decimal(v) for v in values]
+    cut = [rounded(v, digits, ROUND_FLOOR) for v in true]
+    missing = (total - sum(cut, Decimal(0))) / unit
+    if missing != missing.to_integral_value() or not 0 <= missing <= len(values):
+        return [rounded(v, digits) for v in true]
+    by_remainder = sorted(range(len(values)), key=lambda i: (cut[i] - true[i], i))
+    for i in by_remainder[: int(missing)]:
+        cut[i] += unit
+    return cut

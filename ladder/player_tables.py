@@ -17,7 +17,16 @@ from django.utils.translation import ngettext
 
 from clubs.models import Event
 from ladder.chart import RATED, START, UNRATED, ChartPoint, ChartText, rating_chart
-from ladder.explain import change_sum, elo_sum, hsb_sum
+from ladder.explain import (
+    EXPECTED_DIGITS,
+    HsbSum,
+    change_sum,
+    column_for_total,
+    elo_sum,
+    hsb_sum,
+    rounded,
+    to_decimal,
+)
 from ladder.page_texts import half_up, points_text
 from ladder.player_page import ClubRules, EventLine, PlayerPage
 from ladder.player_stats import BestWin, HeadToHead, KindSummary
@@ -178,7 +187,9 @@ def player_events(
             f'<p class="why">{why}{how_link}</p>\n'
         ]
         if e.games:
-            body.append(f"<tbody>\n{_game_rows(e, base, link, f, labels, cells)}</tbody></table>")
+            expected = _expected_column(e, rules)
+            rows = _game_rows(e, base, link, f, labels, cells, expected)
+            body.append(f"<tbody>\n{rows}</tbody></table>")
         shown = body[0]
         if e.games:
             shown += f'<div class="scroll"><table class="games">{head}{body[1]}</div>\n'
@@ -197,11 +208,37 @@ def player_events(
     return mark_safe("".join(out))
 
 
+def _expected_column(e: EventLine, rules: ClubRules) -> list[Decimal | None]:
+    """Each game's expected score as its row prints it: the counted games' column sums to
+    the expected total the sentence above it uses (K × (score − expected)), and under HSB
+    each counted game shows the p of the sentence, so the column sums to games × p."""
+    counted = [g.expected for g in e.games if g.expected is not None]
+    total: Decimal | None = None
+    if e.rated and e.games_counted and e.k is not None:
+        total = elo_sum(
+            pre=e.pre_rating, k=e.k, actual=e.actual, expected=e.expected, post=e.post_rating
+        ).expected
+    elif e.rated and e.games_counted and rules.policy == "hsb":
+        s = _hsb_sum(e, rules)
+        if s is not None:
+            return [None if g.expected is None else s.p for g in e.games]
+    if total is None:
+        total = rounded(to_decimal(e.expected), EXPECTED_DIGITS)
+    shown = iter(column_for_total(counted, total))
+    return [None if g.expected is None else next(shown) for g in e.games]
+
+
 def _game_rows(
-    e: EventLine, base: str, link: bool, f: Formats, labels: dict[str, str], cells: list[str]
+    e: EventLine,
+    base: str,
+    link: bool,
+    f: Formats,
+    labels: dict[str, str],
+    cells: list[str],
+    expected_column: list[Decimal | None],
 ) -> str:
     out = []
-    for g in e.games:
+    for g, shown_expected in zip(e.games, expected_column, strict=True):
         if g.opponent_id:
             opponent = player_link(base, g.opponent_id, g.opponent, link)
         else:
@@ -212,7 +249,7 @@ def _game_rows(
             counted = DASH
         else:
             counted = escape(g.reason)  # a sentence that begins "Not counted"
-        expected = DASH if g.expected is None else f.fixed(g.expected, 2)
+        expected = DASH if shown_expected is None else f.exact(shown_expected)
         values = [
             str(g.round),
             labels.get(g.colour, DASH),
@@ -253,7 +290,7 @@ def _explanation(
         "after": f.exact(s.after),
         "games": e.games_counted,
         "score": f.short(e.actual),
-        "expected": f.fixed(e.expected, 2),
+        "expected": f.exact(rounded(to_decimal(e.expected), EXPECTED_DIGITS)),
     }
     text = _counted_games(e.games_counted) % values
     return f.exact_signed(s.change), escape(text), str(values["after"])
@@ -288,8 +325,8 @@ def _elo_explanation(e: EventLine, f: Formats) -> tuple[str, str, str]:
     return f.exact_signed(s.change), escape(text), str(values["after"])
 
 
-def _hsb_explanation(e: EventLine, f: Formats, rules: ClubRules) -> tuple[str, str, str] | None:
-    s = hsb_sum(
+def _hsb_sum(e: EventLine, rules: ClubRules) -> HsbSum | None:
+    return hsb_sum(
         pre=e.pre_rating,
         actual=e.actual,
         games=e.games_counted,
@@ -299,6 +336,10 @@ def _hsb_explanation(e: EventLine, f: Formats, rules: ClubRules) -> tuple[str, s
         opponent_ratings=e.opponent_ratings,
         bonus=rules.hsb_bonus if rules.hsb_bonus is not None else 0,
     )
+
+
+def _hsb_explanation(e: EventLine, f: Formats, rules: ClubRules) -> tuple[str, str, str] | None:
+    s = _hsb_sum(e, rules)
     if s is None:
         return None
     values = {

@@ -256,9 +256,10 @@ def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_p
         html = client.get(reverse("club_event", args=[club.slug, event.pk])).content.decode()
         rows = table_rows(CHANGES_TABLE, html)
         assert len(rows) == PlayerEventResult.objects.filter(event=event).count()
-        for name, before, _games, _score, _expected, change, after in rows:
+        for name, before, games, score, expected, change, after, worked in rows:
             before_n, change_n, after_n = number(before), number(change), number(after)
             assert before_n + change_n == after_n, (event.name, name, before, change, after)
+            check_worked_sum(policy, worked, games, score, expected, change_n)
             assert decimals(before_n) == decimals(after_n) >= 1
             assert on_player_pages[name, event.name] == change_n, (event.name, name)
             widened += decimals(before_n) > 1
@@ -269,3 +270,85 @@ def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_p
     assert checked > 100
     if policy == "ladder":
         assert widened > 0  # some event needs more than one decimal to add up
+
+
+WORKED_ELO = re.compile(
+    rf"^(?P<k>\d+(?:\.\d+)?) × \((?P<score>\d+(?:\.5)?) − (?P<expected>\d+\.\d{{4,}})\) = (?P<change>{NUMBER})$"
+)
+WORKED_HSB = re.compile(
+    r"^(?P<factor>20) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P<p>\d\.\d{4,})\) "
+    rf"\+ (?P<bonus>\d+) = (?P<change>[+−]?\d+)(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?$"
+)
+
+
+def check_worked_sum(
+    policy: str, worked: str, games: str, score: str, expected: str, change: Decimal
+) -> None:
+    """The event page's written sum, recomputed from its own printed numbers, gives the
+    row's printed change, with the row's own score, games and expected score."""
+    if games == "0":
+        assert worked == "—"
+        return
+    if policy == "ladder":
+        m = WORKED_ELO.match(worked)
+        assert m is not None, worked
+        assert (m["score"], m["expected"]) == (score, expected), worked
+        exact = number(m["k"]) * (number(m["score"]) - number(m["expected"]))
+        digits = decimals(change)
+        assert exact.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP) == change, worked
+    else:
+        m = WORKED_HSB.match(worked)
+        assert m is not None, worked
+        assert (m["score"], m["games"], m["bonus"]) == (score, games, "5"), worked
+        p = number(m["p"])
+        exact = 20 * (number(m["score"]) - int(m["games"]) * p) + 5
+        assert number(expected) == int(m["games"]) * p, worked
+        if m["exact"] is not None:
+            assert number(m["exact"]) == exact, worked
+        else:
+            assert exact == change, worked
+        assert math.floor(exact + Decimal("0.5")) == change, worked
+    assert number(m["change"]) == change
+
+
+DETAILS = re.compile(r'<details class="event-breakdown".*?</details>', re.S)
+WHY = re.compile(r'<p class="why">(.*?)</p>', re.S)
+EXPECTED_CELL = re.compile(r'<td class="num" data-label="Expected">(.*?)</td>')
+
+
+@pytest.mark.parametrize(
+    ("policy", "settings"), [("ladder", {"k_low": 17.5, "k_threshold": 12}), ("hsb", {"bonus": 5})]
+)
+def test_every_player_pages_expected_column_sums_to_the_total_its_sentence_uses(
+    client, policy, settings
+):
+    club = make_club(
+        slug=f"column-{policy}",
+        visibility=Club.Visibility.PUBLIC,
+        rating_policy=policy,
+        rating_settings=settings,
+    )
+    checked = 0
+    for player in season(club):
+        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+        for block in DETAILS.findall(html):
+            why = text(WHY.search(block)[1])
+            column = [number(c) for c in EXPECTED_CELL.findall(block) if c != "—"]
+            facts = FACTS.search(why)
+            if facts is None:
+                continue
+            if policy == "ladder":
+                sum_ = ELO.search(why, facts.end())
+                assert sum_ is not None, why
+                total = number(sum_["expected"])
+            else:
+                sum_ = HSB.search(why, facts.end())
+                assert sum_ is not None, why
+                p = number(sum_["p"])
+                assert all(value == p for value in column), (why, column)
+                total = int(sum_["games"]) * p
+            assert len(column) == int(facts["games"] or 1), (why, column)
+            assert sum(column) == total, (why, column)
+            assert all(decimals(value) >= 4 for value in column), column
+            checked += 1
+    assert checked > 100

@@ -219,7 +219,7 @@ def test_the_breakdown_shows_each_game_and_why_it_did_or_did_not_count(client, p
     assert len(games) == 3  # one table per event, newest first
     bughouse, friendly, january = (rows[1:] for rows in games)
     assert january == [
-        ["1", "white", "Bob Birch", "1400", "0.64", "1", "yes"],
+        ["1", "white", "Bob Birch", "1400", "0.6401", "1", "yes"],
         [
             "2",
             "white",
@@ -268,7 +268,7 @@ def test_the_protection_rule_is_explained_on_the_established_players_page(client
     response = client.get(url(public, f"players/{history['cid'].pk}/"))
     cid_january = tables(response, "games")[-1]
     assert cid_january[1][-1] == "yes"
-    assert cid_january[1][4] == "0.36"  # 1200 against 1300
+    assert cid_january[1][4] == "0.3599"  # 1200 against 1300
 
 
 def test_the_player_page_has_the_chart_and_the_same_numbers_in_a_table(client, public, history):
@@ -347,9 +347,14 @@ def test_the_event_page_shows_the_rating_changes(client, public, history):
     response = client.get(url(public, f"events/{history['swiss'].pk}/"))
     changes = table(response, "rating-changes")
     assert [row[0] for row in changes] == ["Cid Cedar", "Ann Alder", "Dee Dogwood", "Bob Birch"]
-    # One decimal, as the player page's breakdown, so that before + change = after.
-    assert changes[1] == ["Ann Alder", "1500.0", "1", "1", "0.64", "+7.2", "1507.2"]
-    assert changes[0] == ["Cid Cedar", "1200.0", "2", "1.5", "0.60", "+36.0", "1236.0"]
+    # One decimal, as the player page's breakdown, so that before + change = after; the
+    # expected score with four, and the change worked out from the printed numbers.
+    assert changes[1] == [
+        "Ann Alder", "1500.0", "1", "1", "0.6401", "+7.2", "1507.2", "20 × (1 − 0.6401) = +7.2"
+    ]  # fmt: skip
+    assert changes[0][:4] == ["Cid Cedar", "1200.0", "2", "1.5"]
+    assert changes[0][5:7] == ["+36.0", "1236.0"]
+    assert changes[0][7] == f"40 × (1.5 − {changes[0][4]}) = +36.0"
 
 
 def test_an_unrated_event_shows_no_rating_changes(client, public, history):
