@@ -74,6 +74,17 @@ def is_half(value: Decimal, digits: int) -> bool:
     return abs(scaled - scaled.to_integral_value(rounding=ROUND_FLOOR)) == Decimal("0.5")
 
 
+def reads_as_whole(shown: Decimal, true: Decimal) -> bool:
+    """Whether a rating printed as `shown` rounds to the whole number the ladder, the
+    player's header and the chart print for it (the true rating, rounded half up).
+
+    2132.46 printed with one decimal is 2132.5, which a reader rounds to 2133 while the
+    ladder says 2132: such a rating is printed with more decimals (2132.46), so that
+    no page rounds a rounded number.
+    """
+    return math.floor(shown + Decimal("0.5")) == math.floor(true + Decimal("0.5"))
+
+
 @dataclass(frozen=True)
 class EloSum:
     """Change = K x (score - expected), and before + change = after, as printed."""
@@ -98,7 +109,12 @@ def elo_sum(*, pre: float, k: float, actual: float, expected: float, post: float
             shown_expected = rounded(true_expected, expected_digits)
             exact = k_printed * (score - shown_expected)
             change = rounded(exact, digits)
-            if before + change == after and not is_half(exact, digits):
+            if (
+                before + change == after
+                and not is_half(exact, digits)
+                and reads_as_whole(before, true_pre)
+                and reads_as_whole(after, true_post)
+            ):
                 return EloSum(k_printed, score, shown_expected, change, before, after)
     return _last_resort(k_printed, score, true_expected, true_pre)
 
@@ -240,10 +256,21 @@ def _ratings(pre: Decimal, post: Decimal, change: Decimal) -> tuple[Decimal, Dec
     = after holds; as in _last_resort, after = before + change past eight decimals."""
     for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
         before, after = rounded(pre, digits), rounded(post, digits)
-        if before + change == after:
+        if before + change == after and reads_as_whole(before, pre) and reads_as_whole(after, post):
             return before, after
     before = rounded(pre, MAX_RATING_DIGITS)
     return before, before + change
+
+
+def shown_rating(value: float) -> Decimal:
+    """A rating printed alone, as a breakdown prints it: one decimal, or more where one
+    decimal would round to another whole number than the ladder prints (reads_as_whole)."""
+    true = to_decimal(value)
+    for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
+        shown = rounded(true, digits)
+        if reads_as_whole(shown, true):
+            return shown
+    return rounded(true, MAX_RATING_DIGITS)
 
 
 def ratings_sum(*, pre: float, change: Decimal, post: float) -> tuple[Decimal, Decimal]:

@@ -25,6 +25,7 @@ from ladder.explain import (
     elo_sum,
     hsb_sum,
     rounded,
+    shown_rating,
     to_decimal,
 )
 from ladder.page_texts import half_up, points_text
@@ -272,9 +273,9 @@ def _explanation(
     writes it. The summary shows the change and the rating of the written sum, so the
     two never differ by a rounding."""
     if not e.rated:
-        return f.signed(e.change), labels["unrated"], f.fixed(e.post_rating, 1)
+        return f.signed(e.change), labels["unrated"], f.exact(shown_rating(e.post_rating))
     if not e.games_counted:
-        return f.signed(e.change), labels["none"], f.fixed(e.post_rating, 1)
+        return f.signed(e.change), labels["none"], f.exact(shown_rating(e.post_rating))
     if e.k is not None:
         return _elo_explanation(e, f)
     if rules.policy == "hsb":

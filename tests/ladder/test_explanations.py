@@ -273,11 +273,13 @@ def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_p
 
 
 WORKED_ELO = re.compile(
-    rf"^(?P<k>\d+(?:\.\d+)?) × \((?P<score>\d+(?:\.5)?) − (?P<expected>\d+\.\d{{4,}})\) = (?P<change>{NUMBER})$"
+    r"^(?P<k>\d+(?:\.\d+)?) × \((?P<score>\d+(?:\.5)?) − (?P<expected>\d+\.\d{4,})\) "
+    rf"= (?P<change>{NUMBER})$"
 )
 WORKED_HSB = re.compile(
     r"^(?P<factor>20) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P<p>\d\.\d{4,})\) "
-    rf"\+ (?P<bonus>\d+) = (?P<change>[+−]?\d+)(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?$"
+    r"\+ (?P<bonus>\d+) = (?P<change>[+−]?\d+)"
+    rf"(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?$"
 )
 
 
@@ -352,3 +354,51 @@ def test_every_player_pages_expected_column_sums_to_the_total_its_sentence_uses(
             assert all(decimals(value) >= 4 for value in column), column
             checked += 1
     assert checked > 100
+
+
+HISTORY = re.compile(
+    r"<caption>Rating after each event</caption>.*?<tbody>(?P<rows>.*?)</tbody>", re.S
+)
+HEADER = re.compile(r"<dt>Rating</dt><dd>(?P<rating>\d+)</dd>")
+
+
+@pytest.mark.parametrize(
+    ("policy", "settings"), [("ladder", {"k_low": 17.5, "k_threshold": 12}), ("hsb", {"bonus": 5})]
+)
+def test_a_rating_reads_the_same_on_the_ladder_header_chart_and_event_rows(
+    client, policy, settings
+):
+    """No page rounds a rounded number: each event's "rating after", however many decimals
+    it prints, rounds to the whole number the chart's table prints for that event; the
+    newest one to the header's and the ladder's."""
+    club = make_club(
+        slug=f"digits-{policy}",
+        visibility=Club.Visibility.PUBLIC,
+        rating_policy=policy,
+        rating_settings=settings,
+    )
+    ladder_html = None
+    checked = on_the_ladder = 0
+    for player in season(club):
+        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+        history = table_rows(HISTORY, html)[1:]  # the starting rating first
+        summaries = [text(m["summary"]) for m in BLOCK.finditer(html)]
+        assert len(summaries) == len(history), player.name
+        for summary, row in zip(reversed(summaries), history, strict=True):
+            after = number(summary.rsplit(" · rating ", 1)[1])
+            assert math.floor(after + Decimal("0.5")) == int(row[-1]), (summary, row)
+            checked += 1
+        header = HEADER.search(html)
+        if header is not None and summaries:
+            newest = number(summaries[0].rsplit(" · rating ", 1)[1])
+            assert math.floor(newest + Decimal("0.5")) == int(header["rating"]), player.name
+            if ladder_html is None:
+                ladder_url = reverse("club_page", args=[club.slug]) + "?active=all"
+                ladder_html = client.get(ladder_url).content.decode()
+            on_ladder = re.search(
+                rf'players/{player.pk}/">[^<]*</a>.*?</td><td class="num">(\d+)</td>', ladder_html
+            )
+            if on_ladder is not None:
+                assert on_ladder[1] == header["rating"], player.name
+                on_the_ladder += 1
+    assert checked > 100 and on_the_ladder > 10
