@@ -13,28 +13,14 @@ from django.db.models import Count, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
+from ladder.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 from ladder.file_ranks import file_order
-from ladder.models import PlayerEventResult, RatedEvent
 from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.player_page import ClubRules, club_rules
 from ladder.result_labels import RESULT_LABELS
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.rosters import Roster
-
-
-@dataclass(frozen=True)
-class RatingLine:
-    pre_rating: float
-    expected: float
-    actual: float
-    change: float
-    games_counted: int
-    k: float | None = None
-    # As stored: the next event's "before" is this rating, so the page prints its rounding.
-    post_rating: float = 0.0
-    # HSB only: the pre-event ratings of the opponents in the games counted for this player,
-    # which give the written sum's p exactly (as on the player page).
-    opponent_ratings: tuple[float, ...] = ()
+from ladder.wallchart import WallRow, wall_chart
 
 
 @dataclass
@@ -89,6 +75,10 @@ class EventPage:
     ranks_from_file: bool = False
     # What the rating-changes table's written sums need of the club's rating settings.
     club_rules: ClubRules | None = None
+    # A Swiss event's wall chart (ladder.wallchart): its rounds, and each final standing
+    # with its row. None for a round robin, which has its crosstable.
+    wallchart_rounds: Sequence[int] = ()
+    wallchart: list[tuple[Standing, WallRow]] | None = None
 
     @property
     def rated(self) -> bool:
@@ -149,24 +139,10 @@ def event_page(
             "round", "white_id", "black_id", "result", "variant"
         )
     )
-    ratings = {
-        player_id: RatingLine(pre, expected, actual, change, counted, k, post)
-        for player_id, pre, expected, actual, change, counted, k, post in (
-            PlayerEventResult.objects.filter(event=event).values_list(
-                "player_id",
-                "pre_rating",
-                "expected",
-                "actual",
-                "change",
-                "games_counted",
-                "k",
-                "post_rating",
-            )
-        )
-    }
+    ratings = rating_lines(event)
     rating_rules = club_rules(event.club)
     if rating_rules.policy == "hsb" and ratings:
-        ratings = _with_opponent_ratings(event, ratings)
+        ratings = with_opponent_ratings(event, ratings)
     rules = Tiebreaks(
         club_order(event.club),
         round_robin=is_round_robin(event.pairing_system, games),
@@ -202,7 +178,7 @@ def event_page(
         (s for s in final if s.rating is not None),
         key=lambda s: (-s.rating.change if s.rating else 0, s.rank),
     )
-    return EventPage(
+    page = EventPage(
         event=event,
         standings=shown,
         rounds=sorted(rounds.items()),
@@ -214,29 +190,11 @@ def event_page(
         ranks_from_file=in_file_order is not None and after is None,
         club_rules=rating_rules,
     )
-
-
-def _with_opponent_ratings(event: Event, ratings: dict[int, RatingLine]) -> dict[int, RatingLine]:
-    """Each rating line with the pre-event ratings of its counted games' opponents.
-
-    The replay stores only the games not rated for both sides (RatedEvent.game_outcomes),
-    so a game between two players that is missing there counted for both."""
-    stored = RatedEvent.objects.filter(event=event).values_list("game_outcomes", flat=True).first()
-    outcomes: dict[str, list] = stored or {}
-    opponents: dict[int, list[float]] = defaultdict(list)
-    games = event.games.filter(black__isnull=False).values_list(
-        "id", "white__player_id", "black__player_id"
-    )
-    for game_id, white, black in games:
-        outcome = outcomes.get(str(game_id))
-        for mine, theirs, index in ((white, black, 0), (black, white, 1)):
-            counted = outcome is None or bool(outcome[index])
-            if counted and mine in ratings and theirs in ratings:
-                opponents[mine].append(ratings[theirs].pre_rating)
-    return {
-        player_id: replace(line, opponent_ratings=tuple(opponents[player_id]))
-        for player_id, line in ratings.items()
-    }
+    if rules.round_robin or not games:
+        return page
+    chart_rounds, chart_rows = wall_chart([s.entry_id for s in final], games)
+    chart = list(zip(final, chart_rows, strict=True))
+    return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
 
 
 def _in_file_order(

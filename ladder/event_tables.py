@@ -31,6 +31,7 @@ from ladder.player_page import ClubRules
 from ladder.tables import DASH, Formats, player_link
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 from ladder.tiebreaks import Tiebreak
+from ladder.wallchart import cell_text
 
 # Winners shown by name; more than this share first place and the list says how many.
 NAMED_WINNERS = 3
@@ -167,6 +168,55 @@ def crosstable_body(page: EventPage, base: str, link: bool) -> SafeString:
             f'<tr><td class="num">{number}</td>'
             f'<th scope="row">{player_link(base, s.player_id, s.name, link)}</th>'
             f'{"".join(shown)}<td class="num">{s.points_text}</td></tr>\n'
+        )
+    return mark_safe("".join(out))
+
+
+def wallchart_head(page: EventPage) -> SafeString:
+    """A column per round, then the points and the club's tie-breaks."""
+    # Outside the f-string, where xgettext sees it.
+    heading = _("Rd %(round)s")
+    rounds = "".join(
+        f'<th scope="col" class="num">{escape(heading % {"round": r})}</th>'
+        for r in page.wallchart_rounds
+    )
+    return mark_safe(
+        f'<th scope="col" class="num">{escape(_("Rank"))}</th>'
+        f'<th scope="col">{escape(_("Name"))}</th>'
+        f'<th scope="col" class="num">{escape(_("Rating"))}</th>'
+        f'{rounds}<th scope="col" class="num">{escape(_("Points"))}</th>'
+        f"{tiebreak_heads(page)}"
+    )
+
+
+def wallchart_body(page: EventPage, base: str, link: bool) -> SafeString:
+    """Each entrant's row: per round the opponent's rank, colour and result ("12w1"), a
+    bye as such, "—" where the entrant was not paired; then points and tie-breaks."""
+    f = Formats()
+    bye, unpaired = escape(_("bye")), escape(_("not paired"))
+    out = []
+    for s, row in page.wallchart or []:
+        cells = []
+        for games in row.cells:
+            if not games:
+                cells.append(
+                    f'<td class="num"><span aria-hidden="true">{DASH}</span>'
+                    f'<span class="visually-hidden">{unpaired}</span></td>'
+                )
+                continue
+            cells.append(
+                f'<td class="num">{" ".join(escape(cell_text(g, bye)) for g in games)}</td>'
+            )
+        rating = f.whole(s.rating.pre_rating) if s.rating else DASH
+        tiebreak_cells = "".join(
+            f'<td class="num">{tiebreak_text(f, t, v)}</td>'
+            for t, v in zip(page.order, s.tiebreak_values, strict=True)
+        )
+        out.append(
+            f'<tr><td class="num">{row.rank}</td>'
+            f'<th scope="row">{player_link(base, s.player_id, s.name, link)}</th>'
+            f'<td class="num">{rating}</td>{"".join(cells)}'
+            f'<td class="num">{s.points_text}</td>{tiebreak_cells}</tr>\n'
         )
     return mark_safe("".join(out))
 

@@ -16,13 +16,13 @@ from ladder.event_pages import (
     Board,
     EventPage,
     EventSummary,
-    RatingLine,
     Standing,
     Winner,
     event_page,
     event_summaries,
     read_after,
 )
+from ladder.event_ratings import RatingLine
 from ladder.page_texts import (
     PROTECTED_TEXT,
     REASON_TEXT,

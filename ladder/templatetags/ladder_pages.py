@@ -31,5 +31,7 @@ for _function in (
     event_tables.crosstable_head,
     event_tables.crosstable_body,
     event_tables.changes_body,
+    event_tables.wallchart_head,
+    event_tables.wallchart_body,
 ):
     register.simple_tag(_function)
