@@ -66,7 +66,8 @@ def _winners(winners: Sequence[Winner], base: str) -> str:
     names = ", ".join(player_link(base, w.player_id, w.name, True) for w in winners)
     if len(winners) == 1:
         return names
-    return f'{names} <span class="muted">({escape(_("shared first place"))})</span>'
+    shared = escape(_("shared first place"))  # outside the f-string, where xgettext sees it
+    return f'{names} <span class="muted">({shared})</span>'
 
 
 def tiebreak_heads(page: EventPage) -> SafeString:
@@ -180,12 +181,16 @@ def wallchart_head(page: EventPage) -> SafeString:
         f'<th scope="col" class="num">{escape(heading % {"round": r})}</th>'
         for r in page.wallchart_rounds
     )
+    rank, name, rating, points = (
+        escape(_("Rank")),
+        escape(_("Name")),
+        escape(_("Rating")),
+        escape(_("Points")),
+    )
     return mark_safe(
-        f'<th scope="col" class="num">{escape(_("Rank"))}</th>'
-        f'<th scope="col">{escape(_("Name"))}</th>'
-        f'<th scope="col" class="num">{escape(_("Rating"))}</th>'
-        f'{rounds}<th scope="col" class="num">{escape(_("Points"))}</th>'
-        f"{tiebreak_heads(page)}"
+        f'<th scope="col" class="num">{rank}</th><th scope="col">{name}</th>'
+        f'<th scope="col" class="num">{rating}</th>{rounds}'
+        f'<th scope="col" class="num">{points}</th>{tiebreak_heads(page)}'
     )
 
 

@@ -86,8 +86,9 @@ def history_body(page: PlayerPage) -> SafeString:
         return mark_safe("")
     first = page.events[0]
     not_rated = escape(_("not rated"))
+    starting = escape(_("Starting rating"))  # outside the f-string, where xgettext sees it
     out = [
-        f"<tr><td>{f.date(first.date)}</td><td>{escape(_('Starting rating'))}</td>"
+        f"<tr><td>{f.date(first.date)}</td><td>{starting}</td>"
         f'<td class="num">{f.whole(first.pre_rating)}</td></tr>\n'
     ]
     out += [
