@@ -18,7 +18,7 @@ from tests.factories import make_club, make_event, make_players
 pytestmark = pytest.mark.django_db
 
 # 10 February 2026: as 10/02/2026 it is 2 October in the United States.
-SHOWN = {"en": "10 Feb 2026", "nl": "10 feb 2026", "de": "10. Feb 2026", "hi": "10 फ़रवरी 2026"}
+SHOWN = {"en": "10 Feb 2026", "nl": "10 feb 2026", "de": "10. Feb. 2026", "hi": "10 फ़रवरी 2026"}
 # Day and month as numbers, in either order (10/02/2026, 2.10.26, 10-2-2026): the forms a
 # reader in another country misreads. ISO (2026-02-10) starts with the year and is not one.
 AMBIGUOUS_DATE = re.compile(r"(?<![\d/.-])\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}(?![\d/.-])")
@@ -72,3 +72,23 @@ def test_every_main_page_writes_dates_with_the_month_as_a_word(
         assert not MONTH_FIRST.search(text), path
         if "audit" not in path:  # the log shows when it happened, today
             assert SHOWN[language] in text, (path, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "month", "shown"),
+    [
+        ("hi", 9, "10 सितंबर 2026"),  # CLDR, not Django's सितमबर
+        ("hi", 11, "10 नवंबर 2026"),
+        ("hi", 12, "10 दिसंबर 2026"),
+        ("de", 7, "10. Juli 2026"),  # CLDR's abbreviated German months
+        ("de", 9, "10. Sept. 2026"),
+        ("de", 4, "10. Apr. 2026"),
+        ("de", 3, "10. März 2026"),
+        ("nl", 9, "10 sep 2026"),
+    ],
+)
+def test_month_names_follow_cldr(language, month, shown):
+    from django.utils import formats, translation
+
+    with translation.override(language):
+        assert formats.date_format(dt.date(2026, month, 10)) == shown

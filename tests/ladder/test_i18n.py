@@ -301,7 +301,7 @@ def test_dates_and_numbers_follow_the_pages_language(client, public):
     german = client.get(path, HTTP_ACCEPT_LANGUAGE="de")
     dutch = client.get(path, HTTP_ACCEPT_LANGUAGE="nl")
     assert f"10 Jan {year}" in english.content.decode() and "+12.3" in english.content.decode()
-    assert f"10. Jan {year}" in german.content.decode() and "+12,3" in german.content.decode()
+    assert f"10. Jan. {year}" in german.content.decode() and "+12,3" in german.content.decode()
     assert f"10 jan {year}" in dutch.content.decode() and "+12,3" in dutch.content.decode()
 
 
