@@ -76,11 +76,25 @@ def folded(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# German umlauts as they are typed without them: "Brühl" is also written "Bruehl".
+UMLAUT_SPELLINGS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def spellings(text: str) -> set[str]:
+    """The ways a reader may type `text`: without accents ("bruhl"), and with German
+    umlauts spelt out ("bruehl"); an "ue" typed for a ü folds to the second form."""
+    lowered = unicodedata.normalize("NFC", text.casefold())
+    return {folded(lowered), folded(lowered.translate(UMLAUT_SPELLINGS))}
+
+
 def matches(shown_name: str, q: str) -> bool:
     """Every word of the search in the name as the page shows it, and nothing else: a
-    junior shown as initials is not found by the full name."""
-    name = folded(shown_name)
-    return all(word in name for word in folded(q).split())
+    junior shown as initials is not found by the full name. "Bruhl" and "Bruehl" find
+    "Brühl", and "Brühl" finds either."""
+    names = spellings(shown_name)
+    return all(
+        any(word in name for word in spellings(typed) for name in names) for typed in q.split()
+    )
 
 
 def sorted_rows(

@@ -25,6 +25,27 @@ def test_unknown_sort_or_direction_falls_back_to_the_default():
     assert read_options({"sort": "rating"}, LADDER_COLUMNS).dir == "desc"
 
 
+@pytest.mark.parametrize(
+    ("name", "typed"),
+    [
+        ("Jan Brühl", "Bruhl"),
+        ("Jan Brühl", "bruehl"),
+        ("Jan Bruehl", "Brühl"),
+        ("Jan Bruhl", "Brühl"),
+        ("Eva Groß", "gross"),
+        ("Eva Gross", "Groß"),
+        ("Ööli Äbi", "oeoeli aebi"),
+    ],
+)
+def test_search_finds_an_umlaut_typed_without_it_and_the_reverse(name, typed):
+    assert matches(name, typed)
+
+
+def test_an_umlaut_spelt_out_is_no_wildcard():
+    assert not matches("Jan Brühl", "brhl")
+    assert not matches("Jan Bruhl", "bruehl ann")
+
+
 def test_search_ignores_case_and_accents_and_needs_every_word():
     assert folded("Müller") == "muller"
     assert matches("Anna Müller", "MULLER an")
