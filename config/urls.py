@@ -63,3 +63,6 @@ urlpatterns = [
     path("", include("clubs.night_urls")),
     path("", include("ladder.page_urls")),
 ]
+
+# A 404 under a club the visitor may see links back to it (ladder.not_found).
+handler404 = "ladder.not_found.page_not_found"

@@ -71,3 +71,31 @@ def test_the_500_page_is_in_the_visitors_language():
     with connection.execute_wrapper(_refuse_queries):
         response = client.get("/broken/")
     assert response.status_code == 500 and '<html lang="hi">' in response.content.decode()
+
+
+@LIVE
+def test_a_missing_page_inside_a_public_club_links_back_to_it():
+    club = make_club(slug="open-club", name="Open Knights", visibility=Club.Visibility.PUBLIC)
+    response = Client().get(f"/c/{club.slug}/players/999999/", HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert response.status_code == 404 and "<h1>Page not found</h1>" in html
+    assert f'<a href="/c/{club.slug}/">Back to Open Knights</a>' in html
+
+
+@LIVE
+def test_a_missing_page_inside_an_unlisted_club_links_back_only_with_its_secret():
+    club = make_club(slug="quiet-club", name="Quiet Knights", visibility=Club.Visibility.UNLISTED)
+    with_secret = Client().get(f"/c/{club.slug}/s/{club.secret}/events/999999/")
+    assert with_secret.status_code == 404
+    assert f'href="/c/{club.slug}/s/{club.secret}/">Back to Quiet Knights' in (
+        with_secret.content.decode()
+    )
+    without = Client().get(f"/c/{club.slug}/s/wrong-secret/events/999999/")
+    assert without.status_code == 404 and "Quiet Knights" not in without.content.decode()
+
+
+@LIVE
+def test_a_director_only_club_gets_no_link_from_its_404():
+    club = make_club(slug="closed-club", name="Closed Knights", visibility=Club.Visibility.DIRECTOR)
+    response = Client().get(f"/c/{club.slug}/players/1/")
+    assert response.status_code == 404 and "Closed Knights" not in response.content.decode()

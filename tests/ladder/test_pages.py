@@ -6,8 +6,10 @@ import io
 import json
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -129,6 +131,29 @@ def test_the_active_filter_keeps_players_who_played_in_the_last_twelve_months(cl
 
     assert everyone == ["Long Gone", "Recent Player"]
     assert active == ["Recent Player"]
+
+
+def test_the_active_filter_says_so_when_nobody_played_in_the_last_twelve_months(client, public):
+    today = timezone.localdate()
+    rated(public, "Long Gone", 1600, 30, last_played=today - dt.timedelta(days=400))
+    html = client.get(url(public), {"active": "1"}).content.decode()
+    assert "Nobody has played in the last 12 months." in html
+    assert "No rated games yet." not in html
+    assert "Long Gone" in client.get(url(public)).content.decode()
+
+
+def test_the_print_stylesheet_hides_the_search_and_the_after_round_links():
+    css = (Path(settings.BASE_DIR) / "static/css/site.css").read_text()
+    print_rules = " ".join(re.findall(r"@media print \{([^@]*?)\}\s*\}?", css))
+    for selector in (".list-search", "nav.filters"):
+        assert selector in print_rules
+
+
+def test_every_page_links_the_favicon(client, public):
+    html = client.get(url(public)).content.decode()
+    found = re.search(r'<link rel="icon" href="([^"]+)"', html)
+    assert found is not None
+    assert (Path(settings.BASE_DIR) / "static" / "favicon.svg").is_file()
 
 
 def test_every_page_says_when_the_ladder_is_being_recalculated(client, public):
