@@ -197,3 +197,32 @@ def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(clie
     club.save()
     live = client.get(reverse("club_event_live", args=[club.slug, night.pk])).content.decode()
     assert "Ann Archer" in live and "Zoe Quinn" not in live and "newcomer" in live
+
+
+def test_a_draft_entry_re_pointed_to_a_new_player_holds_that_player(club, director):
+    from clubs.merging import repoint_entry
+
+    (ann,) = make_players(club, ["Ann Archer"])
+    draft, zoe = draft_with_newcomer(club, director, ann)
+    entry = draft.entries.get(player=zoe)
+    with transaction.atomic():
+        made = repoint_entry(entry, None, "Zoe Quincy", director)
+    assert made.held and not is_public(made)
+    published = make_event(club, name="Autumn")
+    other = Entry.objects.create(event=published, typed_name="Ugo Yates", player=ann)
+    with transaction.atomic():
+        shown = repoint_entry(other, None, "Ugo Yates", director)
+    assert not shown.held
+
+
+def test_staff_cannot_release_a_held_player_by_leaving_a_box_unticked(client, club, director):
+    from tests.factories import make_user
+
+    (ann,) = make_players(club, ["Ann Archer"])
+    _draft, zoe = draft_with_newcomer(club, director, ann)
+    client.force_login(make_user("staff@example.org", staff=True))
+    url = reverse("admin:clubs_player_change", args=[zoe.pk])
+    form = {"name": "Zoe Q.", "name_key": zoe.name_key, "start_games": 0, "start_rating": ""}
+    assert client.post(url, form).status_code == 302
+    zoe.refresh_from_db()
+    assert zoe.name == "Zoe Q." and zoe.held
