@@ -226,3 +226,23 @@ def test_staff_cannot_release_a_held_player_by_leaving_a_box_unticked(client, cl
     assert client.post(url, form).status_code == 302
     zoe.refresh_from_db()
     assert zoe.name == "Zoe Q." and zoe.held
+
+
+def test_the_names_screen_of_another_draft_offers_a_held_player_marked_as_held(
+    client, club, director
+):
+    ann, bob = make_players(club, ["Ann Archer", "Bob Baker"])
+    _draft, zoe = draft_with_newcomer(club, director, ann)
+    later = make_event(club, published=False, name="Spring")
+    mine = Entry.objects.create(event=later, typed_name="Bob Baker", player=bob)
+    theirs = Entry.objects.create(event=later, typed_name="Zoe Quinn")
+    Game.objects.create(event=later, round=1, white=mine, black=theirs, result=Result.DRAW)
+    client.force_login(director)
+    page = client.get(reverse("event_names", args=[club.slug, later.pk])).content.decode()
+    marker = "held: appears when an event of theirs is published"
+    assert "Zoe Quinn" in page and marker in page
+    release_player(zoe, director)
+    assert (
+        marker
+        not in client.get(reverse("event_names", args=[club.slug, later.pk])).content.decode()
+    )
