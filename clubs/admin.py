@@ -128,10 +128,11 @@ class PlayerAdmin(RetiresCachedPages):
     list_display = ("name", "club", "rating", "rated_games", "provisional", "merged_into")
     list_filter = ("club",)
     search_fields = ("name",)
-    # Merges happen on the directors' screens, which record them so they can be undone.
+    # Merges happen on the directors' screens, which record them so they can be undone; a
+    # held player is added to the club's pages there too (an unticked box must not do it).
     readonly_fields = (
         "club", "merged_into", "rating", "rated_games", "provisional", "last_played",
-        "last_change",
+        "last_change", "held",
     )  # fmt: skip
 
     def save_model(

@@ -41,6 +41,7 @@ ACTIONS = frozenset(
         "player.edited",
         "player.deleted",
         "player.erased",
+        "held_players.removed",
         "players.merged",
         "merge.undone",
         "duplicate.dismissed",

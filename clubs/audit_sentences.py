@@ -286,6 +286,28 @@ def _merged(f: _Facts) -> str:
     )
 
 
+def _player_added(f: _Facts) -> str:
+    if f.get("held"):
+        message = _(
+            "%(who)s added %(player)s to the roster, off the club page until an event of "
+            "theirs is published."
+        )
+    else:
+        message = _("%(who)s added %(player)s to the roster.")
+    return message % f.fmt(player=f.player())
+
+
+def _held_removed(f: _Facts) -> str:
+    names = [str(name) for name in f.get("players") or []]
+    return ngettext(
+        "%(who)s deleted the draft %(event)s, and with it %(count)d player met only there: "
+        "%(names)s.",
+        "%(who)s deleted the draft %(event)s, and with it %(count)d players met only there: "
+        "%(names)s.",
+        len(names),
+    ) % f.fmt(event=f.event(), count=len(names), names=get_text_list(names, _("and")))
+
+
 def _simple(message: Promise, **params: Callable[[_Facts], object]) -> Callable[[_Facts], str]:
     """A sentence whose placeholders are each one lookup."""
 
@@ -435,9 +457,8 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         typed=_typed,
     ),
     "entry.repointed": _repointed,
-    "player.added": _simple(
-        gettext_lazy("%(who)s added %(player)s to the roster."), player=_player
-    ),
+    "player.added": _player_added,
+    "held_players.removed": _held_removed,
     "player.renamed": _simple(
         gettext_lazy("%(who)s renamed %(old)s to %(new)s."),
         old=lambda f: f.get("old", ""),

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -223,6 +223,10 @@ def merge_players(club: Club, kept: Player, merged: Player, user: User | None) -
                 created_alias_ids.append(alias.pk)
 
         Player.objects.filter(pk=merged.pk).update(merged_into=kept)
+        # One person: shown if either record was (a held one is only met in a draft).
+        released = kept.held and not merged.held
+        if released:
+            Player.objects.filter(pk=kept.pk).update(held=False)
         merge = Merge.objects.create(
             club=club,
             kept=kept,
@@ -230,6 +234,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: User | None) -
             moved_entry_ids=entry_ids,
             moved_alias_ids=moved_alias_ids,
             created_alias_ids=created_alias_ids,
+            released_kept=released,
             created_by=_user(user),
         )
         audit.record(
@@ -302,6 +307,8 @@ def undo_merge(merge: Merge, user: User | None) -> Merge:
         PlayerAlias.objects.filter(pk__in=merge.created_alias_ids, player=kept).delete()
         PlayerAlias.objects.filter(pk__in=merge.moved_alias_ids, player=kept).update(player=merged)
         Player.objects.filter(pk=merged.pk).update(merged_into=None)
+        if merge.released_kept:
+            Player.objects.filter(pk=kept.pk).update(held=True)
         merge.undone_at = timezone.now()
         merge.undone_by = _user(user)
         merge.save(update_fields=["undone_at", "undone_by"])
@@ -355,6 +362,7 @@ def repoint_entry(
                 name=new_name,
                 name_key=name_key(new_name),
                 junior=bool(entry.junior_in_file),
+                held=not entry.event.is_published,
             )
             created = True
         else:
@@ -433,15 +441,22 @@ def _roster_key(club: Club) -> str:
     """The roster's cache key: the versions the change door bumps. Every write that adds,
     renames, erases, merges or un-merges a player or alias passes `club_changed`, which
     moves data_version (a ladder input) or pages_version (a shown name), so a stale
-    roster is never asked for again."""
-    data_version, pages_version = (
-        Club.objects.filter(pk=club.pk).values_list("data_version", "pages_version").get()
+    roster is never asked for again. A held player made or removed with a draft moves
+    neither version (no club page may change), so the players' count and newest id are in
+    the key too."""
+    players = Player.objects.filter(club_id=OuterRef("pk")).order_by().values("club_id")
+    versions = Club.objects.filter(pk=club.pk).annotate(
+        player_count=Subquery(players.annotate(n=Count("id")).values("n")),
+        newest=Subquery(players.annotate(n=Max("id")).values("n")),
     )
+    data_version, pages_version, count, newest = versions.values_list(
+        "data_version", "pages_version", "player_count", "newest"
+    ).get()
     # created_at tells apart a club whose id was used before (a restored database, tests).
     born = _stamp(club.created_at)
     return (
         f"clubs:roster:{_CACHE_FORMAT}:{KEY_VERSION}:{club.pk}:{born}:"
-        f"{data_version}:{pages_version}"
+        f"{data_version}:{pages_version}:{count}:{newest}"
     )
 
 

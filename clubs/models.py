@@ -13,7 +13,7 @@ from django.contrib.auth.models import (
     PermissionsMixin,
 )
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -215,6 +215,22 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """Established players by rating, then provisional players by rating."""
         return self.order_by("provisional", "-rating", "name", "id")
 
+    def public(self) -> PlayerQuerySet:
+        """Players the club's pages, exports and commands may show: every player but one
+        held, and a held player while an event they play in is published. Every read for
+        visitors starts here (ladder.rosters), so a name first met in a draft stays off them."""
+        return self.filter(Q(held=False) | Exists(_published_entries()))
+
+    def held_back(self) -> PlayerQuerySet:
+        """The held players no page shows yet: no event of theirs is published."""
+        return self.filter(held=True).exclude(Exists(_published_entries()))
+
+
+def _published_entries() -> QuerySet[Entry]:
+    return Entry.objects.filter(
+        player=OuterRef("pk"), event__status=Event.Status.PUBLISHED, event__deleted_at__isnull=True
+    )
+
 
 class Player(models.Model):
     """A member of a club's ladder. Holds a name and results, nothing more personal."""
@@ -240,6 +256,10 @@ class Player(models.Model):
     provisional = models.BooleanField(default=True)
     last_played = models.DateField(null=True, blank=True)
     last_change = models.FloatField(null=True, blank=True)
+    # First met in a draft (a names decision, a club night's newcomer) rather than added by
+    # a director: shown on the club's pages only while an event of theirs is published
+    # (PlayerQuerySet.public), until a director adds them to the roster, which clears it.
+    held = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()

@@ -241,12 +241,14 @@ def apply_name_decisions(
             dropped=applied.dropped,
         )
         inputs = event.is_published and bool(applied.linked or applied.created or applied.dropped)
-        # shown: new players join the roster page at once.
-        if inputs or applied.created:
+        # shown: new players of a published event join the roster page at once. A draft's are
+        # held, so no page (and no page's key) changes.
+        shown = event.is_published and bool(applied.created)
+        if inputs or shown:
             club_changed(
                 event.club_id,
                 inputs=inputs,
-                shown=bool(applied.created),
+                shown=shown,
                 from_date=event.date if inputs else None,
             )
     return applied
@@ -322,6 +324,8 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
                 name_key=player_key(name),
                 junior=bool(entry.junior_in_file),
                 start_rating=start,
+                # Met in a draft: on no club page until the event is published.
+                held=not event.is_published,
             )
             made.append((entry, player))
             created += 1

@@ -109,6 +109,7 @@ class PlayerDetails:
     provisional: bool
     last_event: str | None  # the latest published event they played, this one aside
     last_event_date: dt.date | None
+    held: bool = False  # first met in a draft, on no club page yet (clubs.models.Player.held)
 
 
 def candidate_details(event: Event, reviews: Sequence[NameReview]) -> dict[int, PlayerDetails]:
@@ -117,6 +118,7 @@ def candidate_details(event: Event, reviews: Sequence[NameReview]) -> dict[int, 
     ids.update(r.player_id for r in reviews if r.player_id is not None)
     if not ids:
         return {}
+    published = event.is_published
     latest = (
         Entry.objects.filter(
             player=OuterRef("pk"),
@@ -132,9 +134,14 @@ def candidate_details(event: Event, reviews: Sequence[NameReview]) -> dict[int, 
             last_event=Subquery(latest.values("event__name")[:1]),
             last_event_date=Subquery(latest.values("event__date")[:1]),
         )
-        .values_list("id", "rating", "rated_games", "provisional", "last_event", "last_event_date")
+        .values_list(
+            "id", "rating", "rated_games", "provisional", "last_event", "last_event_date", "held"
+        )
     )
+    # Held while no published event knows them: none elsewhere, and this one is a draft.
     return {
-        pid: PlayerDetails(rating, games, provisional, last, last_date)
-        for pid, rating, games, provisional, last, last_date in rows
+        pid: PlayerDetails(
+            rating, games, provisional, last, last_date, held and last is None and not published
+        )
+        for pid, rating, games, provisional, last, last_date, held in rows
     }

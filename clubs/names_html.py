@@ -84,6 +84,7 @@ def row_words() -> Words:
             "no_rated_games": gettext("no rated games yet"),
             "provisional": gettext("provisional"),
             "last_event": gettext("last: %(event)s, %(date)s"),
+            "held": gettext("held: appears when an event of theirs is published"),
             "as_matched": gettext("as “%(matched)s”"),
             # The table's column headings (clubs/events/names.html), for the stacked rows.
             "col_file": gettext("The file says"),
@@ -230,6 +231,8 @@ def _standing_text(found: PlayerDetails, words: Words) -> str:
     if found.last_event and found.last_event_date:
         date = words.date(found.last_event_date)
         text += ", " + words["last_event"] % {"event": found.last_event, "date": date}
+    if found.held:
+        text += ", " + words["held"]
     return text
 
 

@@ -115,7 +115,10 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
 def _add_newcomer(request: AuthedRequest, club: Club) -> Player:
     name = request.POST.get("newcomer_name", "")
     junior = bool(request.POST.get("newcomer_junior"))
-    player = players.add_player(club, name, junior=junior, start_rating=None, user=request.user)
+    # Held: met in a draft, on no club page until the evening is published.
+    player = players.add_player(
+        club, name, junior=junior, start_rating=None, user=request.user, held=True
+    )
     messages.success(request, _("%(name)s is on the roster and ticked.") % {"name": player.name})
     return player
 
@@ -333,6 +336,7 @@ def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
                     junior=data["newcomer_junior"],
                     start_rating=None,
                     user=request.user,
+                    held=True,
                 )
             club_night.add_entrant(event.pk, player, request.user)
     except (PublishingError, RosterChangeError) as error:

@@ -64,9 +64,18 @@ def update_player_details(
 
 
 def add_player(
-    club: Club, name: str, *, junior: bool, start_rating: float | None, user: User | None
+    club: Club,
+    name: str,
+    *,
+    junior: bool,
+    start_rating: float | None,
+    user: User | None,
+    held: bool = False,
 ) -> Player:
-    """A new player on the roster, before any event: a member who has not played yet."""
+    """A new player on the roster, before any event: a member who has not played yet.
+
+    `held` (a club night's newcomer, met in a draft): on no club page until an event of
+    theirs is published or a director adds them on the roster screen (`release_player`)."""
     name = _checked_name(name)
     with transaction.atomic():
         player = Player.objects.create(
@@ -75,12 +84,29 @@ def add_player(
             name_key=name_key(name),
             junior=junior,
             start_rating=start_rating,
+            held=held,
         )
-        audit.record(club, user, "player.added", player_id=player.pk, name=name)
+        details = {"held": True} if held else {}
+        audit.record(club, user, "player.added", player_id=player.pk, name=name, **details)
         # A starting estimate is a ladder input (the replay writes the player's rating from
-        # it); without one there is nothing to rate until the first event.
-        club_changed(club.pk, inputs=start_rating is not None, shown=True)
+        # it); without one there is nothing to rate until the first event. A held player
+        # changes no page.
+        if start_rating is not None or not held:
+            club_changed(club.pk, inputs=start_rating is not None, shown=not held)
     return player
+
+
+def release_player(player: Player, user: User | None) -> bool:
+    """A director adds a held player to the club's pages now, before any event of theirs is
+    published. Returns False when the player was not held."""
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        if not locked.held:
+            return False
+        Player.objects.filter(pk=locked.pk).update(held=False)
+        audit.record(locked.club_id, user, "player.added", player_id=locked.pk, name=locked.name)
+        club_changed(locked.club_id, shown=True)
+    return True
 
 
 def rename_player(player: Player, name: str, user: User | None) -> bool:

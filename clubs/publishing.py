@@ -26,7 +26,7 @@ from clubs.event_drafts import (
     reload_event,
 )
 from clubs.importers import ImportedEvent
-from clubs.models import Club, Event, Game, NewcomerStart, User
+from clubs.models import Club, Entry, Event, Game, Merge, NewcomerStart, Player, User
 from clubs.name_decisions import (
     DecisionsApplied,
     apply_name_decisions,
@@ -100,11 +100,35 @@ def delete_event(event_id: int, version: int, user: User | None) -> Event:
             raise PublishingError(_("This event is already deleted."))
         Event.objects.filter(pk=event.pk).update(deleted_at=timezone.now())
         audit.record(event.club_id, user, "event.deleted", event_id=event.pk, name=event.name)
+        if event.status == Event.Status.DRAFT:
+            _remove_held_players(event, user)
         if event.status == Event.Status.PUBLISHED:
             # shown too: kept pages must not show it until the replay (or while the worker is
             # down).
             club_changed(event.club_id, inputs=True, shown=True, from_date=event.date)
     return reload_event(event_id)
+
+
+def _remove_held_players(event: Event, user: User | None) -> None:
+    """The held players met only in this draft go with it: nothing else of the club knows
+    them (no other event, no merge). Its entries stay, unlinked: restoring the draft brings
+    their typed names back to the names screen, to be decided again."""
+    candidates = Player.objects.filter(held=True, pk__in=event.entries.values("player_id"))
+    # Locked before the check, so a names decision elsewhere cannot link one meanwhile.
+    ids = list(candidates.select_for_update().order_by("pk").values_list("pk", flat=True))
+    elsewhere = Entry.objects.filter(player=OuterRef("pk")).exclude(event=event)
+    in_merge = Merge.objects.filter(Q(kept=OuterRef("pk")) | Q(merged=OuterRef("pk")))
+    removed = Player.objects.filter(pk__in=ids).exclude(Exists(elsewhere)).exclude(Exists(in_merge))
+    names = list(removed.order_by("name", "pk").values_list("name", flat=True))
+    if not names:
+        return
+    gone = list(removed.values_list("pk", flat=True))
+    Entry.objects.filter(event=event, player__in=gone).update(player=None)
+    Player.objects.filter(pk__in=gone).delete()
+    audit.record(
+        event.club_id, user, "held_players.removed", event_id=event.pk, name=event.name,
+        players=names,
+    )  # fmt: skip
 
 
 def restore_event(event_id: int, version: int, user: User | None) -> Event:

@@ -27,6 +27,9 @@ class Merge(models.Model):
     moved_entry_ids = models.JSONField(default=list)
     moved_alias_ids = models.JSONField(default=list)
     created_alias_ids = models.JSONField(default=list)
+    # The kept player was held (clubs.models.Player.held) and the merge released them, as
+    # the merged one was not: the undo holds them again.
+    released_kept = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

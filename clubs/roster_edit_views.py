@@ -24,6 +24,7 @@ from clubs.players import (
     MAX_BULK_RENAMES,
     add_player,
     delete_player,
+    release_player,
     rename_first_last,
     rename_player,
 )
@@ -130,6 +131,15 @@ def player_delete(request: AuthedRequest, slug: str, player_id: int) -> HttpResp
         return redirect("roster_player", slug=slug, player_id=found.pk)
     messages.success(request, _("%(name)s is no longer on the roster.") % {"name": found.name})
     return redirect("roster_players", slug=slug)
+
+
+@require_POST
+def player_release(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
+    """A held player (met in a draft) on the club's pages now: the director's explicit act."""
+    found = player_for_director(request, slug, player_id)
+    if release_player(found, request.user):
+        messages.success(request, _("%(name)s is on the club page now.") % {"name": found.name})
+    return redirect("roster_player", slug=slug, player_id=found.pk)
 
 
 def _warn_if_shared(request: HttpRequest, player: Player) -> None:

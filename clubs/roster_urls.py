@@ -25,6 +25,11 @@ urlpatterns: list[URLPattern] = [
         name="roster_player_rename",
     ),
     path(
+        "manage/<slug:slug>/players/<int:player_id>/release/",
+        edits.player_release,
+        name="roster_player_release",
+    ),
+    path(
         "manage/<slug:slug>/players/<int:player_id>/delete/",
         edits.player_delete,
         name="roster_player_delete",

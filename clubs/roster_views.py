@@ -171,7 +171,9 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
     roster = roster.annotate(events=Count("entries__event", distinct=True)).order_by("name", "id")
     page = Paginator(roster, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
     offers = {p.pk: first_last(p.name) for p in page.object_list}
-    rows = [(p, offers[p.pk] if last_first else None) for p in page.object_list]
+    shown = [p.pk for p in page.object_list]
+    held = set(club.players.held_back().filter(pk__in=shown).values_list("pk", flat=True))
+    rows = [(p, offers[p.pk] if last_first else None, p.pk in held) for p in page.object_list]
     filters = request.GET.copy()
     filters.pop("page", None)
     return render(
@@ -206,6 +208,7 @@ def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
             "rename_form": RenameForm(initial={"name": found.name}),
             "first_last": first_last(found.name) if found.merged_into_id is None else None,
             "deletable": not record.entries and not in_merge,
+            "held": club.players.held_back().filter(pk=found.pk).exists(),
             "others": others if found.merged_into_id is None else None,
             "merged_into": found.merged_into,
             "details_form": PlayerDetailsForm(

@@ -125,9 +125,11 @@ def event_page(
     """The page of `event`; with `after`, its standings after that round (a round outside
     the event's, or its last, gives the final standings)."""
     entries = list(event.entries.values_list("id", "player_id", "start_rank", "rank_in_file"))
+    # A player the roster leaves out (held: a club night's newcomer on its live page) is
+    # neither named nor linked.
     people = {
         entry_id: (
-            player_id,
+            player_id if player_id in roster.names else None,
             roster.names.get(player_id, unconfirmed) if player_id else unconfirmed,
             start_rank or 0,
         )

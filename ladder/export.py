@@ -33,6 +33,7 @@ def ladder_rows(club: Club) -> list[dict[str, object]]:
     """The ladder in order as plain rows (full names: for directors and support staff)."""
     players = (
         club.players.on_ladder()
+        .public()
         .in_ladder_order()
         .values_list("name", "rating", "rated_games", "provisional")
     )

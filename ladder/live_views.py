@@ -25,7 +25,8 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
         # Over: its page is the event's own, rated.
         return redirect(f"{visit.base}events/{event.pk}/")
     roster = pages.load_roster(visit.club, visit.is_director)
-    live = live_page(event, roster, _("unconfirmed player"))
+    # A club night's newcomer is held (clubs.models.Player.held): named once it is published.
+    live = live_page(event, roster, _("newcomer"))
     # Reloading by itself only when the visitor asks (?follow=1), with a link to stop: a
     # page that changes under a reader who did not ask is a time limit they cannot turn
     # off (WCAG 2.2.1). Both work without JavaScript.

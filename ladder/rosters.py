@@ -128,8 +128,11 @@ def forget_rosters() -> None:
 
 
 def _build_roster(club: Club, viewer_is_director: bool) -> Roster:
+    # public(): a player first met in a draft is on no club page, not even a director's
+    # (the roster screen under /manage/ shows them), and numbers no look-alike "(2)".
     rows = list(
         club.players.active()
+        .public()
         .in_ladder_order()
         .values_list(
             "id",

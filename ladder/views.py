@@ -304,6 +304,7 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
     if page is None:
         kept = (
             Player.objects.filter(club=visit.club, pk=player_id, merged_into__isnull=False)
+            .public()
             .values_list("merged_into_id", flat=True)
             .first()
         )

@@ -126,6 +126,11 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna moved J. Jansen in January Open from Emma de Vries to Jan Jansen.",
         ),
         "player.added": ({"player_id": jan, "name": "Jan"}, "Anna added Jan Jansen to the roster."),
+        "held_players.removed": (
+            {"event_id": event, "name": "January Open", "players": ["Zoe Quinn", "Ugo Yates"]},
+            "Anna deleted the draft January Open, and with it 2 players met only there: "
+            "Zoe Quinn and Ugo Yates.",
+        ),
         "player.renamed": (
             {"player_id": jan, "old": "Jansen,Jan", "new": "Jan Jansen"},
             "Anna renamed Jansen,Jan to Jan Jansen.",

@@ -50,7 +50,7 @@ for name in ("club_manage", "audit_log", "roster_players", "roster_player", "ros
     route(name, "director", "GET")
 for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roster_merge",
              "roster_merge_undo", "roster_player_rename", "roster_player_delete",
-             "roster_first_last",
+             "roster_first_last", "roster_player_release",
              "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
              "event_names_bulk",
              "event_publish", "event_unpublish", "event_delete", "event_restore",
