@@ -9,6 +9,7 @@ there too (DATABASE_URL=postgres://…)."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import re
 from html.parser import HTMLParser
@@ -298,3 +299,19 @@ SENT = [
 @pytest.mark.parametrize(("sent", "clean"), SENT)
 def test_sent_text_loses_controls_and_invisible_marks_and_keeps_its_layout(sent, clean):
     assert clean_sent_text(sent) == clean
+
+
+def test_names_stored_before_are_cleaned_by_the_migration(world):
+    migration = importlib.import_module("clubs.migrations.0018_edges_clean_names")
+    club = Club.objects.get(slug="club-a")
+    Club.objects.filter(pk=club.pk).update(name="Club\u202e A\u200b")
+    Event.objects.filter(name="Spring Open").update(name="Spring\u2067 Open\ufeff")
+    Event.objects.filter(name="Draft Cup").update(name="\u200b\u202e")
+    migration.clean_names(apps, None)
+    assert Club.objects.get(pk=club.pk).name == "Club A"
+    assert set(Event.objects.filter(club=club).values_list("name", flat=True)) == {
+        "Spring Open",
+        "2026-01-10",
+    }
+    assert Club.objects.get(pk=club.pk).pages_version == club.pages_version + 1
+    assert Club.objects.get(slug="club-b").pages_version == 0
