@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.models import Club, Event, User
 from ladder.changes import club_changed
+from matching import clean_name
 
 
 def max_length(model: type[Model], field: str) -> int:
@@ -58,7 +59,7 @@ class EventDetails:
     rated: bool = True
 
     def checked(self) -> EventDetails:
-        name = " ".join(self.name.split())
+        name = clean_name(self.name)  # no invisible or bidi characters, plain spaces
         if not name:
             raise PublishingError(_("Give the event a name."))
         if len(name) > MAX_EVENT_NAME_LENGTH:

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Event, Player
+from matching import normalize
 
 
 class SignUpForm(forms.Form):
@@ -32,6 +33,11 @@ class ClubCreateForm(forms.ModelForm):
         model = Club
         fields = ("name", "slug", "language")
         help_texts = {"slug": _("Part of the club page's address: letters, digits and hyphens.")}
+
+    def clean_name(self) -> str:
+        # As a player's name: NFC, no invisible or bidi characters, plain spaces. A name of
+        # only such characters comes out blank, which the model refuses.
+        return normalize.clean_name(self.cleaned_data["name"])
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"].lower()

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils.cache import patch_cache_control
+
+from matching import clean_sent_text
+
+if TYPE_CHECKING:
+    from django.http.request import _ImmutableQueryDict  # what request.GET and POST are
 
 # Pages that are one user's own: directors' screens (billing included), sign-in, sign-up,
 # password reset and club creation. Prefixes, so a new screen under them is covered too.
@@ -37,3 +44,50 @@ def _signed_in(request: HttpRequest) -> bool:
         return False
     user = getattr(request, "user", None)
     return user is not None and user.is_authenticated
+
+
+class CleanInput:
+    """Every text a visitor or a director sends, cleaned before any view reads it: the query
+    of every request and the fields of every form post lose NUL, the other control
+    characters (tab and line breaks stay, for textareas) and the characters that show
+    nothing (zero-width, bidi marks, BOM): `matching.clean_sent_text`. PostgreSQL refuses a
+    NUL in a query (a 500), and an invisible or bidi character would be stored in a name and
+    shown, reversing or hiding text around it. A path holding one is the address of no page.
+
+    Passwords are left as typed (compared, never shown or queried; Django's forms refuse a
+    NUL in them), and so are posts to views exempt from CSRF (the Stripe webhook): they
+    read the raw body, which reading the form here would consume. Uploaded files are the
+    importers' to read (clubs/importers/base.py refuses NUL, cleans every field)."""
+
+    def __init__(self, get_response: View) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if clean_sent_text(request.path) != request.path:
+            raise Http404("no page lives at such an address")
+        request.GET = _cleaned(request.GET)
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> None:
+        # After CsrfViewMiddleware: a post it refused never gets here.
+        if request.method == "POST" and not getattr(view, "csrf_exempt", False):
+            request.POST = _cleaned(request.POST)
+
+
+def _cleaned(data: _ImmutableQueryDict) -> _ImmutableQueryDict:
+    """The same fields with their names and values cleaned; `data` itself when nothing
+    needed it (nearly always)."""
+    sent = [(key, value) for key, values in data.lists() for value in values]
+    clean = [
+        (clean_sent_text(key), value if _as_typed(key) else clean_sent_text(value))
+        for key, value in sent
+    ]
+    if clean == sent:
+        return data
+    return QueryDict(urlencode(clean), encoding="utf-8")
+
+
+def _as_typed(field: str) -> bool:
+    return "password" in field

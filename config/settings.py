@@ -53,6 +53,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "config.middleware.CleanInput",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",

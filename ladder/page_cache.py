@@ -21,11 +21,16 @@ are allowed), so the compression cannot become an oracle for the club's secret i
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
 
-The same key is the page's HTTP validator, so a CDN in front of many web hosts (or a
-browser) can ask "still this?" and get a 304 for the price of the club row, without the
-page being built or even kept on this host. A public club's pages may be kept by a
-shared cache for SHARED_MAX_AGE seconds; an unlisted club's pages (the secret is in their
-links) and everything per-visitor only by the visitor's own browser, which must ask again.
+The page's HTTP validator is a hash of what it shows (its body and its own headers),
+computed once when the page is kept, so a CDN in front of many web hosts (or a browser) can
+ask "still this?" and get a 304 for the price of the club row and a cache look-up. It is
+never made from the key: the versions in the key move with any activity in the club, and
+an ETag that moved with them would tell anyone holding one event's link that the club is
+playing tonight. A page byte for byte the same keeps its ETag across every version bump.
+A host that does not keep the page builds it to answer. A public club's pages may be kept
+by a shared cache for SHARED_MAX_AGE seconds; an unlisted club's pages (the secret is in
+their links) and everything per-visitor only by the visitor's own browser, which must ask
+again.
 """
 
 from __future__ import annotations
@@ -74,7 +79,8 @@ PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
 }
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
-Kept = tuple[bytes, list[tuple[str, str]]]  # the gzip-compressed page and its own headers
+# The gzip-compressed page, its own headers and its ETag (made from both, uncompressed).
+Kept = tuple[bytes, list[tuple[str, str]], str]
 
 
 def may_use_cache(request: HttpRequest) -> bool:
@@ -128,11 +134,19 @@ def with_status(content: bytes, status: str) -> bytes:
     return content.replace(EMPTY_STATUS, status.strip().encode(), 1)
 
 
-def etag(key: str, *, current: bool) -> str:
-    """The validator of the page kept under `key`. `current` is part of it because a kept
-    HTML page gains the "being recalculated" notice while the ladder is behind. Weak: the
-    gzip-encoded and the plain body are the same page, not the same bytes."""
-    return 'W/"' + hashlib.sha256(f"{key}:{current}".encode()).hexdigest()[:32] + '"'
+def etag(content: bytes, headers: list[tuple[str, str]]) -> str:
+    """The validator of a page: a hash of its plain body and its own headers (a download's
+    X-Ladder-Status among them), nothing else. Weak: the gzip-encoded and the plain body
+    are the same page, not the same bytes."""
+    digest = hashlib.sha256(repr(headers).encode())
+    digest.update(content)
+    return 'W/"' + digest.hexdigest()[:32] + '"'
+
+
+def asks_whether_it_exists(request: HttpRequest) -> bool:
+    """`If-None-Match: *`: "any version you have". Answered from the page as built now, never
+    from a kept copy, so a page that no longer exists (a deleted event) is a 404."""
+    return "*" in parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
 
 
 def not_modified(request: HttpRequest, tag: str) -> bool:
@@ -180,27 +194,36 @@ def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> Kept | 
     """Keep a plain 200 page that is the same for every visitor without a session."""
     if not shareable(request, response) or len(response.content) > settings.PAGE_CACHE_MAX_BYTES:
         return None
-    headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
+    headers = own_headers(response)
     # Level 1: about a millisecond for the largest page, nearly the size of level 9.
-    kept = (gzip.compress(response.content, compresslevel=1, mtime=0), headers)
+    compressed = gzip.compress(response.content, compresslevel=1, mtime=0)
+    kept = (compressed, headers, etag(response.content, headers))
     caches[CACHE_ALIAS].set(key, kept)
     return kept
+
+
+def own_headers(response: HttpResponse) -> list[tuple[str, str]]:
+    return [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
 
 
 def accepts_gzip(request: HttpRequest) -> bool:
     return bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
 
 
-def kept_response(request: HttpRequest, kept: Kept, status: str | None) -> HttpResponse:
-    """A kept page as this visitor takes it: gzip-encoded as kept, or decompressed, with the
-    "being recalculated" `status` put in when the ladder is behind."""
-    compressed, headers = kept
+def kept_response(request: HttpRequest, kept: Kept, status: str | None) -> tuple[HttpResponse, str]:
+    """A kept page as this visitor takes it, and its ETag: gzip-encoded as kept, or
+    decompressed, with the "being recalculated" `status` put in when the ladder is behind
+    (then the tag is that of the page as sent)."""
+    compressed, headers, tag = kept
     if status is None and accepts_gzip(request):
         response = HttpResponse(compressed)
         response["Content-Encoding"] = "gzip"
     else:
         content = gzip.decompress(compressed)
-        response = HttpResponse(with_status(content, status) if status else content)
+        if status:
+            content = with_status(content, status)
+            tag = etag(content, headers)
+        response = HttpResponse(content)
     for name, value in headers:
         response[name] = value
-    return response
+    return response, tag

@@ -164,7 +164,8 @@ def _page(
     view: ClubView, request: HttpRequest, visit: Visit, *, download: bool, **kwargs: Any
 ) -> HttpResponse:
     """The view's page, from the page cache when the visitor may share it with others, or a
-    304 when the visitor (or a CDN) already holds the page the key names."""
+    304 when the visitor (or a CDN) already holds that page: the same body, whatever
+    versions the key moved through."""
     if visit.is_director or not page_cache.may_use_cache(request):
         response = view(request, visit, **kwargs)
         page_cache.not_shared(response)
@@ -177,33 +178,35 @@ def _page(
         today=timezone.localdate(),
         download=download,
     )
-    tag = page_cache.etag(key, current=visit.club.ladder_is_current)
     # An unlisted club's links carry its secret: never a copy in a shared cache.
     public = visit.club.visibility == Club.Visibility.PUBLIC
-    if page_cache.not_modified(request, tag):
-        response = HttpResponse(status=304)
-        page_cache.share(response, tag, public=public)
-        return response
-    kept = page_cache.cached_page(key)
+    kept = None if page_cache.asks_whether_it_exists(request) else page_cache.cached_page(key)
     if kept is None:
         response = view(request, visit, **kwargs)
         shareable = page_cache.shareable(request, response)
         kept = page_cache.keep_page(key, request, response)
         if kept is not None and page_cache.accepts_gzip(request):
             # Built in the ladder's present state: any notice it needs is in it already.
-            response = page_cache.kept_response(request, kept, status=None)
+            response, tag = page_cache.kept_response(request, kept, status=None)
+        elif kept is not None:
+            tag = kept[2]
+        elif shareable:  # too large to keep
+            tag = page_cache.etag(response.content, page_cache.own_headers(response))
         response[page_cache.STATUS_HEADER] = "miss"
     else:
         shareable = True
         status = None
         if not download and not visit.club.ladder_is_current:
             status = render_to_string("ladder/status.html", {"club": visit.club})
-        response = page_cache.kept_response(request, kept, status)
+        response, tag = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
-    if shareable:
+    if not shareable:
+        page_cache.not_shared(response)
+    elif page_cache.not_modified(request, tag):
+        response = HttpResponse(status=304)
         page_cache.share(response, tag, public=public)
     else:
-        page_cache.not_shared(response)
+        page_cache.share(response, tag, public=public)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
 

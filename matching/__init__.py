@@ -2,7 +2,7 @@
 
 from matching.duplicates import DuplicatePair, possible_duplicates
 from matching.name_order import first_last
-from matching.normalize import KEY_VERSION, NameKey, clean_name, name_key
+from matching.normalize import KEY_VERSION, NameKey, clean_name, clean_sent_text, name_key
 from matching.rules import Reason, is_weak
 from matching.suggest import (
     PreparedRoster,
@@ -20,6 +20,7 @@ __all__ = [
     "Reason",
     "Suggestion",
     "clean_name",
+    "clean_sent_text",
     "first_last",
     "is_weak",
     "name_key",

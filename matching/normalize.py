@@ -1,7 +1,8 @@
 """From a written player name to comparable parts.
 
 `clean_name` is what every name entering the system goes through first: NFC,
-invisible characters removed, odd spaces made plain (see its docstring).
+invisible characters removed, odd spaces made plain (see its docstring). `clean_sent_text`
+is the same cleaning for any text a browser sends, keeping its layout (tabs, line breaks).
 
 `parse_name` reads one name the way a director would: it drops titles (GM, Dr.)
 and bracketed notes, keeps a generational suffix (Jr., Sen., (Jun.), III) apart, finds the
@@ -167,6 +168,29 @@ def clean_name(text: str) -> str:
     if not text.isascii():
         text = unicodedata.normalize("NFC", "".join(map(_visible, text)))
     return " ".join(_ASCII_CONTROL.sub(" ", text).split())
+
+
+# What a textarea needs kept: tab and line breaks. Every other ASCII control goes.
+_ASCII_CONTROL_BUT_LAYOUT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_sent_text(text: str) -> str:
+    """Any text a browser sent (a search, a form field, a textarea), before it is queried or
+    stored: NFC; NUL and every other control character, and the characters that show nothing
+    (zero-width spaces and joiners, bidi marks and isolates, BOM, variation selectors)
+    removed; tabs, line breaks and spaces kept as sent. A name then goes through
+    `clean_name` as well. "a\x00b\u202ec" is "abc"."""
+    text = _ASCII_CONTROL_BUT_LAYOUT.sub("", text)
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", "".join(filter(_shows_or_lays_out, text)))
+
+
+def _shows_or_lays_out(char: str) -> bool:
+    if char.isascii():
+        return True
+    category = unicodedata.category(char)
+    return not (category in ("Cf", "Cc") or char in _BLANK_LETTERS or _is_variation_selector(char))
 
 
 def _visible(char: str) -> str:

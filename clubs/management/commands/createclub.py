@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from clubs.models import Club
 from clubs.views import club_page_path
 from ladder.policies import POLICIES
+from matching import clean_name
 
 
 class Command(BaseCommand):
@@ -25,7 +26,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club(
             slug=options["slug"],
-            name=options["name"],
+            name=clean_name(options["name"]),
             rating_policy=options["policy"],
             visibility=options["visibility"],
             name_display=options["names"],
