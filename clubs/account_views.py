@@ -1,5 +1,11 @@
 """Sign-up, sign-in and password reset: throttled, and never telling whether an account exists.
 
+A browser the account never signed in from, refused because the account is over a
+failure limit (clubs/auth.py), is mailed a one-time sign-in link instead of only being told
+to wait: at most ACCOUNT_MAIL_LIMIT a window, the page reading the same with or without an
+account. Following the link asks for one button press (mail scanners follow links too),
+which spends it, signs this browser in and marks it as the account's own.
+
 Sign-up asks for an e-mail address and a name and always answers "check your e-mail".
 A new address gets a link to choose a password, which creates the account; an address
 that already has an account gets a note saying so, with links to sign in and to reset the
@@ -27,10 +33,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from clubs.auth import remember_device
+from clubs.account_models import SIGN_IN_LINK_SECONDS
+from clubs.auth import REFUSED_NEW_BROWSER, remember_device
 from clubs.auth_forms import ThrottledLoginForm, too_many_from_address
 from clubs.forms import SignUpForm
-from clubs.models import User
+from clubs.models import SignInLink, User
 from clubs.throttle import address_allows, mail_allowed, normalised_email
 
 SIGNUP_SALT = "clubs.signup"
@@ -51,6 +58,45 @@ class SignInView(LoginView):
         response = super().form_valid(form)
         remember_device(response, form.get_user().email)
         return response
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        if getattr(self.request, "sign_in_refused", None) == REFUSED_NEW_BROWSER:
+            send_sign_in_link(form.cleaned_data.get("username", ""))
+        return super().form_invalid(form)
+
+
+def send_sign_in_link(username: str) -> None:
+    """Mail the account a one-time sign-in link, if it exists and is under ACCOUNT_MAIL_LIMIT."""
+    if not username or not mail_allowed(username, "sign-in-link"):
+        return
+    user = User.objects.filter(email__iexact=normalised_email(username), is_active=True).first()
+    if user is None:
+        return
+    token = SignInLink.objects.issue(user)
+    body = render_to_string(
+        "registration/signin_link_email.txt",
+        {
+            "link": site_url(reverse("signin_link", args=[token])),
+            "minutes": SIGN_IN_LINK_SECONDS // 60,
+            "reset_url": site_url(reverse("password_reset")),
+        },
+    )
+    send_mail(_("Your Club pages sign-in link"), body, None, [user.email])
+
+
+@require_http_methods(["GET", "POST"])
+def signin_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The link from a sign-in mail: a button, then this browser is signed in and known."""
+    if request.method == "GET":
+        usable = SignInLink.objects.usable(token) is not None
+        return render(request, "registration/signin_link.html", {"invalid": not usable})
+    user = SignInLink.objects.redeem(token)
+    if user is None:
+        return render(request, "registration/signin_link.html", {"invalid": True})
+    login(request, user, backend="clubs.auth.ThrottledModelBackend")
+    response = redirect(settings.LOGIN_REDIRECT_URL)
+    remember_device(response, user.email)
+    return response
 
 
 class ThrottledPasswordResetView(PasswordResetView):

@@ -1,20 +1,20 @@
 """Sign-in throttling, as an authentication backend so the directors' login form and the
 staff admin's login are throttled alike.
 
-Three counts, each taken before the password is checked (clubs/throttle.py), so parallel
-tries cannot all slip under a limit:
+Each try is counted before the password is checked (clubs/throttle.py), so parallel tries
+cannot all slip under a limit; a successful sign-in takes its try back, so every limit
+counts failures only. A browser that signed in to this account before carries a signed
+`signin_device` cookie and meets one limit only, its own count (LOGIN_FAILURE_LIMIT): what
+strangers do, from any address, never locks it. Any other browser meets three:
 
-- per network address, all sign-ins (ADDRESS_RATE_LIMIT): one address trying many
-  accounts is slowed;
-- per account and browser (LOGIN_FAILURE_LIMIT): a browser that signed in to this account
-  before carries a signed cookie and has a count of its own; any other try counts against
-  the account and its network address. A stranger's wrong passwords therefore never lock
-  the director out of their own browser, and a school's pupils sharing one address do not
-  lock each other out;
-- per account from browsers it never signed in from (LOGIN_ACCOUNT_FAILURE_LIMIT, higher):
-  the slow back-off against tries spread over many addresses. Known browsers skip it.
+- per network address (ADDRESS_RATE_LIMIT): one address failing on many accounts is
+  slowed; twenty pupils signing in correctly behind one school address block nobody;
+- per account and network address (LOGIN_FAILURE_LIMIT);
+- per account (LOGIN_ACCOUNT_FAILURE_LIMIT, higher): tries spread over many addresses.
 
-A successful sign-in clears its browser's count and takes back its try from the others.
+Over either per-account limit such a browser is not told to wait only: the sign-in page
+mails the account a one-time sign-in link (clubs/account_views.py), so a crowd of
+addresses can slow an account down but never lock its owner out.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 
 from clubs.throttle import (
-    address_allows,
+    address_limit_key,
     count_attempt,
     forget,
     key_hash,
@@ -44,10 +44,18 @@ DEVICE_COOKIE_AGE = 365 * 24 * 3600
 _DEVICE_SALT = "clubs.auth.device"
 
 
+# Why a try was refused, read by the sign-in form and page (request.sign_in_refused).
+REFUSED_ADDRESS = "address"
+REFUSED_DEVICE = "account"  # a known browser over its own count: it waits the window out
+REFUSED_NEW_BROWSER = "new-browser"  # over a per-account limit: a mailed link lets it in
+
+
 @dataclass(frozen=True)
 class SignInAttempt:
     browser_key: str
-    account_key: str | None  # None for a known browser, which skips the account-wide count
+    # None for a known browser, which skips the address and account-wide counts
+    address_key: str | None
+    account_key: str | None
 
 
 def _account_tag(account: str) -> str:
@@ -81,29 +89,41 @@ def _refuse(request: HttpRequest | None, reason: str) -> None:
     raise PermissionDenied("Too many sign-in attempts.")
 
 
+def _over(key: str, window_seconds: int, limit: int) -> bool:
+    return count_attempt(key, window_seconds) > limit
+
+
 def start_sign_in(request: HttpRequest | None, username: str) -> SignInAttempt:
     """Count this try against every limit before the password is checked, or refuse it."""
-    if not address_allows(request, "sign-in"):
-        _refuse(request, "address")
     username = normalised_email(username)
+    lockout = settings.LOGIN_LOCKOUT_SECONDS
     device = known_device(request, username)
-    where = ("device", device) if device else ("address", request_address(request))
-    browser_key = key_hash("sign-in", username, *where)
-    if count_attempt(browser_key, settings.LOGIN_LOCKOUT_SECONDS) > settings.LOGIN_FAILURE_LIMIT:
-        _refuse(request, "account")
-    account_key = None
-    if device is None:
-        account_key = key_hash("sign-in-account", username)
-        attempts = count_attempt(account_key, settings.LOGIN_LOCKOUT_SECONDS)
-        if attempts > settings.LOGIN_ACCOUNT_FAILURE_LIMIT:
-            _refuse(request, "account")
-    return SignInAttempt(browser_key, account_key)
+    if device is not None:
+        browser_key = key_hash("sign-in", username, "device", device)
+        if _over(browser_key, lockout, settings.LOGIN_FAILURE_LIMIT):
+            _refuse(request, REFUSED_DEVICE)
+        return SignInAttempt(browser_key, None, None)
+    address = request_address(request)
+    address_key = address_limit_key("sign-in", address)
+    if _over(address_key, settings.ADDRESS_RATE_WINDOW_SECONDS, settings.ADDRESS_RATE_LIMIT):
+        _refuse(request, REFUSED_ADDRESS)
+    browser_key = key_hash("sign-in", username, "address", address)
+    account_key = key_hash("sign-in-account", username)
+    # `or`: an address already over its own count adds nothing to the account-wide one.
+    if _over(browser_key, lockout, settings.LOGIN_FAILURE_LIMIT) or _over(
+        account_key, lockout, settings.LOGIN_ACCOUNT_FAILURE_LIMIT
+    ):
+        _refuse(request, REFUSED_NEW_BROWSER)
+    return SignInAttempt(browser_key, address_key, account_key)
 
 
 def signed_in(attempt: SignInAttempt) -> None:
+    """The right password: forget this browser's failures and take the try back from the
+    address and account counts, which therefore hold failures only."""
     forget(attempt.browser_key)
-    if attempt.account_key is not None:
-        undo_attempt(attempt.account_key)
+    for key in (attempt.address_key, attempt.account_key):
+        if key is not None:
+            undo_attempt(key)
 
 
 def remember_device(response: HttpResponse, username: str) -> None:

@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
+from clubs.auth import REFUSED_ADDRESS, REFUSED_DEVICE, REFUSED_NEW_BROWSER
+
 
 def too_many_from_address() -> forms.ValidationError:
     return forms.ValidationError(
@@ -20,9 +22,20 @@ class ThrottledLoginForm(AuthenticationForm):
         except forms.ValidationError:
             # clubs.auth marks the request when it refused the try before any password check.
             reason = getattr(self.request, "sign_in_refused", None)
-            if reason == "address":
+            if reason == REFUSED_ADDRESS:
                 raise too_many_from_address() from None
-            if reason == "account":
+            if reason == REFUSED_NEW_BROWSER:
+                # The same words whether or not the address has an account.
+                raise forms.ValidationError(
+                    _(
+                        "This account has had many failed sign-ins, so a browser it has not "
+                        "signed in from before needs a one-time link. If the address belongs to "
+                        "an account, we have e-mailed a sign-in link to it. Or try again in "
+                        "15 minutes."
+                    ),
+                    code="link_sent",
+                ) from None
+            if reason == REFUSED_DEVICE:
                 raise forms.ValidationError(
                     _("Too many failed sign-ins for this account. Please try again in 15 minutes."),
                     code="locked",

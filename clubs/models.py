@@ -480,6 +480,7 @@ class Game(models.Model):
 # Django registers them with the clubs app.
 from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
+from clubs.account_models import SignInLink as SignInLink  # noqa: E402
 from clubs.night_models import Board as Board  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402

@@ -75,13 +75,18 @@ def request_address(request: HttpRequest | None) -> str:
     )
 
 
+def address_limit_key(action: str, address: str) -> str:
+    return key_hash("address", action, address)
+
+
 def address_allows(request: HttpRequest | None, action: str) -> bool:
     """Count one `action` request from this network address; False once over the limit.
 
-    Each action ("sign-in", "sign-up", "password-reset", "club-create") has its own count,
-    so a burst of sign-ins does not stop a new club from being made from the same office.
+    Each action ("sign-up", "password-reset", "club-create", "director-invite") has its own
+    count, so a burst of sign-ups does not stop a new club from being made from the same
+    office. Sign-in counts its own way, failures only (clubs/auth.py).
     """
-    key = key_hash("address", action, request_address(request))
+    key = address_limit_key(action, request_address(request))
     attempts = count_attempt(key, settings.ADDRESS_RATE_WINDOW_SECONDS)
     return attempts <= settings.ADDRESS_RATE_LIMIT
 

@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/signup/sent/", account_views.signup_sent, name="signup_sent"),
     path("accounts/signup/<str:token>/", account_views.signup_confirm, name="signup_confirm"),
     path("accounts/login/", account_views.SignInView.as_view(), name="login"),
+    path("accounts/login/link/<str:token>/", account_views.signin_link, name="signin_link"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password-reset/",

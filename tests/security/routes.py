@@ -36,6 +36,7 @@ for name in ("home", "healthz", "livez", "signup", "login", "password_reset",
 route("signup", "public", "GET", "POST")
 route("signup_sent", "public", "GET")
 route("signup_confirm", "public", "GET", "POST")
+route("signin_link", "public", "GET", "POST")
 route("login", "public", "GET", "POST")
 route("password_reset", "public", "GET", "POST")
 route("logout", "public", "POST")
