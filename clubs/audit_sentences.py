@@ -304,6 +304,40 @@ def _event(f: _Facts) -> object:
     return f.event()
 
 
+def _board_result(f: _Facts) -> str:
+    """One board's result names both players and, for a change, the old result; entries
+    written before boards named their pair say only the board."""
+    facts = f.fmt(
+        event=_event(f),
+        board=f.get("board"),
+        round=f.get("round", ""),
+        result=f.get("result", ""),
+        pair=f.get("pair", ""),
+        old=f.get("old", ""),
+    )
+    if not f.get("board"):
+        return _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.") % facts
+    if f.get("pair") and f.get("old"):
+        return (
+            _(
+                "%(who)s changed board %(board)s of round %(round)s of %(event)s, %(pair)s, "
+                "from %(old)s to %(result)s."
+            )
+            % facts
+        )
+    if f.get("pair"):
+        return (
+            _(
+                "%(who)s entered %(result)s on board %(board)s of round %(round)s of "
+                "%(event)s, %(pair)s."
+            )
+            % facts
+        )
+    return (
+        _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.") % facts
+    )
+
+
 def _player(f: _Facts) -> object:
     return f.player()
 
@@ -417,18 +451,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         event=_event,
         round=_round,
     ),
-    "board_result.entered": lambda f: (
-        _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
-        % f.fmt(
-            event=_event(f),
-            board=f.get("board"),
-            round=f.get("round", ""),
-            result=f.get("result", ""),
-        )
-        if f.get("board")
-        else _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.")
-        % f.fmt(event=_event(f), round=f.get("round", ""), result=f.get("result", ""))
-    ),
+    "board_result.entered": lambda f: _board_result(f),
     "entry.removed": _simple(
         gettext_lazy("%(who)s removed %(typed)s from %(event)s."),
         event=_event,
