@@ -52,7 +52,11 @@ def refuse_stale(event: Event, round_number: int, board_number: int | None, show
             .select_related("white__player", "black__player")
             .first()
         )
-    same_pair = board is None or (board.white_id, board.black_id) == (shown.white, shown.black)
+    same_pair = (
+        board is None
+        or shown.white is None  # a command names the round's version, not the pair
+        or (board.white_id, board.black_id) == (shown.white, shown.black)
+    )
     if now == shown.pairing and same_pair:
         return  # (a board that never was is refused as such by the caller)
     facts = {"round": round_number, "board": board_number, "pairing": shown.pairing, "now": now}

@@ -11,6 +11,9 @@ from clubs.night_pairs import Shown
 from clubs.night_rounds import BOARD_RESULTS, BoardChange
 
 CODES = {result.value: result for result in BOARD_RESULTS}
+# "-+" and "--" would read as options (or the end of them); as arguments here they are codes.
+_DASH_CODES = {code for code in CODES if code.startswith("-")}
+_AS_CODE = "code:"
 
 
 def change_line(round_number: int, change: BoardChange) -> str:
@@ -30,6 +33,17 @@ class Command(BaseCommand):
         "after. Prints the board, both names and old → new result."
     )
 
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        parse = parser.parse_args
+
+        def parse_args(args: Any = None, namespace: Any = None) -> Any:
+            given = [_AS_CODE + a if a in _DASH_CODES else a for a in (args or [])]
+            return parse(given, namespace)
+
+        parser.parse_args = parse_args  # type: ignore[method-assign,assignment]
+        return parser
+
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("event_id", type=int)
@@ -43,7 +57,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         event = night_of(options["slug"], options["event_id"])
-        code = options["code"].strip()
+        code = options["code"].strip().removeprefix(_AS_CODE)
         if code not in CODES:
             raise CommandError(f"Unknown result code {code!r}: use " + ", ".join(CODES))
         shown = Shown(options["pairing"]) if options["pairing"] is not None else None
