@@ -305,37 +305,17 @@ def _event(f: _Facts) -> object:
 
 
 def _board_result(f: _Facts) -> str:
-    """One board's result names both players and, for a change, the old result; entries
-    written before boards named their pair say only the board."""
-    facts = f.fmt(
-        event=_event(f),
-        board=f.get("board"),
-        round=f.get("round", ""),
-        result=f.get("result", ""),
-        pair=f.get("pair", ""),
-        old=f.get("old", ""),
-    )
+    """Names both players and, for a change, the old result (older entries only the board)."""
     if not f.get("board"):
-        return _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.") % facts
-    if f.get("pair") and f.get("old"):
-        return (
-            _(
-                "%(who)s changed board %(board)s of round %(round)s of %(event)s, %(pair)s, "
-                "from %(old)s to %(result)s."
-            )
-            % facts
-        )
-    if f.get("pair"):
-        return (
-            _(
-                "%(who)s entered %(result)s on board %(board)s of round %(round)s of "
-                "%(event)s, %(pair)s."
-            )
-            % facts
-        )
-    return (
-        _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.") % facts
-    )
+        said = _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.")
+    elif f.get("pair") and f.get("old"):
+        said = _("%(who)s changed board %(board)s of round %(round)s of %(event)s, %(pair)s, from %(old)s to %(result)s.")  # fmt: skip  # noqa: E501
+    elif f.get("pair"):
+        said = _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s, %(pair)s.")  # fmt: skip  # noqa: E501
+    else:
+        said = _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
+    keys = ("board", "round", "result", "pair", "old")
+    return said % f.fmt(event=_event(f), **{key: f.get(key, "") for key in keys})
 
 
 def _player(f: _Facts) -> object:

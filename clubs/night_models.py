@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from django.apps import apps
 from django.db import models
 from django.db.models import F, Q
 
@@ -54,10 +55,11 @@ class BoardQuerySet(models.QuerySet["Board"]):
         point each board at the game its pair now plays in that round, colours as the game
         has them. A board whose pair has no game left waits for a result again, unless the
         event is published (its games are then the whole truth) or it was a bye: then that
-        board goes. A round
-        whose boards changed is paired anew, as far as an open screen can tell."""
-        game_model = Board.game.field.related_model
-        games = game_model.objects.filter(event_id=event_id).values_list(
+        board goes. A round whose boards changed is paired anew, as far as an open screen
+        can tell."""
+        # clubs.models imports this module: the Game model is looked up, not imported.
+        game_model = apps.get_model("clubs", "Game")
+        games = game_model._default_manager.filter(event_id=event_id).values_list(
             "pk", "round", "white_id", "black_id"
         )
         by_pair = {(rnd, frozenset({w, b}) - {None}): (pk, w, b) for pk, rnd, w, b in games}

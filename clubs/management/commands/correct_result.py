@@ -41,7 +41,7 @@ class Command(BaseCommand):
             given = [_AS_CODE + a if a in _DASH_CODES else a for a in (args or [])]
             return parse(given, namespace)
 
-        parser.parse_args = parse_args  # type: ignore[method-assign,assignment]
+        parser.parse_args = parse_args  # type: ignore[method-assign]
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
