@@ -326,6 +326,20 @@ def _event(f: _Facts) -> object:
     return f.event()
 
 
+def _board_result(f: _Facts) -> str:
+    """Names both players and, for a change, the old result (older entries only the board)."""
+    if not f.get("board"):
+        said = _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.")
+    elif f.get("pair") and f.get("old"):
+        said = _("%(who)s changed board %(board)s of round %(round)s of %(event)s, %(pair)s, from %(old)s to %(result)s.")  # fmt: skip  # noqa: E501
+    elif f.get("pair"):
+        said = _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s, %(pair)s.")  # fmt: skip  # noqa: E501
+    else:
+        said = _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
+    keys = ("board", "round", "result", "pair", "old")
+    return said % f.fmt(event=_event(f), **{key: f.get(key, "") for key in keys})
+
+
 def _player(f: _Facts) -> object:
     return f.player()
 
@@ -439,18 +453,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         event=_event,
         round=_round,
     ),
-    "board_result.entered": lambda f: (
-        _("%(who)s entered %(result)s on board %(board)s of round %(round)s of %(event)s.")
-        % f.fmt(
-            event=_event(f),
-            board=f.get("board"),
-            round=f.get("round", ""),
-            result=f.get("result", ""),
-        )
-        if f.get("board")
-        else _("%(who)s entered the results of round %(round)s of %(event)s: %(result)s.")
-        % f.fmt(event=_event(f), round=f.get("round", ""), result=f.get("result", ""))
-    ),
+    "board_result.entered": lambda f: _board_result(f),
     "entry.removed": _simple(
         gettext_lazy("%(who)s removed %(typed)s from %(event)s."),
         event=_event,

@@ -482,6 +482,7 @@ from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
 from clubs.account_models import SignInLink as SignInLink  # noqa: E402
 from clubs.night_models import Board as Board  # noqa: E402
+from clubs.night_models import Round as Round  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
 from clubs.record_models import Merge as Merge  # noqa: E402

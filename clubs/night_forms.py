@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.event_drafts import MAX_EVENT_NAME_LENGTH
 from clubs.models import Event, PairingBye, PairingSystem
+from clubs.night_pairs import Shown
 from clubs.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
 from ladder.results import Result
@@ -124,10 +125,20 @@ class RoundForm(forms.Form):
 
 
 class BoardResultForm(forms.Form):
+    """One tap: the result, and the pair and pairing version the screen showed
+    (clubs/night_pairs.py refuses it once the board holds another pair)."""
+
     result = forms.ChoiceField(choices=[(r.value, r.value) for r in Result])
+    white = forms.IntegerField(min_value=1)
+    black = forms.IntegerField(min_value=1)
+    pairing = forms.IntegerField(min_value=0)
 
     def result_value(self) -> Result:
         return Result(self.cleaned_data["result"])
+
+    def shown(self) -> Shown:
+        data = self.cleaned_data
+        return Shown(data["pairing"], data["white"], data["black"])
 
 
 class TiebreakOrderForm(forms.Form):

@@ -12,12 +12,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import club_night, night_rounds
 from clubs.access import NOT_FOUND, AuthedRequest
-from clubs.event_drafts import PublishingError
-from clubs.models import Board, Event
+from clubs.event_drafts import PublishingError, listed
+from clubs.models import Board, Event, Round
 from clubs.night_forms import BoardResultForm, tiebreak_label
 from clubs.night_views import entrant_name, is_closed, night_for_director
 from ladder.event_tables import tiebreak_text
@@ -94,8 +95,9 @@ def night_results(
     event = night_for_director(request, slug, event_id)
     paired = _paired_round(event, round_number)
     boards = [b for b in club_night.boards_of(event, round_number) if not b.is_bye]
-    open_round = round_number == paired and not is_closed(event)
+    last_round = round_number == paired and not is_closed(event)
     missing = [b.number for b in boards if b.game is None]
+    this_round = Round.objects.filter(event=event, number=round_number).first()
     return render(
         request,
         "clubs/night/results.html",
@@ -103,16 +105,22 @@ def night_results(
             "club": event.club,
             "event": event,
             "round_number": round_number,
-            "open": open_round,
+            # Any paired round's results can change until the evening is published.
+            "open": not is_closed(event),
+            "pairing": this_round.pairing if this_round else 0,
+            "paired_before_correction": bool(this_round and this_round.paired_before_correction),
+            "later_rounds": list(range(round_number + 1, paired + 1)),
             "missing": missing,
             "next_round": round_number + 1
-            if open_round and not missing and paired < (event.planned_rounds or 0)
+            if last_round and not missing and paired < (event.planned_rounds or 0)
             else None,
             "boards": [
                 {
                     "number": board.number,
                     "white": entrant_name(board.white),
                     "black": entrant_name(board.black),
+                    "white_id": board.white_id,
+                    "black_id": board.black_id,
                     "result": board.game.result if board.game else "",
                     "label": _result_label(board),
                 }
@@ -134,15 +142,35 @@ def night_result(
     here = reverse("night_results", args=[slug, event.pk, round_number])
     form = BoardResultForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a result from the list."))
+        messages.error(
+            request,
+            _("Choose a result from the list.")
+            if list(form.errors) == ["result"]
+            else _("The form could not be read: reload the page and try again."),
+        )
         return redirect(here)
     try:
-        night_rounds.enter_result(
-            event.pk, round_number, board_number, form.result_value(), request.user
+        change = night_rounds.enter_result(
+            event.pk,
+            round_number,
+            board_number,
+            form.result_value(),
+            request.user,
+            shown=form.shown(),
         )
     except PublishingError as error:
         messages.error(request, error.message)
         return redirect(here)
+    if change.paired_on_old:
+        messages.warning(
+            request,
+            ngettext(
+                "Round %(rounds)s was already paired on the old result; it stays as paired.",
+                "Rounds %(rounds)s were already paired on the old result; they stay as paired.",
+                len(change.paired_on_old),
+            )
+            % {"rounds": listed([str(number) for number in change.paired_on_old])},
+        )
     missing = night_rounds.missing_results(event, round_number)
     # On to the next board still waiting (after this one, then from the top).
     following = [n for n in missing if n > board_number] or missing

@@ -3,14 +3,16 @@
 The pairing itself is clubs/pairing.py (a library behind one small module); this file
 turns the event's entrants and games into its input and its answer into boards. A board's
 result is an ordinary Game, so standings, exports and publishing read a club night like
-any uploaded event. A round stays open (re-pairable until its first result, correctable
-board by board) until the next one is paired; publishing rates the event exactly as an
-upload, through clubs/publishing.py and the one door.
+any uploaded event. The last round can be paired again until its first result; any paired
+round's boards can be corrected, right up to publishing, and later rounds stay as paired
+(clubs/night_models.Round remembers they were paired on the old result); publishing
+rates the event exactly as an upload, through clubs/publishing.py and the one door.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -19,7 +21,8 @@ from django.utils.translation import ngettext
 from clubs import audit, pairing
 from clubs.club_night import boards_of, lock_night, paired_rounds
 from clubs.event_drafts import PublishingError, listed
-from clubs.models import ROUND_ROBINS, Board, Entry, Event, Game, PairingSystem, User
+from clubs.models import ROUND_ROBINS, Board, Entry, Event, Game, PairingSystem, Round, User
+from clubs.night_pairs import Shown, pair_text, refuse_stale
 from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
@@ -52,6 +55,8 @@ def pair_next_round(event_id: int, user: User | None, *, expected: int | None = 
         else:
             planned = _swiss_round(event, entries, number)
         _make_boards(event, number, planned)
+        Round.bump_pairing(event.pk, number)
+        Round.objects.filter(event=event, number=number).update(paired_before_correction=False)
         audit.record(event.club_id, user, "round.paired", event_id=event.pk, round=number)
         club_changed(event.club_id, shown=True)
     return number
@@ -209,30 +214,65 @@ def unpair_round(event_id: int, round_number: int, user: User | None) -> None:
             )
         Game.objects.filter(pk__in=boards.filter(black__isnull=True).values("game_id")).delete()
         boards.delete()
+        Round.bump_pairing(event.pk, round_number)
         audit.record(event.club_id, user, "round.unpaired", event_id=event.pk, round=round_number)
         club_changed(event.club_id, shown=True)
 
 
+@dataclass(frozen=True)
+class BoardChange:
+    """One board's result as recorded: what it was (None: no result yet) and the later
+    rounds that were paired on the old result (they stay as paired)."""
+
+    board: Board
+    old: Result | None
+    new: Result
+    paired_on_old: tuple[int, ...]
+
+
 def enter_result(
-    event_id: int, round_number: int, board_number: int, result: Result, user: User | None
-) -> Board:
-    """Record or correct one board's result while its round is open."""
+    event_id: int,
+    round_number: int,
+    board_number: int,
+    result: Result,
+    user: User | None,
+    *,
+    shown: Shown | None = None,
+) -> BoardChange:
+    """Record or correct one board's result in any paired round, right up to publishing.
+    Later rounds stay as paired; `shown` (what the director's screen showed) refuses a tap
+    for a board that was paired again since."""
     if result not in BOARD_RESULTS:
         raise PublishingError(_("Choose a result from the list."))
     with transaction.atomic():
         event = lock_night(event_id)
-        board = _open_board(event, round_number, board_number)
+        if shown is not None:
+            refuse_stale(event, round_number, board_number, shown)
+        board = played_board(event, round_number, board_number)
+        old = board.game.result_code if board.game is not None else None
         _record(event, board, result)
+        last = paired_rounds(event)
+        later = tuple(range(round_number + 1, last + 1)) if old not in (None, result) else ()
+        if later:
+            Round.objects.filter(event=event, number__in=later).update(
+                paired_before_correction=True
+            )
         audit.record(
             event.club_id, user, "board_result.entered", event_id=event.pk,
             round=round_number, board=board_number, result=result.value,
+            pair=pair_text(board), old=old.value if old is not None else "",
         )  # fmt: skip
         club_changed(event.club_id, shown=True)
-    return board
+    return BoardChange(board, old, result, later)
 
 
 def enter_round_results(
-    event_id: int, round_number: int, results: Sequence[Result], user: User | None
+    event_id: int,
+    round_number: int,
+    results: Sequence[Result],
+    user: User | None,
+    *,
+    shown: Shown | None = None,
 ) -> None:
     """Every board of a round at once, in board order (the enter_results command)."""
     if any(result not in BOARD_RESULTS for result in results):
@@ -241,29 +281,33 @@ def enter_round_results(
         event = lock_night(event_id)
         if round_number != paired_rounds(event) or round_number < 1:
             raise PublishingError(_("Only the last paired round takes results."))
+        if shown is not None:
+            refuse_stale(event, round_number, None, shown)
         boards = [board for board in boards_of(event, round_number) if not board.is_bye]
         if len(results) != len(boards):
             raise PublishingError(
                 _("Round %(round)d has %(boards)d boards; %(given)d results were given.")
                 % {"round": round_number, "boards": len(boards), "given": len(results)}
             )
+        changes = []
         for board, result in zip(boards, results, strict=True):
+            old = board.game.result if board.game is not None else ""
             _record(event, board, result)
+            change = f"{old} → {result.value}" if old and old != result.value else result.value
+            changes.append(f"{pair_text(board)} {change}")
         audit.record(
             event.club_id, user, "board_result.entered", event_id=event.pk,
-            round=round_number, board=None, result=",".join(r.value for r in results),
+            round=round_number, board=None, result="; ".join(changes),
         )  # fmt: skip
         club_changed(event.club_id, shown=True)
 
 
-def _open_board(event: Event, round_number: int, board_number: int) -> Board:
-    if round_number != paired_rounds(event) or round_number < 1:
-        raise PublishingError(
-            _("Round %(round)d is closed: the next round is paired.") % {"round": round_number}
-        )
+def played_board(event: Event, round_number: int, board_number: int) -> Board:
+    if not 1 <= round_number <= paired_rounds(event):
+        raise PublishingError(_("Round %(round)d is not paired yet.") % {"round": round_number})
     board = (
         event.boards.filter(round=round_number, number=board_number, black__isnull=False)
-        .select_related("game")
+        .select_related("game", "white__player", "black__player")
         .first()
     )
     if board is None:
@@ -307,9 +351,10 @@ def club_tiebreak_order(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:
     return tuple(club_order(event.club))
 
 
-def publish_night(event_id: int, user: User | None) -> Event:
+def publish_night(event_id: int, user: User | None, *, partial: bool = True) -> Event:
     """Rate the club night exactly as an uploaded event, once every paired board has a
-    result. Its players all came from the roster, so no name needs confirming."""
+    result. Its players all came from the roster, so no name needs confirming. Without
+    `partial`, an evening with rounds still to pair is refused."""
     with transaction.atomic():
         if Event.objects.filter(pk=event_id, status=Event.Status.PUBLISHED).exists():
             raise PublishingError(_("This event is already published."))
@@ -317,7 +362,17 @@ def publish_night(event_id: int, user: User | None) -> Event:
         last = paired_rounds(event)
         if not last:
             raise PublishingError(_("Pair and play a round before publishing."))
-        refuse_missing_results(event, last)
+        planned = event.planned_rounds or 0
+        if not partial and last < planned:
+            raise PublishingError(
+                _(
+                    "Only %(paired)d of %(planned)d rounds are played: pair the rest, or "
+                    "publish the rounds played so far on purpose."
+                )
+                % {"paired": last, "planned": planned}
+            )
+        for number in range(1, last + 1):
+            refuse_missing_results(event, number)
         # Requested byes for rounds never paired are dropped: those rounds were not played.
         event.games.filter(round__gt=last).delete()
         version = Event.objects.values_list("edit_version", flat=True).get(pk=event_id)

@@ -23,7 +23,7 @@ from clubs import club_night, night_rounds, players
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
 from clubs.event_drafts import PublishingError
 from clubs.merging import RosterChangeError
-from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player
+from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
 from clubs.night_forms import (
     NEWCOMER,
     SEARCH,
@@ -204,6 +204,11 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             "paired": paired,
             "planned": planned,
             "rounds": range(1, paired + 1),
+            "paired_on_old": set(
+                Round.objects.filter(event=event, paired_before_correction=True).values_list(
+                    "number", flat=True
+                )
+            ),
             "future_rounds": range(paired + 1, planned + 1),
             "next_round": paired + 1 if paired < planned and not missing and not closed else None,
             "missing": missing,

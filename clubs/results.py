@@ -30,7 +30,7 @@ from clubs.event_drafts import (
 )
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.importers.base import name_key as typed_key
-from clubs.models import Club, Entry, Event, Game, NewcomerStart, User
+from clubs.models import Board, Club, Entry, Event, Game, NewcomerStart, User
 from ladder.changes import club_changed
 from ladder.results import Result
 from matching import clean_name
@@ -258,6 +258,10 @@ def _store_results(
         marks["file_date"] = file_date
     if marks:
         Event.objects.filter(pk=event.pk).update(**marks)
+    if event.pairing_system:
+        # A club night's boards point at its games: they follow the games just stored, or
+        # its pages and exports would show every board as still waiting beside them.
+        Board.objects.follow_games(event.pk, published=event.is_published)
     audit.record(
         event.club_id,
         user,

@@ -15,7 +15,17 @@ from django.core.management.base import CommandError
 from clubs import club_night, night_rounds
 from clubs.event_drafts import PublishingError
 from clubs.importers.trf import parse_trf
-from clubs.models import AuditEntry, Board, Club, Event, Game, PairingBye, PairingSystem, Player
+from clubs.models import (
+    AuditEntry,
+    Board,
+    Club,
+    Event,
+    Game,
+    PairingBye,
+    PairingSystem,
+    Player,
+    Round,
+)
 from clubs.players import add_player
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -249,7 +259,7 @@ def test_the_export_holds_the_boards_still_being_played(club):
     )
 
 
-def test_a_board_is_corrected_until_the_round_closes(club):
+def test_a_board_of_an_earlier_round_is_corrected_and_later_rounds_stay_as_paired(club):
     event = start(club, roster(club, NAMES[:4]), rounds=3)
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
@@ -259,8 +269,12 @@ def test_a_board_is_corrected_until_the_round_closes(club):
     assert Game.objects.filter(event=event).count() == 1
     night_rounds.enter_result(event.pk, 1, 2, Result.DRAW, None)
     night_rounds.pair_next_round(event.pk, None)
-    with pytest.raises(PublishingError, match="closed"):
-        night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
+    round_2 = [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)]
+    change = night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
+    assert (change.old, change.new, change.paired_on_old) == (Result.BLACK_WIN, Result.DRAW, (2,))
+    assert club_night.boards_of(event, 1)[0].game.result == Result.DRAW
+    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)] == round_2
+    assert Round.objects.get(event=event, number=2).paired_before_correction
 
 
 @pytest.mark.parametrize("result", [Result.BYE_FULL, Result.UNRATED_DRAW, Result.NO_RESULT])

@@ -13,7 +13,17 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from clubs import club_night, night_rounds
-from clubs.models import AuditEntry, Board, Club, Entry, Event, Game, PairingSystem, Player
+from clubs.models import (
+    AuditEntry,
+    Board,
+    Club,
+    Entry,
+    Event,
+    Game,
+    PairingSystem,
+    Player,
+    Round,
+)
 from clubs.players import rename_player
 from ladder import tiebreaks
 from ladder.results import Result
@@ -52,6 +62,17 @@ def night(club, players, *, system=PairingSystem.SWISS, rounds=3):
 
 def url(name, event, *more):
     return reverse(name, args=[event.club.slug, event.pk, *more])
+
+
+def tap(result, event, round_number, board_number):
+    """A result tap as the results screen sends it: the pair and pairing version it showed."""
+    board = Board.objects.filter(event=event, round=round_number, number=board_number).first()
+    return {
+        "result": result,
+        "white": board.white_id if board else 1,
+        "black": board.black_id if board and board.black_id else 1,
+        "pairing": Round.pairing_of(event.pk, round_number),
+    }
 
 
 def said(response):
@@ -376,14 +397,14 @@ def test_an_unpaired_round_has_no_pages(signed_in, club, roster):
 def test_one_tap_records_a_result_and_moves_on_to_the_next_board(signed_in, club, roster):
     event = night(club, roster[:4])
     night_rounds.pair_next_round(event.pk, None)
-    response = signed_in.post(url("night_result", event, 1, 1), {"result": "1-0"})
+    response = signed_in.post(url("night_result", event, 1, 1), tap("1-0", event, 1, 1))
     assert response.url == url("night_results", event, 1) + "#board-2"
     board = Board.objects.get(event=event, round=1, number=1)
     assert board.game.result == Result.WHITE_WIN.value
     # A correction while the round is open.
-    signed_in.post(url("night_result", event, 1, 1), {"result": "0-1"})
+    signed_in.post(url("night_result", event, 1, 1), tap("0-1", event, 1, 1))
     assert Board.objects.get(pk=board.pk).game.result == Result.BLACK_WIN.value
-    done = signed_in.post(url("night_result", event, 1, 2), {"result": "1/2"})
+    done = signed_in.post(url("night_result", event, 1, 2), tap("1/2", event, 1, 2))
     assert done.url.endswith("#all-in")
 
 
@@ -402,7 +423,7 @@ def test_forfeits_sit_behind_a_second_step(signed_in, club, roster):
         (1, 1, "x", "Choose a result from the list."),
         (1, 1, Result.BYE_PAIRING.value, "Choose a result from the list."),
         (1, 9, "1-0", "There is no such board in this round."),
-        (2, 1, "1-0", "Round 2 is closed: the next round is paired."),
+        (2, 1, "1-0", "Round 2 is not paired yet."),
     ],
 )
 def test_a_forged_result_changes_nothing(
@@ -411,19 +432,21 @@ def test_a_forged_result_changes_nothing(
     event = night(club, roster[:4])
     night_rounds.pair_next_round(event.pk, None)
     before = state(event)
-    response = signed_in.post(url("night_result", event, round_number, board), {"result": result})
+    posted = tap(result, event, round_number, board)
+    response = signed_in.post(url("night_result", event, round_number, board), posted)
     assert message in said(response)
     assert state(event) == before
 
 
-def test_a_closed_round_shows_results_without_buttons(signed_in, club, roster):
+def test_an_earlier_round_keeps_its_buttons_and_says_later_rounds_stay(signed_in, club, roster):
     event = night(club, roster[:4])
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     night_rounds.pair_next_round(event.pk, None)
     html = signed_in.get(url("night_results", event, 1)).content.decode()
-    assert "This round is closed" in html
-    assert 'name="result"' not in html
+    assert "This round is closed" not in html
+    assert 'name="result"' in html
+    assert "Round 2 is already paired" in html
 
 
 def test_standings_after_each_round_with_the_clubs_tiebreaks(signed_in, club, roster):
@@ -471,7 +494,7 @@ def test_publish_waits_for_every_result_then_rates_the_event(signed_in, club, ro
     # Read-only afterwards: no buttons, and a forged tap is refused.
     html = signed_in.get(url("night_evening", event)).content.decode()
     assert "Pair round" not in html
-    late = signed_in.post(url("night_result", event, 1, 1), {"result": "0-1"})
+    late = signed_in.post(url("night_result", event, 1, 1), tap("0-1", event, 1, 1))
     assert any("published" in m for m in said(late))
 
 

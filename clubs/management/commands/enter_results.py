@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import night_of
+from clubs.night_pairs import Shown
 from clubs.night_rounds import BOARD_RESULTS, enter_round_results
 from ladder.results import Result
 
@@ -23,6 +24,10 @@ class Command(BaseCommand):
         parser.add_argument("event_id", type=int)
         parser.add_argument("round", type=int)
         parser.add_argument("results", metavar="RESULTS")
+        parser.add_argument(
+            "--pairing", type=int, default=None, metavar="N",
+            help="refuse, storing nothing, unless the round is still at pairing version N",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         event = night_of(options["slug"], options["event_id"])
@@ -34,7 +39,8 @@ class Command(BaseCommand):
             )
         results: list[Result] = [CODES[code] for code in codes]
         try:
-            enter_round_results(event.pk, options["round"], results, None)
+            shown = Shown(options["pairing"]) if options["pairing"] is not None else None
+            enter_round_results(event.pk, options["round"], results, None, shown=shown)
         except PublishingError as error:
             raise CommandError(error.message) from None
         self.stdout.write(f"Round {options['round']}: {len(results)} results entered")

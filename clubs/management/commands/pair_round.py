@@ -8,14 +8,16 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from clubs.club_night import boards_of
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import night_of
+from clubs.models import Round
 from clubs.night_rounds import pair_next_round
 
 
 class Command(BaseCommand):
     help = (
-        'Pair the next round of a club night; prints {"round": r, "boards": [{"board": 1, '
-        '"white": NAME, "black": NAME}], "bye": NAME or null}. Exit 1 when the previous round '
-        "misses a result or every round is paired."
+        'Pair the next round of a club night; prints {"round": r, "pairing": N, "boards": '
+        '[{"board": 1, "white": NAME, "black": NAME}], "bye": NAME or null} (N: the round\'s '
+        "pairing version). Exit 1 when the previous round misses a result or every round is "
+        "paired."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -37,5 +39,13 @@ class Command(BaseCommand):
             if board.black is not None
         ]  # fmt: skip
         self.stdout.write(
-            json.dumps({"round": number, "boards": paired, "bye": bye}, ensure_ascii=False)
+            json.dumps(
+                {
+                    "round": number,
+                    "pairing": Round.pairing_of(event.pk, number),
+                    "boards": paired,
+                    "bye": bye,
+                },
+                ensure_ascii=False,
+            )
         )

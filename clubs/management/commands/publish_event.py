@@ -14,12 +14,17 @@ from clubs.publishing import publish_event
 class Command(BaseCommand):
     help = (
         "Publish a draft event: it is rated and the ladder replays. A club night needs every "
-        "paired board's result; an uploaded draft needs every name confirmed."
+        "paired board's result and every planned round paired (or --partial); an uploaded "
+        "draft needs every name confirmed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("event_id", type=int)
+        parser.add_argument(
+            "--partial", action="store_true",
+            help="publish a club night with rounds still unpaired (the rounds played so far)",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = club_named(options["slug"])
@@ -28,7 +33,7 @@ class Command(BaseCommand):
             raise CommandError(f"No event {options['event_id']} in club {club.slug!r}")
         try:
             if event.pairing_system:
-                event = publish_night(event.pk, None)
+                event = publish_night(event.pk, None, partial=options["partial"])
             else:
                 event = publish_event(event.pk, event.edit_version, None)
         except PublishingError as error:

@@ -4,7 +4,9 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Max
 
+from clubs.club_night import paired_rounds
 from clubs.management.commands._night import club_named
 from clubs.models import Event
 from clubs.night_rounds import club_tiebreak_order, standings
@@ -28,6 +30,10 @@ class Command(BaseCommand):
         found = event.first()
         if found is None:
             raise CommandError(f"No event {options['event_id']} in club {club.slug!r}")
+        after = options["after_round"]
+        rounds = _rounds(found) if after is not None else 0
+        if after is not None and after > rounds:
+            raise CommandError(f"Event {found.pk} has {rounds} paired rounds: no round {after}")
         names = dict(found.entries.values_list("pk", "typed_name"))
         order = club_tiebreak_order(found)
         rows = [
@@ -40,3 +46,10 @@ class Command(BaseCommand):
             for values in standings(found, options["after_round"])
         ]
         self.stdout.write(json.dumps(rows, ensure_ascii=False))
+
+
+def _rounds(event: Event) -> int:
+    """A club night's paired rounds; an uploaded event's rounds with a game."""
+    if event.pairing_system:
+        return paired_rounds(event)
+    return event.games.aggregate(last=Max("round"))["last"] or 0
