@@ -27,6 +27,6 @@ def clean_names(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("clubs", "0017_pairing_bye_results")]
+    dependencies = [("clubs", "0018_held_players")]
 
     operations = [migrations.RunPython(clean_names, migrations.RunPython.noop)]
