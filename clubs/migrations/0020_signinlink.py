@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0017_pairing_bye_results'),
+        ('clubs', '0019_clean_names'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0017_pairing_bye_results'),
+        ('clubs', '0020_signinlink'),
     ]
 
     operations = [

@@ -302,7 +302,7 @@ def test_sent_text_loses_controls_and_invisible_marks_and_keeps_its_layout(sent,
 
 
 def test_names_stored_before_are_cleaned_by_the_migration(world):
-    migration = importlib.import_module("clubs.migrations.0018_edges_clean_names")
+    migration = importlib.import_module("clubs.migrations.0019_clean_names")
     club = Club.objects.get(slug="club-a")
     Club.objects.filter(pk=club.pk).update(name="Club\u202e A\u200b")
     Event.objects.filter(name="Spring Open").update(name="Spring\u2067 Open\ufeff")
