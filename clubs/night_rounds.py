@@ -27,6 +27,7 @@ from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
 from ladder.event_pages import Tiebreaks, club_order, is_round_robin
+from ladder.file_ranks import file_ranking
 from ladder.results import Result
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
@@ -341,10 +342,28 @@ def standings(event: Event, after_round: int | None = None) -> list[tiebreaks.Va
         )
         if after_round is None or row[0] <= after_round
     ]
-    entrants = list(event.entries.order_by("start_rank", "id").values_list("pk", flat=True))
+    entries = list(event.entries.order_by("start_rank", "id").values_list("pk", "rank_in_file"))
+    entrants = [pk for pk, _rank in entries]
     robin = is_round_robin(event.pairing_system, rows)
     rules = Tiebreaks(club_order(event.club), robin, tiebreaks.rules_on(event.date))
-    return rules.compute(entrants, rows)
+    computed = rules.compute(entrants, rows)
+    last_round = max((row[0] for row in rows), default=0)
+    if after_round is not None and after_round < last_round:
+        return computed  # standings after a round are the club's, as on the event page
+    # The final standings follow the file's own ranks where the event page does.
+    played = {e for _r, white, black, _c, _v in rows for e in (white, black) if e is not None}
+    by_entry = {values.player: values for values in computed}
+    ranking = file_ranking(
+        [v.player for v in computed],
+        {v.player: v.points for v in computed},
+        played,
+        dict(entries),
+    )
+    if ranking is None:
+        return computed
+    for entry, rank in ranking:
+        by_entry[entry].rank = rank
+    return [by_entry[entry] for entry, _rank in ranking]
 
 
 def club_tiebreak_order(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:

@@ -8,13 +8,14 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from django.db.models import Count, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
 from ladder.event_ratings import RatingLine, rating_lines, with_opponent_ratings
-from ladder.file_ranks import file_order
+from ladder.file_ranks import file_order, file_ranking
 from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.player_page import ClubRules, club_rules
 from ladder.result_labels import RESULT_LABELS
@@ -73,6 +74,8 @@ class EventPage:
     # The final standings are the tournament file's ranks (ladder.file_ranks); the tie-break
     # columns still show the club's tie-breaks as computed.
     ranks_from_file: bool = False
+    # ... and the club's tie-breaks would break some tie otherwise: their columns are left out.
+    hides_tiebreaks: bool = False
     # What the rating-changes table's written sums need of the club's rating settings.
     club_rules: ClubRules | None = None
     # A Swiss event's wall chart (ladder.wallchart): its rounds, and each final standing
@@ -176,6 +179,14 @@ def event_page(
             shown_result = VARIANT_TEXT % {"result": shown_result, "variant": variant}
         rounds[round_no].append(Board(len(rounds[round_no]) + 1, white, black, shown_result))
 
+    order = rules.order
+    hides_tiebreaks = False
+    if in_file_order is not None and after is None and not _ties_agree(final):
+        # The file broke some tie otherwise than the club's tie-breaks would: columns of
+        # those would contradict the ranks beside them, so the page leaves them out.
+        order, hides_tiebreaks = (), True
+        for standing in final:
+            standing.tiebreak_values = ()
     changes = sorted(
         (s for s in final if s.rating is not None),
         key=lambda s: (-s.rating.change if s.rating else 0, s.rank),
@@ -188,8 +199,9 @@ def event_page(
         rating_changes=changes,
         after=after,
         last_round=last_round,
-        order=rules.order,
+        order=order,
         ranks_from_file=in_file_order is not None and after is None,
+        hides_tiebreaks=hides_tiebreaks,
         club_rules=rating_rules,
     )
     if rules.round_robin or not games:
@@ -199,6 +211,15 @@ def event_page(
     return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
 
 
+def _ties_agree(in_file_order: list[Standing]) -> bool:
+    """Whether each pair of neighbours on equal points is in the order the club's
+    tie-breaks give (their values, compared in the club's order)."""
+    return all(
+        a.points != b.points or a.tiebreak_values >= b.tiebreak_values
+        for a, b in pairwise(in_file_order)
+    )
+
+
 def _in_file_order(
     standings: list[Standing], games: Sequence[GameRow], file_ranks: Mapping[int, int | None]
 ) -> list[Standing] | None:
@@ -206,16 +227,13 @@ def _in_file_order(
     trusts them; entrants without a game follow, sharing the next rank."""
     by_entry = {s.entry_id: s for s in standings}
     with_game = {e for _r, white, black, _c, _v in games for e in (white, black) if e is not None}
-    order = file_order({e: by_entry[e].points for e in sorted(with_game)}, file_ranks)
-    if order is None:
+    points = {s.entry_id: s.points for s in standings}
+    ranking = file_ranking([s.entry_id for s in standings], points, with_game, file_ranks)
+    if ranking is None:
         return None
-    after_last = max(file_ranks[e] or 0 for e in order) + 1
-    for entry in order:
-        by_entry[entry].rank = file_ranks[entry] or 0
-    rest = [s for s in standings if s.entry_id not in with_game]
-    for standing in rest:
-        standing.rank = after_last
-    return [by_entry[e] for e in order] + rest
+    for entry, rank in ranking:
+        by_entry[entry].rank = rank
+    return [by_entry[entry] for entry, _rank in ranking]
 
 
 def _standings(

@@ -32,3 +32,24 @@ def file_order(points: Mapping[int, float], ranks: Mapping[int, int | None]) -> 
     if any(points[a] < points[b] for a, b in pairwise(in_order)):
         return None
     return in_order
+
+
+def file_ranking(
+    computed: list[int],
+    points: Mapping[int, float],
+    played: set[int],
+    ranks: Mapping[int, int | None],
+) -> list[tuple[int, int]] | None:
+    """The final ranking as the event page shows it when it follows the file: (entry, rank)
+    for the entrants with a game in the file's order and with its ranks, then the entrants
+    without one, in the `computed` order, sharing the next rank. None when the file's
+    ranks cannot be used (file_order), and the club's tie-breaks rank the event.
+
+    One rule for every place that ranks an event: the event page, `standings`, the events
+    list's winner and the live page."""
+    order = file_order({e: points[e] for e in sorted(played)}, ranks)
+    if order is None:
+        return None
+    after_last = max(ranks[e] or 0 for e in order) + 1
+    rest = [(e, after_last) for e in computed if e not in played]
+    return [(e, ranks[e] or 0) for e in order] + rest

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,72 @@ def test_results_saved_in_the_grid_drop_the_files_ranks_and_the_export_computes_
     }
     assert sorted(places.values()) == list(range(1, 53))  # one place each, by points
     assert places != {p.key: p.rank for p in original.players}
+
+
+CORPUS_FILES = sorted(CORPUS.glob("*.trf")) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="the shared TRF corpus is not there")
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
+@pytest.mark.django_db
+def test_standings_ranks_a_real_file_as_its_event_page_and_the_events_list(client, public, path):
+    """One ranking (issue 23): the `standings` command, the event page and the events
+    list's winner agree, whether the page follows the file's ranks or the club's."""
+    event = import_file(public, path, "--publish")
+    out = io.StringIO()
+    call_command("standings", public.slug, str(event.pk), "--format", "json", stdout=out)
+    command = [(row["rank"], row["points"]) for row in json.loads(out.getvalue())]
+    page = client.get(url(public, f"events/{event.pk}/"))
+    rows = table(page, "standings")
+    shown = [(int(row[0]), points_value(row[2])) for row in rows]
+    assert command == shown
+    winners = [name for name, _points in first_rows(rows)]
+    events_list = client.get(url(public, "events/")).content.decode()
+    assert all(name in events_list for name in winners[:1])
+
+
+def points_value(shown: str) -> float:
+    return float(shown.replace("½", ".5")) if shown != "½" else 0.5
+
+
+def first_rows(rows: list[list[str]]) -> list[tuple[str, str]]:
+    return [(row[1], row[2]) for row in rows if row[0] == "1"]
+
+
+HIDDEN_SENTENCE = (
+    "The club's own tie-breaks would order some ties otherwise, so they are not shown."
+)
+
+
+@pytest.mark.django_db
+def test_file_ranks_that_break_a_tie_against_the_clubs_tie_breaks_hide_those_columns(
+    client, public
+):
+    """Ann and Eve both 2 points; Ann's opponents scored more (Buchholz 1 against 0), yet
+    the file ranks Eve first: tie-break columns beside those ranks would contradict them."""
+    ann, bob, cid, dee, eve, fay = (
+        Player.objects.create(club=public, name=name, start_rating=1500, start_games=30)
+        for name in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
+    )
+    event = make_event(
+        public,
+        [(1, ann, bob, W), (1, cid, dee, W), (1, eve, fay, W),
+         (2, ann, cid, W), (2, eve, bob, W), (2, dee, fay, W)],
+        name="Contested Swiss",
+    )  # fmt: skip
+    replay(public)
+    computed = table(page(client, event), "standings")
+    assert [row[1] for row in computed][:2] == ["Ann", "Eve"]
+    file_says = {"Eve": 1, "Ann": 2, "Cid": 3, "Dee": 4, "Bob": 5, "Fay": 6}
+    with_file_ranks(event, file_says)
+    response = page(client, event)
+    html = response.content.decode()
+    assert ranked(response)[:2] == [("1", "Eve"), ("2", "Ann")]
+    assert FILE_SENTENCE in html and HIDDEN_SENTENCE in html
+    assert len(table(response, "standings")[0]) == len(computed[0]) - len(DEFAULT_ORDER)
+    # File ranks that agree with the tie-breaks keep the columns.
+    with_file_ranks(event, {**file_says, "Ann": 1, "Eve": 2})
+    agreeing = page(client, event)
+    assert FILE_SENTENCE in agreeing.content.decode()
+    assert HIDDEN_SENTENCE not in agreeing.content.decode()
+    assert len(table(agreeing, "standings")[0]) == len(computed[0])
