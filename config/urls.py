@@ -5,13 +5,14 @@ from django.urls import include, path
 
 from clubs import account_views
 from clubs import views as club_views
-from config.health import healthz, livez
+from config.health import healthz, livez, readyz
 from ladder import views as ladder_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("i18n/<str:code>/", club_views.choose_language, name="choose_language"),
     # Accounts
