@@ -60,7 +60,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def readyz(request: HttpRequest) -> JsonResponse:
     body: dict[str, object] = {
         "database": _database_status(),
-        "static": _static_status(),
+        "static": static_status(),
     }
     prerequisites_ok = body["database"] == "ok" and body["static"] == "ok"
     body["page"] = _page_status(request) if prerequisites_ok else "not tried"
@@ -87,7 +87,7 @@ def _database_status() -> str:
     return "ok"
 
 
-def _static_status() -> str:
+def static_status() -> str:
     """Without collectstatic's manifest every page that names a stylesheet is a 500, and the
     storage reads the manifest once, at start-up: a restart after collectstatic is needed."""
     if not isinstance(staticfiles_storage, ManifestFilesMixin):

@@ -370,3 +370,33 @@ def test_a_sigkilled_busy_worker_takes_its_work_horse_with_it(settings):
                 os.killpg(pid, signal.SIGKILL)
         worker.wait(timeout=10)
         redis.flushdb()
+
+
+# --- deploys that do not collide -------------------------------------------------------------
+
+
+def test_migrations_run_once_in_a_one_shot_service_that_web_worker_and_cron_wait_for():
+    migrate = command("migrate")
+    assert migrate[:2] == ["sh", "-c"]
+    steps = migrate[2].split(" && ")
+    assert steps == [
+        "python manage.py migrate --noinput",
+        "python manage.py collectstatic --noinput",  # never --clear: the last version's stay
+    ]
+    assert '    restart: "no"' in service("migrate")
+    waits = top_level_block("x-app")
+    start = waits.index("  depends_on:")
+    assert waits[start + 5 : start + 7] == [
+        "    migrate:", "      condition: service_completed_successfully"
+    ]  # fmt: skip
+    for name in ("web", "worker", "cron"):
+        lines = service(name)
+        assert not any(line.startswith("    depends_on:") for line in lines), name
+        assert not any("migrate" in line for line in lines if line.startswith("    command:"))
+
+
+def test_every_app_service_shares_one_static_root_volume():
+    assert "  volumes: [static:/app/var/static]" in top_level_block("x-app")
+    assert "  static:" in top_level_block("volumes")
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "collectstatic --noinput" in dockerfile and "--clear" not in dockerfile
