@@ -95,9 +95,6 @@ class Relay:
                 sink.sendall(data)
         # A cut leaves both ends open and silent: the client's reads wait for its timeout.
 
-    def hang(self) -> None:
-        self.cut = True
-
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.listener.shutdown(socket.SHUT_RDWR)
@@ -460,7 +457,7 @@ def run(deployment: Deployment) -> int:
                                    "worker killed mid-replay",
                                    lambda: kill_a_worker_mid_replay(deployment)))  # fmt: skip
 
-    deployment.relay.hang()
+    deployment.relay.cut = True  # host A's Redis now accepts and never answers
     probes: list[str] = []
 
     def probe_host_a() -> str:
