@@ -63,3 +63,33 @@ def test_collectstatic_over_a_previous_version_keeps_its_hashed_files(tmp_path):
     current = json.loads((static_root / "staticfiles.json").read_text())["paths"]["css/site.css"]
     assert current != "css/site.0123456789ab.css" and (static_root / current).exists()
     assert previous.read_text() == "body { color: black }"
+
+
+def test_a_file_collected_after_start_up_is_served_and_nothing_outside_static_root(
+    rf, settings, tmp_path
+):
+    """A newer version's stylesheet, written to the shared STATIC_ROOT after this process
+    (and WhiteNoise's index of it) started: a new page on an old host still gets it."""
+    from django.core.exceptions import SuspiciousFileOperation
+    from django.http import Http404
+    from django.urls import resolve
+
+    from config.static_files import collected_later
+
+    settings.STATIC_ROOT = tmp_path / "static"
+    newer = settings.STATIC_ROOT / "css" / "site.fedcba987654.css"
+    newer.parent.mkdir(parents=True)
+    newer.write_text("body { color: navy }")
+    (tmp_path / "secret.txt").write_text("not static")
+    assert resolve("/static/css/site.fedcba987654.css").func is collected_later
+
+    response = collected_later(rf.get("/"), "css/site.fedcba987654.css")
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content) == b"body { color: navy }"
+    assert "immutable" in response["Cache-Control"]
+    for path in ("css/site.000000000000.css", "css/"):
+        with pytest.raises(Http404):
+            collected_later(rf.get("/"), path)
+    with pytest.raises(SuspiciousFileOperation):  # Django answers it 400
+        collected_later(rf.get("/"), "../secret.txt")
+    assert collected_later(rf.post("/"), "css/site.fedcba987654.css").status_code == 405
