@@ -2,6 +2,7 @@
 #   web:    the default command (gunicorn)
 #   worker: python manage.py rqworker default
 #   cron:   python manage.py rqcron ladder.cron
+#   once per deploy, before the others: python manage.py migrate --noinput
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
@@ -13,7 +14,9 @@ COPY requirements.lock ./
 RUN pip install -r requirements.lock
 
 COPY . .
-# collectstatic needs settings but no secrets or database.
+# collectstatic needs settings but no secrets or database. Web refuses to start without its
+# manifest. compose.yaml mounts a shared volume over var/static and runs collectstatic again in
+# its migrate service, adding this version's hashed files beside the last one's.
 RUN DEBUG=false SECRET_KEY=build-only-not-secret python manage.py collectstatic --noinput \
     && chown -R app:app /app
 

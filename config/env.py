@@ -8,6 +8,7 @@ falling back to a default.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from collections.abc import Mapping
 from typing import overload
@@ -60,6 +61,26 @@ def env_int(
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
     if minimum is not None and number < minimum:
         raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
+def env_float(
+    name: str,
+    default: float,
+    *,
+    minimum: float,
+    environ: Mapping[str, str] = os.environ,
+) -> float:
+    """A number of seconds such as `0.5`; `minimum` keeps a timeout from being 0 (no limit)."""
+    value = environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        number = float(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+    if not math.isfinite(number) or number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value.strip()}")
     return number
 
 

@@ -13,7 +13,8 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_networks, env_str, env_url
+from config.env import env_bool, env_float, env_int, env_list, env_networks, env_str, env_url
+from config.redis_client import url_with_timeouts
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -121,12 +122,25 @@ PAGE_CACHE_MAX_BYTES = env_int("PAGE_CACHE_MAX_BYTES", 4 * 1024 * 1024, minimum=
 
 # Jobs: with REDIS_URL a real RQ queue, without it jobs run in-process right after commit.
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
+# Every Redis client connects and reads within these (config/redis_client.py): pages never
+# wait on Redis, so a hung one costs a request at most one timeout, and after a failure each
+# process leaves it alone for REDIS_RETRY_AFTER_SECONDS (the sweep re-queues what was missed).
+REDIS_CONNECT_TIMEOUT_SECONDS = env_float("REDIS_CONNECT_TIMEOUT_SECONDS", 0.25, minimum=0.01)
+REDIS_READ_TIMEOUT_SECONDS = env_float("REDIS_READ_TIMEOUT_SECONDS", 0.5, minimum=0.01)
+REDIS_RETRY_AFTER_SECONDS = env_float("REDIS_RETRY_AFTER_SECONDS", 5.0, minimum=0)
 RQ_QUEUES = {
     "default": {
-        "URL": REDIS_URL or "redis://127.0.0.1:6379/0",
+        # The worker lengthens its own read timeout for its blocking wait on the queue.
+        "URL": url_with_timeouts(
+            REDIS_URL or "redis://127.0.0.1:6379/0",
+            REDIS_CONNECT_TIMEOUT_SECONDS,
+            REDIS_READ_TIMEOUT_SECONDS,
+        ),
         "DEFAULT_TIMEOUT": 900,
     }
 }
+# The worker's work horse dies with it (config/rq_worker.py).
+RQ = {"WORKER_CLASS": "config.rq_worker.HorseDiesWithWorker"}
 # A ladder out of date for longer than this is replayed again by the sweep.
 LADDER_SWEEP_AFTER_SECONDS = env_int("LADDER_SWEEP_AFTER_SECONDS", 60, minimum=1)
 
@@ -170,7 +184,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
+# collectstatic writes here; web processes serve it (WhiteNoise). A volume shared across a
+# rolling deploy keeps the previous version's hashed files next to the new ones.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "static")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -238,7 +254,7 @@ SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 # Probes ask over plain HTTP from inside the container or the proxy's network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^readyz$"]
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)

@@ -1,17 +1,21 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from clubs import account_views
 from clubs import views as club_views
-from config.health import healthz, livez
+from config.health import healthz, livez, readyz
+from config.static_files import collected_later
 from ladder import views as ladder_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
+    # Reached only for names WhiteNoise did not index at start-up (config/static_files.py).
+    re_path(r"^static/(?P<path>.+)$", collected_later),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("i18n/<str:code>/", club_views.choose_language, name="choose_language"),
     # Accounts

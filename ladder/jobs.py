@@ -10,6 +10,7 @@ from django.utils import timezone
 from rq import Queue
 
 from clubs.models import Club
+from config import redis_client
 from ladder import replay
 
 logger = logging.getLogger(__name__)
@@ -32,21 +33,25 @@ def enqueue_replay(club_id: int) -> None:
         return
     from redis.exceptions import RedisError
 
+    if not redis_client.breaker.allows(settings.REDIS_URL):
+        logger.warning(
+            "Redis failed moments ago: not queueing a replay of club %s; the sweep will retry",
+            club_id,
+        )
+        return
     try:
         replay_queue().enqueue(replay_job, club_id, job_timeout=900)
     except RedisError:
+        redis_client.breaker.failed(settings.REDIS_URL, settings.REDIS_RETRY_AFTER_SECONDS)
         logger.warning("Could not queue a replay of club %s; the sweep will retry", club_id)
 
 
 def replay_queue() -> Queue:
     # Built from settings on each call (not cached) so a Redis restart or a
     # changed REDIS_URL is picked up without restarting the web process.
-    from redis import Redis
-
     url = settings.REDIS_URL
     assert url is not None  # only asked for with a queue configured (enqueue_replay, the worker)
-    connection = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
-    return Queue("default", connection=connection)
+    return Queue("default", connection=redis_client.connection(url))
 
 
 def replay_job(club_id: int) -> None:
@@ -55,6 +60,9 @@ def replay_job(club_id: int) -> None:
 
 def sweep_ladders(older_than_seconds: int) -> list[int]:
     """Queue a replay for every club whose ladder has been out of date for too long."""
+    if settings.REDIS_URL is not None:
+        # The sweep is the repair: it asks Redis afresh, whatever failed before.
+        redis_client.breaker.reset(settings.REDIS_URL)
     cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
     club_ids = list(
         Club.objects.ladder_out_of_date()

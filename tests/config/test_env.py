@@ -76,3 +76,13 @@ def test_env_networks_reads_addresses_and_networks_and_rejects_anything_else():
     assert env_networks("PROXIES", [], environ=environ) == ["203.0.113.0/24", "2001:db8::1"]
     with pytest.raises(ImproperlyConfigured, match="PROXIES"):
         env_networks("PROXIES", [], environ={"PROXIES": "proxy.internal"})
+
+
+def test_env_float_reads_fractions_and_checks_the_minimum():
+    from config.env import env_float
+
+    assert env_float("T", 0.5, minimum=0.01, environ={"T": " 0.25 "}) == 0.25
+    assert env_float("T", 0.5, minimum=0.01, environ={}) == 0.5
+    for raw, message in [("0", "at least 0.01"), ("nan", "at least"), ("soon", "a number")]:
+        with pytest.raises(ImproperlyConfigured, match=message):
+            env_float("T", 0.5, minimum=0.01, environ={"T": raw})

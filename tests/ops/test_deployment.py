@@ -293,3 +293,110 @@ def test_a_sigkilled_worker_as_shipped_leaves_no_process_behind(settings):
             os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(timeout=10)
         redis.flushdb()
+
+
+def _children(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                children.append(int(entry.name))
+    return children
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_the_worker_class_in_settings_is_the_one_whose_horse_dies_with_it(settings):
+    from django_rq.workers import get_worker_class
+
+    from config.rq_worker import HorseDiesWithWorker
+
+    assert get_worker_class() is HorseDiesWithWorker
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(120)
+def test_a_sigkilled_busy_worker_takes_its_work_horse_with_it(settings):
+    """rq puts the horse in a process group of its own, so a kill of the worker's PID alone
+    (the OOM killer, `kill -9 PID`) would leave it running; it must die with the worker."""
+    from redis import Redis
+    from rq import Queue, Worker
+
+    redis = Redis.from_url(settings.REDIS_URL)
+    redis.flushdb()
+    Queue("default", connection=redis).enqueue("time.sleep", 60, job_timeout=120)
+    env = {**os.environ, "DEBUG": "true", "REDIS_URL": settings.REDIS_URL}
+    env.pop("DATABASE_URL", None)  # the job reads no database
+    worker = subprocess.Popen(
+        [sys.executable, *command("worker")[1:]],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    horses: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not horses:
+            busy = [w for w in Worker.all(connection=redis) if w.pid == worker.pid]
+            if busy and busy[0].get_state() == "busy":
+                horses = _children(worker.pid)
+            assert worker.poll() is None, "the worker exited on its own"
+            time.sleep(0.1)
+        assert len(horses) == 1, "the worker did not start its work horse"
+        horse = horses[0]
+        assert os.getpgid(horse) == horse  # rq's own process group for the horse
+
+        os.kill(worker.pid, signal.SIGKILL)  # the worker's PID alone
+        worker.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while _alive(horse) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(horse), "the work horse outlived its worker"
+    finally:
+        for pid in [worker.pid, *horses]:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+        worker.wait(timeout=10)
+        redis.flushdb()
+
+
+# --- deploys that do not collide -------------------------------------------------------------
+
+
+def test_migrations_run_once_in_a_one_shot_service_that_web_worker_and_cron_wait_for():
+    migrate = command("migrate")
+    assert migrate[:2] == ["sh", "-c"]
+    steps = migrate[2].split(" && ")
+    assert steps == [
+        "python manage.py migrate --noinput",
+        "python manage.py collectstatic --noinput",  # never --clear: the last version's stay
+    ]
+    assert '    restart: "no"' in service("migrate")
+    waits = top_level_block("x-app")
+    start = waits.index("  depends_on:")
+    assert waits[start + 5 : start + 7] == [
+        "    migrate:", "      condition: service_completed_successfully"
+    ]  # fmt: skip
+    for name in ("web", "worker", "cron"):
+        lines = service(name)
+        assert not any(line.startswith("    depends_on:") for line in lines), name
+        assert not any("migrate" in line for line in lines if line.startswith("    command:"))
+
+
+def test_every_app_service_shares_one_static_root_volume():
+    assert "  volumes: [static:/app/var/static]" in top_level_block("x-app")
+    assert "  static:" in top_level_block("volumes")
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "collectstatic --noinput" in dockerfile and "--clear" not in dockerfile

@@ -29,7 +29,7 @@ def route(name: str, access: str, *methods: str) -> None:
     ROUTES[name] = (access, frozenset(methods))
 
 
-for name in ("home", "healthz", "livez", "signup", "login", "password_reset",
+for name in ("home", "healthz", "livez", "readyz", "signup", "login", "password_reset",
              "password_reset_done", "password_reset_confirm", "password_reset_complete",
              "club_directory", "robots_txt", "sitemap"):  # fmt: skip
     route(name, "public", "GET")
