@@ -117,9 +117,14 @@ def test_a_forged_link_signs_nobody_in(locked_owner, forge):
     sign_in(Client(), "director@example.org")
     token = link_path(mail.outbox[0]).rstrip("/").rsplit("/", 1)[1]
     client = Client()
-    response = client.post(reverse("signin_link", args=[forge(token)]))
-    assert response.status_code == 200
-    assert NO_LONGER_VALID in response.content.decode()
+    forged = forge(token)
+    response = client.post(reverse("signin_link", args=[forged]))
+    if forged.isprintable():
+        assert response.status_code == 200
+        assert NO_LONGER_VALID in response.content.decode()
+    else:
+        # A path holding a NUL or a bidi mark never reaches a view (config.middleware).
+        assert response.status_code == 404
     assert not signed_in(client)
     assert SignInLink.objects.get().used_at is None  # the real link still works
     assert Client().post(reverse("signin_link", args=[token])).status_code == 302

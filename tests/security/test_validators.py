@@ -14,6 +14,7 @@ from clubs import club_night, night_rounds
 from clubs.models import Club, Event
 from ladder.changes import club_changed
 from ladder.results import Result
+from tests.clubs.test_night_views import tap
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +55,7 @@ def test_a_result_entered_on_a_club_night_leaves_another_events_etag_as_it_was(
     client.force_login(director)
     entered = client.post(
         reverse("night_result", args=[club.slug, tonight.pk, 1, 1]),
-        {"result": Result.WHITE_WIN.value},
+        tap(Result.WHITE_WIN.value, tonight, 1, 1),  # the pair and pairing version shown
     )
     assert entered.status_code == 302
     assert Club.objects.get(pk=club.pk).pages_version > club.pages_version  # the key moved
