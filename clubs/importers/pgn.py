@@ -21,8 +21,8 @@ for the other player: a full, half or zero-point bye as the Result tag gives tha
 The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
 counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
 a player's rating is the first WhiteElo or BlackElo printed for them, their ID the first
-WhiteFideId or BlackFideId. Player keys are 1..n in
-order of first appearance; one name typed in different case is one player.
+WhiteFideId or BlackFideId. Player keys are 1..n in order of first appearance; one name typed
+in different case is one player.
 
 A file holding games of several events (different Event tags; Site does not count, lichess
 writes each game's address there) is refused with ``SeveralEventsError`` listing them, unless
@@ -35,6 +35,7 @@ it is stored as played and never rated.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import re
@@ -50,7 +51,9 @@ from .base import (
     ImportedGame,
     ImportedPlayer,
     ImportFileError,
+    Limits,
     SeveralEventsError,
+    Tally,
     clean_text,
     count_rounds,
     decode_lines,
@@ -107,13 +110,18 @@ class _Game:
     tag_lines: dict[str, int]
 
 
-def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
+def parse_pgn(
+    data: bytes, *, event: str | None = None, limits: Limits | None = None
+) -> ImportedEvent:
     """Read a PGN file; ``event`` picks one event of a file that holds several."""
     lines = decode_lines(data)
     reader = _CountingReader("\n".join(lines) + "\n")
     found: list[_Game] = []
+    tallies: dict[str | None, Tally] = {}
     while (game := _next_game(reader)) is not None:
         found.append(game)
+        if limits is not None:
+            _count(game, tallies, event, limits)
     if not found:
         raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
     chosen = _games_of_event(found, event)
@@ -210,6 +218,26 @@ def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
         warnings=tuple(warnings),
         rounds_from_order=rounds_from_order,
     )
+
+
+def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:
+    """Refuse the file at the first game taking an event (``wanted`` only) past a limit."""
+    event_name = _known(game.headers.get("Event"))
+    key = None if event_name is None else name_key(event_name)
+    if wanted is None or key in (name_key(wanted), None):
+        keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
+        round_match = _ROUND.match((game.headers.get("Round") or "").strip())
+        tallies.setdefault(key, Tally(lim)).add(
+            [key for key in keys if key is not None],
+            int(round_match.group(1)) if round_match else None,
+        )
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_key(typed: str) -> str | None:
+    """A White or Black tag's player key (None: BYE, no name); cached, as names recur."""
+    name = _known(typed)
+    return None if name is None or _is_bye(name) else name_key(name)
 
 
 def _games_of_event(games: list[_Game], wanted: str | None) -> list[_Game]:
