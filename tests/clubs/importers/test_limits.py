@@ -59,9 +59,7 @@ BROKEN_PGN_GAME = b'[Event "Open"]\n[Round "1"]\n[White "Ann"]\n[Result "1-0"]\n
         (pgn(("1", "A", "B"), ("2", "A", "B"), ("3", "A", "B")) + BROKEN_PGN_GAME, "pgn", "rounds"),
     ],
 )
-def test_a_file_is_refused_at_the_first_item_past_a_limit_before_the_rest_is_read(
-    data, fmt, what
-):
+def test_a_file_is_refused_at_the_first_item_past_a_limit_before_the_rest_is_read(data, fmt, what):
     with pytest.raises(TooLargeError) as caught:
         parse_file(data, fmt, limits=SMALL)
     assert caught.value.what == what
