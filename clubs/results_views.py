@@ -120,6 +120,10 @@ def _receive(
         upload = uploads.begin(event, request.user, received)
     except uploads.UploadBusy as busy:
         messages.error(request, busy.message)
+        if paste_form is None:
+            # A file cannot be shown again in a form anyway: the redirect spares this process
+            # the page, so refusing a loop of large uploads costs it little more than reading.
+            return redirect("event_results", slug=event.club.slug, event_id=event.pk)
         return _results_page(request, event, upload_form, paste_form, status=409)
     if upload.status != Upload.Status.READING:
         return redirect(_progress_url(event, upload.pk))

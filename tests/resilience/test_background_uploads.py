@@ -87,7 +87,7 @@ def test_the_progress_page_reloads_itself_while_the_file_is_read(signed_in, club
     assert stored(draft) == (0, 0)
     # While it waits, the account's next upload is refused rather than queued.
     refused = post_file(signed_in, draft, big_csv())
-    assert refused.status_code == 409
+    assert refused["Location"] == reverse("event_results", args=["rooks", draft.pk])
     assert Upload.objects.count() == 1
 
 
