@@ -59,6 +59,8 @@ from .base import (
     decode_lines,
     name_key,
 )
+from .pgn_tags import event_key, refuse_by_tag_counts
+from .pgn_tags import known as _known
 
 _RESULTS: dict[str, Result] = {
     "1-0": Result.WHITE_WIN,
@@ -78,7 +80,6 @@ _BYE_FOR_SCORE: dict[float, Result] = {
 _TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)*$")
 _PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
-_UNKNOWN = frozenset({"", "?", "-", "??"})
 # Variant tags that mean standard chess. "From Position" is lichess's name for a standard game
 # set up from a FEN: the FEN then decides.
 _STANDARD_VARIANTS = frozenset({"standard", "chess", "from position"})
@@ -114,8 +115,10 @@ def parse_pgn(
     data: bytes, *, event: str | None = None, limits: Limits | None = None
 ) -> ImportedEvent:
     """Read a PGN file; ``event`` picks one event of a file that holds several."""
-    lines = decode_lines(data)
-    reader = _CountingReader("\n".join(lines) + "\n")
+    text = "\n".join(decode_lines(data)) + "\n"
+    if limits is not None:
+        refuse_by_tag_counts(text, event, limits)
+    reader = _CountingReader(text)
     found: list[_Game] = []
     tallies: dict[str | None, Tally] = {}
     while (game := _next_game(reader)) is not None:
@@ -222,8 +225,7 @@ def parse_pgn(
 
 def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:
     """Refuse the file at the first game taking an event (``wanted`` only) past a limit."""
-    event_name = _known(game.headers.get("Event"))
-    key = None if event_name is None else name_key(event_name)
+    key = event_key(game.headers.get("Event") or "")
     if wanted is None or key in (name_key(wanted), None):
         keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
         round_match = _ROUND.match((game.headers.get("Round") or "").strip())
@@ -389,12 +391,6 @@ def _next_game(reader: _CountingReader) -> _Game | None:
                 f"{start}) has not ended; put an empty line between games.",
             )
     return _Game(line=start, headers=dict(headers), tag_lines=tag_lines)
-
-
-def _known(value: str | None) -> str | None:
-    """A tag value with PGN escapes undone, or None for the placeholders ?, - and empty."""
-    cleaned = clean_text(re.sub(r"\\(.)", r"\1", value or ""))
-    return None if cleaned in _UNKNOWN else cleaned
 
 
 def _player_name(headers: dict[str, str], tag: str, line: int) -> str:

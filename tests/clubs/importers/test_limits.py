@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.importers import Limits, TooLargeError, parse_file
+from clubs.importers import Limits, SeveralEventsError, TooLargeError, parse_file
 
 SMALL = Limits(entrants=4, rounds=2, games=5, file_bytes=100_000)
 
@@ -139,3 +139,23 @@ def test_a_pgn_file_of_several_events_counts_each_event_apart():
     second = pgn(("1", "D", "E"), ("2", "D", "A")).replace(b"Open", b"Blitz")
     event = parse_file(first + second, "pgn", event="Blitz", limits=limits)
     assert sorted(p.name for p in event.players) == ["A", "D", "E"]
+
+
+def test_a_pgn_file_whose_tags_alone_pass_the_games_limit_is_refused_before_it_is_read():
+    # The first game is broken: python-chess never read it, the tag lines were enough.
+    limits = Limits(entrants=100, rounds=100, games=3, file_bytes=100_000)
+    data = BROKEN_PGN_GAME + pgn(("1", "A", "B"), ("1", "C", "D"), ("2", "A", "C"))
+    with pytest.raises(TooLargeError, match="more than 3 games and byes"):
+        parse_file(data, "pgn", limits=limits)
+    untagged = data.replace(b'[Event "Open"]\n', b"")
+    with pytest.raises(TooLargeError, match="more than 3 games and byes"):
+        parse_file(untagged, "pgn", limits=limits)
+
+
+def test_the_first_count_of_a_pgn_file_counts_each_event_apart():
+    limits = Limits(entrants=100, rounds=100, games=2, file_bytes=100_000)
+    first = pgn(("1", "A", "B"), ("2", "A", "C"))
+    second = pgn(("1", "D", "E"), ("2", "D", "F")).replace(b"Open", b"Blitz")
+    with pytest.raises(SeveralEventsError):
+        parse_file(first + second, "pgn", limits=limits)
+    assert len(parse_file(first + second, "pgn", event="Blitz", limits=limits).games) == 2
