@@ -165,6 +165,10 @@ def event_upload_progress(
     shows what the upload would have shown (the names step, or a correction to confirm)."""
     event = event_for_director(request, slug, event_id)
     upload = get_object_or_404(Upload, pk=upload_id, club=event.club, event=event)
+    if upload.status in Upload.IN_PROGRESS and Upload.objects.stale().filter(pk=upload.pk):
+        uploads.finish(upload)  # a worker that crashed or ran out of time: it never will be
+        messages.error(request, uploads.not_read_message())
+        return redirect("event_results", slug=event.club.slug, event_id=event.pk)
     if upload.status in Upload.IN_PROGRESS:
         context = {"club": event.club, "event": event, "reload_seconds": PROGRESS_RELOAD_SECONDS}
         return render(request, "clubs/events/upload_progress.html", context)

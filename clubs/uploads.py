@@ -228,7 +228,15 @@ def read_upload(upload_id: int) -> None:
             outcome = {"error": error.message, "events": [list(e) for e in error.events]}
         except (ImportFileError, PublishingError) as error:
             outcome = {"error": error.message}
+        except Exception:
+            # The director's page must not wait for a row that nothing will finish.
+            logger.exception("Reading upload %s failed", upload_id)
+            outcome = {"error": not_read_message()}
     Upload.objects.filter(pk=upload_id).update(status=status, outcome=outcome, data=b"")
+
+
+def not_read_message() -> str:
+    return _("The file could not be read to the end. Send it again.")
 
 
 def upload_job(upload_id: int) -> None:

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs import uploads
 from clubs.models import Entry, Event, Game, Upload
@@ -142,3 +143,33 @@ def test_reading_a_stored_file_twice_stores_it_once(club, director, draft):
     uploads.read_upload(upload.pk)  # a job retried: the row is no longer waiting
     assert stored(draft) == (1400, 700 * ROUNDS)
     assert Upload.objects.get().status == Upload.Status.DONE
+
+
+def test_a_progress_page_of_a_crashed_worker_says_so_instead_of_reloading_forever(
+    signed_in, club, director, draft, settings
+):
+    crashed = Upload.objects.create(
+        club=club,
+        event=draft,
+        user=director,
+        status=Upload.Status.READING,
+        created_at=timezone.now() - dt.timedelta(seconds=settings.UPLOAD_STALE_SECONDS + 1),
+    )
+    page = signed_in.get(progress_url(crashed), follow=True)
+    assert "The file could not be read to the end. Send it again." in page.content.decode()
+    assert not Upload.objects.exists()
+
+
+def test_a_job_that_fails_unexpectedly_leaves_a_refusal_not_a_row_in_progress(
+    signed_in, draft, monkeypatch
+):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(uploads.corrections, "apply", broken)
+    response = post_file(signed_in, draft, big_csv())
+    assert Upload.objects.get().status == Upload.Status.FAILED
+    page = signed_in.get(response["Location"], follow=True)
+    assert "The file could not be read to the end. Send it again." in page.content.decode()
+    assert stored(draft) == (0, 0)
+    assert post_file(signed_in, draft, big_csv()).status_code == 302  # the account is free
