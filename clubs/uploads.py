@@ -135,7 +135,7 @@ def begin(event: Event, user: User, received: Received) -> Upload:
     A large file is stored for the worker and queued; a small one is read by the caller,
     which calls `finish` when it is done.
     """
-    Upload.objects.stale().delete()
+    forget_stale()
     large = is_large(received.data)
     try:
         with transaction.atomic():
@@ -165,6 +165,13 @@ def _busy_message(user: User) -> str:
         "Another results file of this club is still being read. Wait until it is done, "
         "then send this one again."
     )
+
+
+def forget_stale() -> int:
+    """Delete the uploads nobody will finish or come back for, with the file and the names
+    they hold; the cron runs it, and every new upload does too."""
+    deleted, _per_model = Upload.objects.stale().delete()
+    return deleted
 
 
 def finish(upload: Upload) -> None:

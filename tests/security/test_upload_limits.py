@@ -193,3 +193,21 @@ def test_an_outsider_cannot_see_another_clubs_upload_progress(client, club, dire
     path = reverse("event_upload_progress", args=["elsewhere", own.pk, upload.pk])
     assert client.get(path).status_code == 404
     assert Upload.objects.filter(pk=upload.pk).exists()
+
+
+def test_uploads_nobody_will_finish_or_look_at_are_forgotten_with_their_names(
+    club, owner, director, settings
+):
+    stale = in_progress(club, director, age_seconds=settings.UPLOAD_STALE_SECONDS + 1)
+    unread = Upload.objects.create(
+        club=club,
+        event=stale.event,
+        user=director,
+        status=Upload.Status.DONE,
+        outcome={"pending": {"players": [["Ann Alder"]]}},
+        created_at=stale.created_at,
+    )
+    fresh = in_progress(make_club(slug="bishops", owner=owner), owner)
+    assert uploads.forget_stale() == 2
+    assert list(Upload.objects.all()) == [fresh]
+    assert not Upload.objects.filter(pk__in=[stale.pk, unread.pk]).exists()
