@@ -173,3 +173,29 @@ def test_a_job_that_fails_unexpectedly_leaves_a_refusal_not_a_row_in_progress(
     assert "The file could not be read to the end. Send it again." in page.content.decode()
     assert stored(draft) == (0, 0)
     assert post_file(signed_in, draft, big_csv()).status_code == 302  # the account is free
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_a_real_worker_reads_a_queued_file_while_the_page_waits(client, settings):
+    from redis import Redis
+
+    from tests.factories import make_club, make_user
+    from tests.live import run_burst_worker
+
+    Redis.from_url(settings.REDIS_URL).flushdb()
+    director = make_user("queued@example.org")
+    club = make_club(slug="queued", owner=director)
+    draft = Event.objects.create(club=club, name="Big open", date=dt.date(2026, 1, 10))
+    client.force_login(director)
+    response = post_file(client, draft, big_csv())
+    upload = Upload.objects.get()
+    assert upload.status == Upload.Status.WAITING  # queued: nothing read in the request
+    assert "refresh" in client.get(response["Location"]).content.decode()
+    run_burst_worker(settings.REDIS_URL)
+    page = client.get(response["Location"], follow=True)
+    assert page.redirect_chain[-1][0] == reverse("event_names", args=["queued", draft.pk])
+    assert stored(draft) == (1400, 700 * ROUNDS)
+    assert not Upload.objects.exists()
