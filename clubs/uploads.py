@@ -150,6 +150,8 @@ def begin(event: Event, user: User, received: Received) -> Upload:
     except IntegrityError:
         raise UploadBusy(_busy_message(user)) from None
     if large:
+        # The row is committed already (its atomic block above is the outermost: views run
+        # in autocommit), so the worker finds it.
         enqueue(upload.pk)
     return upload
 
