@@ -14,6 +14,11 @@ urlpatterns: list[URLPattern] = [
     path(f"{_EVENT}edit/", views.event_edit, name="event_edit"),
     path(f"{_EVENT}results/", results_views.event_results, name="event_results"),
     path(f"{_EVENT}results/upload/", results_views.event_upload, name="event_upload"),
+    path(
+        f"{_EVENT}results/upload/<int:upload_id>/",
+        results_views.event_upload_progress,
+        name="event_upload_progress",
+    ),
     path(f"{_EVENT}results/paste/", results_views.event_paste, name="event_paste"),
     path(f"{_EVENT}results/grid/", results_views.event_grid, name="event_grid"),
     # One confirm step for every change to a published event; the old address of the

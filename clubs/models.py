@@ -486,3 +486,4 @@ from clubs.night_models import Round as Round  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
 from clubs.record_models import Merge as Merge  # noqa: E402
+from clubs.upload_models import Upload as Upload  # noqa: E402

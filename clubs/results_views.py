@@ -6,14 +6,16 @@ function, a redirect.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from clubs import confirm_views, corrections, event_drafts, results
+from clubs import confirm_views, corrections, event_drafts, results, uploads
 from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
 from clubs.event_views import bounded_int, version_initial
@@ -22,10 +24,8 @@ from clubs.importers import (
     ImportedEvent,
     ImportFileError,
     SeveralEventsError,
-    detect_format,
-    parse_file,
 )
-from clubs.models import Event
+from clubs.models import Event, Upload
 from clubs.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
@@ -42,6 +42,7 @@ from ladder.impact import LadderImpact
 from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
+PROGRESS_RELOAD_SECONDS = 2
 MAX_WARNINGS = 20
 
 
@@ -75,38 +76,16 @@ def event_upload(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
                 messages.error(request, str(error))
         return _results_page(request, event, form, None)
     upload = form.cleaned_data["file"]
-    data = upload.read()
-    try:
-        fmt = form.cleaned_data["format"]
-        if fmt == "auto":
-            fmt = detect_format(upload.name or "", data)
-        imported = parse_file(
-            data, fmt, event_date=event.date, event=form.cleaned_data["event"] or None
-        )
-    except SeveralEventsError as error:
-        # The file is not kept: the director chooses the event and uploads it again.
-        messages.error(request, several_events_message(error.events))
-        initial = _upload_initial(event)
-        initial["format"] = form.cleaned_data["format"]
-        if form.cleaned_data["newcomer_start"]:
-            initial["newcomer_start"] = form.cleaned_data["newcomer_start"]
-        choice = UploadForm(
-            initial=initial,
-            events=error.events,
-        )
-        return _results_page(request, event, choice, None)
-    except ImportFileError as error:
-        messages.error(request, error.message)
-        return _results_page(request, event, form, None)
-    return _store(
-        request,
-        event,
-        form.cleaned_data["version"],
-        imported,
-        f"file:{fmt}",
-        True,
+    received = uploads.Received(
+        data=upload.read(),
+        filename=upload.name or "",
+        fmt=form.cleaned_data["format"],
+        event_name=form.cleaned_data["event"] or None,
+        version=form.cleaned_data["version"],
         newcomer_start=form.cleaned_data["newcomer_start"] or None,
+        source="file",
     )
+    return _receive(request, event, received, form)
 
 
 @require_POST
@@ -115,34 +94,101 @@ def event_paste(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
     form = PasteForm(request.POST)
     if not form.is_valid():
         return _results_page(request, event, UploadForm(initial=_upload_initial(event)), form)
+    received = uploads.Received(
+        data=form.cleaned_data["text"].encode("utf-8"),
+        filename="",
+        fmt="csv",
+        event_name=None,
+        version=form.cleaned_data["version"],
+        newcomer_start=None,
+        source="paste",
+    )
+    return _receive(request, event, received, form)
+
+
+def _receive(
+    request: AuthedRequest, event: Event, received: uploads.Received, form: UploadForm | PasteForm
+) -> HttpResponse:
+    """Read the file here, or (a large one) have the worker read it; one at a time per account
+    and per club either way."""
+    paste_form: PasteForm | None = None
+    if isinstance(form, PasteForm):
+        upload_form, paste_form = UploadForm(initial=_upload_initial(event)), form
+    else:
+        upload_form = form
     try:
-        imported = parse_file(form.cleaned_data["text"].encode("utf-8"), "csv")
+        upload = uploads.begin(event, request.user, received)
+    except uploads.UploadBusy as busy:
+        messages.error(request, busy.message)
+        if paste_form is None:
+            # A file cannot be shown again in a form anyway: the redirect spares this process
+            # the page, so refusing a loop of large uploads costs it little more than reading.
+            return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+        return _results_page(request, event, upload_form, paste_form, status=409)
+    if upload.status != Upload.Status.READING:
+        return redirect(_progress_url(event, upload.pk))
+    try:
+        imported, fmt = uploads.read_received(received, event)
+    except SeveralEventsError as error:
+        uploads.finish(upload)
+        return _choose_event(request, event, received, error.events)
     except ImportFileError as error:
+        uploads.finish(upload)
         messages.error(request, error.message)
-        return _results_page(request, event, UploadForm(initial=_upload_initial(event)), form)
-    return _store(request, event, form.cleaned_data["version"], imported, "paste", True)
+        return _results_page(request, event, upload_form, paste_form)
+    try:
+        return _store(request, event, uploads.pending_for(event, received, imported, fmt))
+    finally:
+        uploads.finish(upload)
+
+
+def _choose_event(
+    request: AuthedRequest,
+    event: Event,
+    received: uploads.Received,
+    events: Sequence[tuple[str, int]],
+) -> HttpResponse:
+    # The file is not kept: the director chooses the event and uploads it again.
+    messages.error(request, several_events_message(events))
+    initial = _upload_initial(event)
+    initial["format"] = received.fmt
+    if received.newcomer_start:
+        initial["newcomer_start"] = received.newcomer_start
+    return _results_page(request, event, UploadForm(initial=initial, events=events), None)
+
+
+@require_safe
+def event_upload_progress(
+    request: AuthedRequest, slug: str, event_id: int, upload_id: int
+) -> HttpResponse:
+    """A large file being read: this page reloads itself until the worker is done, then
+    shows what the upload would have shown (the names step, or a correction to confirm)."""
+    event = event_for_director(request, slug, event_id)
+    upload = get_object_or_404(Upload, pk=upload_id, club=event.club, event=event)
+    if upload.status in Upload.IN_PROGRESS and Upload.objects.stale().filter(pk=upload.pk):
+        uploads.finish(upload)  # a worker that crashed or ran out of time: it never will be
+        messages.error(request, uploads.not_read_message())
+        return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+    if upload.status in Upload.IN_PROGRESS:
+        context = {"club": event.club, "event": event, "reload_seconds": PROGRESS_RELOAD_SECONDS}
+        return render(request, "clubs/events/upload_progress.html", context)
+    outcome = upload.outcome or {}
+    uploads.finish(upload)
+    if upload.status == Upload.Status.FAILED:
+        if outcome.get("events"):
+            events = [(str(name), int(games)) for name, games in outcome["events"]]
+            return _choose_event(request, event, uploads.Received.from_row(upload), events)
+        messages.error(request, str(outcome.get("error", "")))
+        return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+    pending = corrections.PendingCorrection.from_json(outcome["pending"])
+    if outcome.get("applied"):
+        return _stored(request, event, pending.imported, None)
+    return _store(request, event, pending)
 
 
 def _store(
-    request: AuthedRequest,
-    event: Event,
-    version: int,
-    imported: ImportedEvent,
-    source: str,
-    replace_entries: bool,
-    *,
-    newcomer_start: str | None = None,
+    request: AuthedRequest, event: Event, pending: corrections.PendingCorrection
 ) -> HttpResponse:
-    pending = corrections.PendingCorrection(
-        event_id=event.pk,
-        version=version,
-        source=source,
-        replace_entries=replace_entries,
-        round_no=None,
-        imported=imported,
-        next_url=reverse("event_names", kwargs={"slug": event.club.slug, "event_id": event.pk}),
-        newcomer_start=newcomer_start,
-    )
     impact: LadderImpact | None = None
     try:
         if corrections.needs_confirmation(event):
@@ -155,18 +201,33 @@ def _store(
     except event_drafts.PublishingError as error:
         messages.error(request, error.message)
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
+    return _stored(request, event, pending.imported, None if impact is None else (pending, impact))
+
+
+def _stored(
+    request: AuthedRequest,
+    event: Event,
+    imported: ImportedEvent,
+    to_confirm: tuple[corrections.PendingCorrection, LadderImpact] | None,
+) -> HttpResponse:
+    """The notes of a file read (warnings, its date), then the confirm page or the names step."""
     for warning in imported.warnings[:MAX_WARNINGS]:
         messages.warning(request, warning)
     if imported.date is not None and imported.date_source is not None:
         messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
-    if impact is not None:
-        return confirm_views.confirm_page(request, event, pending, impact)
+    if to_confirm is not None:
+        return confirm_views.confirm_page(request, event, *to_confirm)
     messages.success(request, confirm_views.results_saved_message(imported))
     return redirect("event_names", slug=event.club.slug, event_id=event.pk)
 
 
 def _results_page(
-    request: AuthedRequest, event: Event, upload_form: UploadForm, paste_form: PasteForm | None
+    request: AuthedRequest,
+    event: Event,
+    upload_form: UploadForm,
+    paste_form: PasteForm | None,
+    *,
+    status: int = 200,
 ) -> HttpResponse:
     return render(
         request,
@@ -178,6 +239,7 @@ def _results_page(
             "paste_form": paste_form or PasteForm(initial=version_initial(event)),
             "max_upload": results.MAX_UPLOAD_BYTES,
         },
+        status=status,
     )
 
 
@@ -265,6 +327,11 @@ def _grid_url(event: Event, round_no: int | None, blank: int | None = None) -> s
         f"{key}={value}" for key, value in (("round", round_no), ("blank", blank)) if value
     )
     return f"{url}?{query}" if query else url
+
+
+def _progress_url(event: Event, upload_id: int) -> str:
+    kwargs = {"slug": event.club.slug, "event_id": event.pk, "upload_id": upload_id}
+    return reverse("event_upload_progress", kwargs=kwargs)
 
 
 def _content_length(request: HttpRequest) -> int:

@@ -205,6 +205,10 @@ STORAGES = {
 EVENT_MAX_ENTRANTS = env_int("EVENT_MAX_ENTRANTS", 2000, minimum=2)
 EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
 EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
+# A results file is read by one request or job at a time per account and per club
+# (clubs/uploads.py); one left in progress longer than this (a crashed worker) no longer
+# counts, and a finished one nobody came back for is deleted.
+UPLOAD_STALE_SECONDS = env_int("UPLOAD_STALE_SECONDS", 600, minimum=60)
 
 # Uploads are parsed in memory and never written to disk. A results file may be 4 MiB
 # (clubs.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its

@@ -6,6 +6,9 @@ runs every minute whatever else happens.
 
 from rq import cron
 
+from clubs.uploads import forget_stale
 from ladder.jobs import sweep_job
 
 cron.register(sweep_job, queue_name="default", interval=60, name="sweep_ladders")
+# Uploads left by a crash, or read and never looked at, hold a file's names: not for long.
+cron.register(forget_stale, queue_name="default", interval=300, name="forget_stale_uploads")

@@ -10,11 +10,15 @@ import re
 from datetime import date
 
 from .base import (
+    UNLIMITED,
     ImportedEvent,
     ImportedGame,
     ImportedPlayer,
     ImportFileError,
+    Limits,
     SeveralEventsError,
+    TooLargeError,
+    check_file_size,
 )
 from .csvfile import parse_csv
 from .pgn import parse_pgn
@@ -25,7 +29,9 @@ __all__ = [
     "ImportedEvent",
     "ImportedGame",
     "ImportedPlayer",
+    "Limits",
     "SeveralEventsError",
+    "TooLargeError",
     "detect_format",
     "parse_file",
 ]
@@ -35,18 +41,26 @@ _CSV_HEADER = re.compile(r"(?=.*\bround\b)(?=.*\bwhite\b)(?=.*\bblack\b)(?=.*\br
 
 
 def parse_file(
-    data: bytes, fmt: str, *, event_date: date | None = None, event: str | None = None
+    data: bytes,
+    fmt: str,
+    *,
+    event_date: date | None = None,
+    event: str | None = None,
+    limits: Limits | None = None,
 ) -> ImportedEvent:
     """Read an uploaded results file. ``event_date`` (the date the director gave the event)
     decides who was a junior; without it the file's own start date is used. ``event`` picks
-    one event of a PGN file holding several (TRF and CSV files hold one)."""
+    one event of a PGN file holding several (TRF and CSV files hold one). With ``limits``
+    the file is refused (``TooLargeError``) as soon as reading it passes one."""
     kind = fmt.strip().lower()
+    bounds = limits or UNLIMITED
+    check_file_size(data, bounds)
     if kind == "trf":
-        return parse_trf(data, event_date=event_date)
+        return parse_trf(data, event_date=event_date, limits=bounds)
     if kind == "pgn":
-        return parse_pgn(data, event=event)
+        return parse_pgn(data, event=event, limits=bounds)
     if kind == "csv":
-        return parse_csv(data)
+        return parse_csv(data, limits=bounds)
     raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")
 
 

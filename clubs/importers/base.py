@@ -105,6 +105,77 @@ class SeveralEventsError(ImportFileError):
         self.events = events
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The most one event may hold (settings.EVENT_MAX_*) and the most bytes its file may be.
+
+    A parser stops reading at the first entrant, round or game past a limit, so a huge file
+    costs no more work than the largest event allowed.
+    """
+
+    entrants: int
+    rounds: int
+    games: int  # games and byes together
+    file_bytes: int
+
+    def check(self, *, entrants: int = 0, rounds: int = 0, games: int = 0) -> None:
+        """Raise ``TooLargeError`` for the first count that is past its limit."""
+        for what, count, limit in (
+            ("entrants", entrants, self.entrants),
+            ("rounds", rounds, self.rounds),
+            ("games", games, self.games),
+        ):
+            if count > limit:
+                raise TooLargeError(what, limit)
+
+
+class TooLargeError(ImportFileError):
+    """A file past one of the ``Limits``; ``what`` is "entrants", "rounds", "games" or "bytes".
+
+    Raised as soon as the limit is passed, so the file's full count is not known: the message
+    says "more than". The web screens show it in the director's language (clubs/results.py).
+    """
+
+    _WHAT = {"entrants": "entrants", "rounds": "rounds", "games": "games and byes"}
+
+    def __init__(self, what: str, limit: int) -> None:
+        if what == "bytes":
+            message = f"The file is larger than {limit:,} bytes, the most a results file may be."
+        else:
+            message = (
+                f"These results have more than {limit:,} {self._WHAT[what]}; "
+                f"an event can have at most {limit:,}."
+            )
+        super().__init__(message)
+        self.what = what
+        self.limit = limit
+
+
+class Tally:
+    """What a parser has read so far of one event, refused at the first game past a limit."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.games = 0
+        self.names: set[str] = set()  # name keys
+        self.rounds: set[int] = set()
+
+    def add(self, names: list[str], round_number: int | None) -> None:
+        self.games += 1
+        self.names.update(names)
+        if round_number is not None:
+            self.rounds.add(round_number)
+        self.limits.check(entrants=len(self.names), rounds=len(self.rounds), games=self.games)
+
+
+UNLIMITED = Limits(entrants=2**62, rounds=2**62, games=2**62, file_bytes=2**62)
+
+
+def check_file_size(data: bytes, limits: Limits) -> None:
+    if len(data) > limits.file_bytes:
+        raise TooLargeError("bytes", limits.file_bytes)
+
+
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _UTF8_BOM = b"\xef\xbb\xbf"

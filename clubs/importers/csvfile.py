@@ -46,6 +46,7 @@ from .base import (
     ImportedGame,
     ImportedPlayer,
     ImportFileError,
+    Limits,
     clean_text,
     count_rounds,
     decode_lines,
@@ -98,7 +99,7 @@ _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-"})
 _ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)?$")
 
 
-def parse_csv(data: bytes) -> ImportedEvent:
+def parse_csv(data: bytes, *, limits: Limits | None = None) -> ImportedEvent:
     lines = decode_lines(data)
     first = 0
     delimiter = None
@@ -117,6 +118,7 @@ def parse_csv(data: bytes) -> ImportedEvent:
     seen: dict[tuple[int, int], int] = {}
     warnings: list[str] = []
     ratings: dict[int, int] = {}
+    rounds: set[int] = set()
     number = header_line
     reader = csv.reader((line + "\n" for line in lines[first + 1 :]), delimiter=delimiter)
     while True:
@@ -141,6 +143,9 @@ def parse_csv(data: bytes) -> ImportedEvent:
         game = _read_row(values, start, players, seen)
         games.append(game)
         _read_ratings(values, start, players, ratings, warnings)
+        if limits is not None:
+            rounds.add(game.round)
+            limits.check(entrants=len(players), rounds=len(rounds), games=len(games))
 
     if not games:
         raise ImportFileError.at(header_line, "the header row is not followed by any results.")

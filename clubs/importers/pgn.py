@@ -21,8 +21,8 @@ for the other player: a full, half or zero-point bye as the Result tag gives tha
 The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
 counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
 a player's rating is the first WhiteElo or BlackElo printed for them, their ID the first
-WhiteFideId or BlackFideId. Player keys are 1..n in
-order of first appearance; one name typed in different case is one player.
+WhiteFideId or BlackFideId. Player keys are 1..n in order of first appearance; one name typed
+in different case is one player.
 
 A file holding games of several events (different Event tags; Site does not count, lichess
 writes each game's address there) is refused with ``SeveralEventsError`` listing them, unless
@@ -35,6 +35,7 @@ it is stored as played and never rated.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import re
@@ -50,12 +51,16 @@ from .base import (
     ImportedGame,
     ImportedPlayer,
     ImportFileError,
+    Limits,
     SeveralEventsError,
+    Tally,
     clean_text,
     count_rounds,
     decode_lines,
     name_key,
 )
+from .pgn_tags import event_key, refuse_by_tag_counts
+from .pgn_tags import known as _known
 
 _RESULTS: dict[str, Result] = {
     "1-0": Result.WHITE_WIN,
@@ -75,7 +80,6 @@ _BYE_FOR_SCORE: dict[float, Result] = {
 _TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)*$")
 _PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
-_UNKNOWN = frozenset({"", "?", "-", "??"})
 # Variant tags that mean standard chess. "From Position" is lichess's name for a standard game
 # set up from a FEN: the FEN then decides.
 _STANDARD_VARIANTS = frozenset({"standard", "chess", "from position"})
@@ -107,13 +111,20 @@ class _Game:
     tag_lines: dict[str, int]
 
 
-def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
+def parse_pgn(
+    data: bytes, *, event: str | None = None, limits: Limits | None = None
+) -> ImportedEvent:
     """Read a PGN file; ``event`` picks one event of a file that holds several."""
-    lines = decode_lines(data)
-    reader = _CountingReader("\n".join(lines) + "\n")
+    text = "\n".join(decode_lines(data)) + "\n"
+    if limits is not None:
+        refuse_by_tag_counts(text, event, limits)
+    reader = _CountingReader(text)
     found: list[_Game] = []
+    tallies: dict[str | None, Tally] = {}
     while (game := _next_game(reader)) is not None:
         found.append(game)
+        if limits is not None:
+            _count(game, tallies, event, limits)
     if not found:
         raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
     chosen = _games_of_event(found, event)
@@ -210,6 +221,25 @@ def parse_pgn(data: bytes, *, event: str | None = None) -> ImportedEvent:
         warnings=tuple(warnings),
         rounds_from_order=rounds_from_order,
     )
+
+
+def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:
+    """Refuse the file at the first game taking an event (``wanted`` only) past a limit."""
+    key = event_key(game.headers.get("Event") or "")
+    if wanted is None or key in (name_key(wanted), None):
+        keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
+        round_match = _ROUND.match((game.headers.get("Round") or "").strip())
+        tallies.setdefault(key, Tally(lim)).add(
+            [key for key in keys if key is not None],
+            int(round_match.group(1)) if round_match else None,
+        )
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_key(typed: str) -> str | None:
+    """A White or Black tag's player key (None: BYE, no name); cached, as names recur."""
+    name = _known(typed)
+    return None if name is None or _is_bye(name) else name_key(name)
 
 
 def _games_of_event(games: list[_Game], wanted: str | None) -> list[_Game]:
@@ -361,12 +391,6 @@ def _next_game(reader: _CountingReader) -> _Game | None:
                 f"{start}) has not ended; put an empty line between games.",
             )
     return _Game(line=start, headers=dict(headers), tag_lines=tag_lines)
-
-
-def _known(value: str | None) -> str | None:
-    """A tag value with PGN escapes undone, or None for the placeholders ?, - and empty."""
-    cleaned = clean_text(re.sub(r"\\(.)", r"\1", value or ""))
-    return None if cleaned in _UNKNOWN else cleaned
 
 
 def _player_name(headers: dict[str, str], tag: str, line: int) -> str:

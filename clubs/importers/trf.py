@@ -23,6 +23,7 @@ from .base import (
     ImportedEvent,
     ImportedPlayer,
     ImportFileError,
+    Limits,
     clean_text,
     count_rounds,
     decode_lines,
@@ -48,7 +49,9 @@ _IGNORED_RECORDS = frozenset(
 _RULER = re.compile(r"^[\d ]+$")
 
 
-def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
+def parse_trf(
+    data: bytes, *, event_date: date | None = None, limits: Limits | None = None
+) -> ImportedEvent:
     lines = decode_lines(data)
     name: str | None = None
     time_control: str | None = None
@@ -59,6 +62,7 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
     warnings: list[str] = []
     players: dict[int, PlayerLine] = {}
     unknown: dict[str, list[int]] = {}
+    paired_rounds: set[int] = set()  # rounds with a game between two players (others are dropped)
 
     for number, text in enumerate(lines, start=1):
         code = text[:3]
@@ -72,6 +76,9 @@ def parse_trf(data: bytes, *, event_date: date | None = None) -> ImportedEvent:
                 )
             players[player.key] = player
             warnings.extend(player.notes)
+            if limits is not None:
+                paired_rounds.update(r for r, cell in player.cells.items() if cell.opponent)
+                limits.check(entrants=len(players), rounds=len(paired_rounds))
         elif code == "012":
             name = name or clean_text(text[3:]) or None
         elif code == "042":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 
 import pytest
 from django.conf import settings
@@ -94,9 +95,15 @@ def run_corrections(seed: int, corrections: int) -> None:
                 event = rng.choice(events)
                 version = Event.objects.get(pk=event.pk).edit_version
                 url = reverse("event_paste", args=[event.club.slug, event.pk])
-                response = client.post(
-                    url, {"text": correction_csv(event, rng), "version": version}
-                )
+                data = {"text": correction_csv(event, rng), "version": version}
+                response = client.post(url, data)
+                # One account (and club) reads one paste at a time: as a director would, wait
+                # for the other tab's to finish and send it again.
+                for _retry in range(50):
+                    if response.status_code != 409:
+                        break
+                    time.sleep(0.02)
+                    response = client.post(url, data)
                 statuses.append(response.status_code)
                 # A correction to a published event waits on its confirm page: confirm it.
                 token = re.search(rb'name="token" value="([^"]+)"', response.content)

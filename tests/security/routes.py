@@ -47,7 +47,7 @@ route("billing:webhook", "webhook", "POST")
 for name in ("club_manage", "audit_log", "roster_players", "roster_player", "roster_duplicates",
              "roster_merge_confirm", "roster_merges", "event_list", "event_detail",
              "event_results", "event_preview", "event_export_trf",
-             "event_export_csv"):  # fmt: skip
+             "event_export_csv", "event_upload_progress"):  # fmt: skip
     route(name, "director", "GET")
 for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roster_merge",
              "roster_merge_undo", "roster_player_rename", "roster_player_delete",

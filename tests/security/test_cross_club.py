@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import ClubRole, Entry, Event, Merge
+from clubs.models import ClubRole, Entry, Event, Merge, Upload
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes, database_checksum
@@ -16,7 +16,7 @@ from tests.security.routes import ROUTES, all_routes, database_checksum
 pytestmark = pytest.mark.django_db
 
 CANARY = "Quintessa Canaryfeather"
-OBJECT_PARAMS = {"player_id", "event_id", "entry_id", "merge_id", "role_id"}
+OBJECT_PARAMS = {"player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id"}
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def clubs():
         "player_id": a1.pk, "event_id": event_a.pk,
         "entry_id": Entry.objects.filter(event=event_a).first().pk, "merge_id": 0,
         "uidb64": "MQ", "token": "not-a-token", "share_token": event_a.share_token,
-        "code": "nl", "round_number": 1, "board_number": 1,
+        "code": "nl", "round_number": 1, "board_number": 1, "upload_id": 0,
     }  # fmt: skip
     b_objects = [
         {
@@ -48,6 +48,9 @@ def clubs():
             "event_id": event.pk,
             "entry_id": Entry.objects.filter(event=event).first().pk,
             "merge_id": merge_b.pk,
+            "upload_id": Upload.objects.create(
+                club=club_b, event=event, user=b_owner, status=Upload.Status.DONE
+            ).pk,
         }
         for event in (event_b, deleted_b)
     ]

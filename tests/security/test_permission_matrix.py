@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Merge
+from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -52,6 +52,7 @@ def world():
         "code": "nl",
         "round_number": 1,
         "board_number": 1,
+        "upload_id": Upload.objects.create(club=club, event=event, user=director).pk,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

@@ -12,9 +12,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.date_notes import date_note
 from clubs.event_drafts import EventDetails, PublishingError
-from clubs.importers import ImportFileError, SeveralEventsError, detect_format, parse_file
+from clubs.importers import ImportFileError, SeveralEventsError, detect_format
 from clubs.models import Club, Event, NewcomerStart
 from clubs.publishing import ImportOptions, import_event
+from clubs.uploads import event_limits, read_file
 from ladder.replay import replay_ladder
 
 NEEDS_REVIEW = 3
@@ -77,7 +78,14 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {error.strerror}") from None
         try:
             fmt = options["format"] or detect_format(path.name, data)
-            imported = parse_file(data, fmt, event_date=options["date"], event=options["event"])
+            # The event limits, not the browser's file size: staff import whole PGN archives.
+            imported = read_file(
+                data,
+                fmt,
+                event_date=options["date"],
+                event=options["event"],
+                limits=event_limits(file_bytes=len(data)),
+            )
         except SeveralEventsError as error:
             raise CommandError(
                 f"{path}: {error.message} Choose one with --event NAME, for example "
