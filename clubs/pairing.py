@@ -309,6 +309,8 @@ def _remember_pair_weights() -> None:
     )
 
     library_weight = BracketMatcher._get_weight
+    if hasattr(library_weight, "__wrapped__"):  # already done (by another thread, say)
+        return
 
     def kind(player: Any) -> tuple[object, ...]:
         preference = player.color_preference
