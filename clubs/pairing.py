@@ -24,22 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-
-from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
-from py4swiss.engines.common import PairingError  # type: ignore[import-untyped]
-from py4swiss.trf import ParsedTrf  # type: ignore[import-untyped]
-from py4swiss.trf.codes import PlayerCode  # type: ignore[import-untyped]
-from py4swiss.trf.exceptions import ConsistencyError  # type: ignore[import-untyped]
-from py4swiss.trf.results import (  # type: ignore[import-untyped]
-    ColorToken,
-    ResultToken,
-    RoundResult,
-    ScoringPointSystemCode,
-)
-from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
-from py4swiss.trf.sections.x_section import XSectionConfiguration  # type: ignore[import-untyped]
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
+
+# py4swiss is imported inside the functions that use it, not here: it builds its pydantic models
+# on import, a good part of a data command's start-up, and most commands never pair a round.
+if TYPE_CHECKING:
+    from py4swiss.trf import ParsedTrf  # type: ignore[import-untyped]
+    from py4swiss.trf.results import ResultToken, RoundResult  # type: ignore[import-untyped]
 
 
 class PairingImpossible(Exception):
@@ -150,13 +144,16 @@ def pair_swiss(
     player_of = {n: pid for pid, n in number.items()}
     skip = absent_ids | set(ghosts)
 
+    from py4swiss.engines.common import PairingError  # type: ignore[import-untyped]
+    from py4swiss.trf.exceptions import ConsistencyError  # type: ignore[import-untyped]
+
     trf = _build_trf(number, ordered, history, round_number, total_rounds, skip)
     try:
         trf.validate_contents()
     except ConsistencyError as exc:  # a player in two games of one round, etc.
         raise ValueError(f"inconsistent history: {exc}") from exc
     try:
-        pairings = DutchEngine.generate_pairings(trf)
+        pairings = _dutch_engine().generate_pairings(trf)
     except PairingError as exc:
         raise PairingImpossible(
             "every way of pairing the players present would repeat a game, give someone a "
@@ -184,6 +181,19 @@ def _build_trf(
 ) -> ParsedTrf:
     """The event so far as py4swiss's TRF(x) model, with an absence ("Z") this round for
     everyone not to be paired: py4swiss pairs exactly the players without an entry for it."""
+    from py4swiss.trf import ParsedTrf
+    from py4swiss.trf.codes import PlayerCode  # type: ignore[import-untyped]
+    from py4swiss.trf.results import (
+        ColorToken,
+        ResultToken,
+        RoundResult,
+        ScoringPointSystemCode,
+    )
+    from py4swiss.trf.sections import PlayerSection, XSection  # type: ignore[import-untyped]
+    from py4swiss.trf.sections.x_section import (  # type: ignore[import-untyped]
+        XSectionConfiguration,
+    )
+
     rating = {e.id: e.rating for e in ordered}
     allocated_points = 10  # what a pairing-allocated bye scores, times ten
     results: dict[int, dict[int, RoundResult]] = {pid: {} for pid in number}
@@ -255,7 +265,82 @@ def _build_trf(
 
 
 def _unpaired(token: ResultToken) -> RoundResult:
+    from py4swiss.trf.results import ColorToken, RoundResult
+
     return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=token)
+
+
+# --- calling py4swiss ---------------------------------------------------------------------
+
+# The py4swiss release whose BracketMatcher._get_weight was read for _remember_pair_weights.
+_WEIGHTS_READ_IN = "0.3.1"
+
+
+@cache
+def _dutch_engine() -> Any:
+    """py4swiss's Dutch engine, its bracket weights remembered when the release is the one
+    read for that (another release runs as it comes: slower, never different)."""
+    from importlib.metadata import version
+
+    from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
+
+    if version("py4swiss") == _WEIGHTS_READ_IN:
+        _remember_pair_weights()
+    return DutchEngine
+
+
+def _remember_pair_weights() -> None:
+    """Speed (issue 22). For each bracket py4swiss builds a matching graph with an edge weight
+    for every pair of its players, summing the quality criteria C.5-C.19 in its big-integer
+    type from Python: about 70 us a pair, so 1,000 players in one score group (round 1) are
+    half a million pairs, 35 s. Yet, once a pair is allowed at all (C.1, C.3, forbidden pairs:
+    asked of the library per pair, as before), its weight depends only on what the criteria
+    read of the two players: role in the bracket, score, colour preference, colour difference,
+    same colour twice, last two floats, topscorer, bye had. So py4swiss's own code computes it
+    once per bracket and kind of pair, and the other pairs of that kind get a copy (copies:
+    the library zeroes weights in place). The pairings stay the library's, bit for bit
+    (tests/clubs/test_pairing.py pairs the 500-round check both ways).
+
+    py4swiss has no public hook for this: the wrapper replaces the private
+    BracketMatcher._get_weight, hence the release check in _dutch_engine."""
+    from py4swiss.dynamicuint import DynamicUint  # type: ignore[import-untyped]
+    from py4swiss.engines.dutch.bracket.bracket_matcher import (  # type: ignore[import-untyped]
+        BracketMatcher,
+    )
+
+    library_weight = BracketMatcher._get_weight
+    if hasattr(library_weight, "__wrapped__"):  # already done (by another thread, say)
+        return
+
+    def kind(player: Any) -> tuple[object, ...]:
+        preference = player.color_preference
+        return (
+            player.role,
+            player.points_with_acceleration,
+            preference.side,
+            preference.strength,
+            player.color_difference,
+            player.color_double,
+            player.float_1,
+            player.float_2,
+            player.top_scorer,
+            player.bye_received,
+        )
+
+    def remembered_weight(matcher: Any, player_1: Any, player_2: Any) -> Any:
+        if not matcher._validity_matcher.is_allowed_pair(player_1, player_2):
+            return DynamicUint(matcher._zero_weight)
+        # One matcher is one bracket: its players' roles and the bracket's figures stay put.
+        kinds, weights = matcher.__dict__.setdefault("_club_pages_remembered", ({}, {}))
+        kind_1 = kinds.get(player_1.id) or kinds.setdefault(player_1.id, kind(player_1))
+        kind_2 = kinds.get(player_2.id) or kinds.setdefault(player_2.id, kind(player_2))
+        weight = weights.get((kind_1, kind_2))
+        if weight is None:
+            weight = weights[kind_1, kind_2] = library_weight(matcher, player_1, player_2)
+        return DynamicUint(weight)
+
+    remembered_weight.__wrapped__ = library_weight  # type: ignore[attr-defined]  # for the tests
+    BracketMatcher._get_weight = remembered_weight
 
 
 def round_robin(seeds: Sequence[int], *, double: bool = False) -> tuple[RoundPairing, ...]:

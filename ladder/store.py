@@ -16,7 +16,6 @@ import logging
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-import psycopg
 from django.db import connection, models
 
 from clubs.models import Entry, Event, Game, Player
@@ -166,6 +165,10 @@ def _game_rows(
         LEFT JOIN {entry} b ON b.id = g.black_id
         WHERE {where}
     """
+    # psycopg is imported here, not at the top: every data command imports this module, and on
+    # SQLite nothing else loads it (on PostgreSQL the database backend already has).
+    import psycopg
+
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and psycopg.capabilities.has_stream_chunked():
             # In chunks as the server produces them (libpq 17+, which psycopg-binary

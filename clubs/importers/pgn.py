@@ -42,8 +42,6 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-import chess.pgn
-
 from ladder.results import Result
 
 from .base import (
@@ -344,6 +342,8 @@ def _variant(headers: dict[str, str]) -> str:
 
 
 def _is_start_position(fen: str) -> bool:
+    import chess  # here, not at the top: see _next_game
+
     try:
         board = chess.Board(fen)
     except ValueError:  # an unreadable position is no proof of the normal start
@@ -357,6 +357,10 @@ def _is_start_position(fen: str) -> bool:
 
 
 def _next_game(reader: _CountingReader) -> _Game | None:
+    # python-chess is imported where a PGN is read, not at the top: this module is imported by
+    # every data command (through clubs.publishing), and chess.pgn is slow to import.
+    import chess.pgn
+
     reader.lines_read = []
     try:
         headers = chess.pgn.read_headers(reader)

@@ -13,6 +13,10 @@ from clubs.night_rounds import pair_next_round
 
 
 class Command(BaseCommand):
+    # The system checks import every view (and so py4swiss, stripe, rapidfuzz...) to check the
+    # URLconf: about half this data command's start-up. The site and `manage.py check` run them.
+    requires_system_checks: list[str] = []
+
     help = (
         'Pair the next round of a club night; prints {"round": r, "pairing": N, "boards": '
         '[{"board": 1, "white": NAME, "black": NAME}], "bye": NAME or null} (N: the round\'s '

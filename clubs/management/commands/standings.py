@@ -13,6 +13,10 @@ from clubs.night_rounds import club_tiebreak_order, standings
 
 
 class Command(BaseCommand):
+    # The system checks import every view (and so py4swiss, stripe, rapidfuzz...) to check the
+    # URLconf: about half this data command's start-up. The site and `manage.py check` run them.
+    requires_system_checks: list[str] = []
+
     help = (
         "Print an event's standings in rank order: a JSON list of {rank, name, points, "
         "tiebreaks: {name: value}}, tie-breaks in the club's order."

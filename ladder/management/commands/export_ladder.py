@@ -11,6 +11,10 @@ from ladder.spreadsheet import csv_table
 
 
 class Command(BaseCommand):
+    # The system checks import every view (and so py4swiss, stripe, rapidfuzz...) to check the
+    # URLconf: about half this data command's start-up. The site and `manage.py check` run them.
+    requires_system_checks: list[str] = []
+
     help = "Print a club's ladder in order, with full names and full-precision ratings."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -1,0 +1,186 @@
+"""Swiss pairing speed: clubs.pairing.pair_swiss on large synthetic opens, in-process.
+
+    .venv/bin/python bench/pairing.py                          # 50, 300, 1,000 players
+    .venv/bin/python bench/pairing.py --players 300 --repeat 5
+    .venv/bin/python bench/pairing.py --pairing /tmp/old/pairing.py   # another clubs/pairing.py
+
+Issue 22 asks for a Swiss round of 300 players in under 1 s and of 1,000 in under 5 s.
+
+For each field size two rounds are timed: round 1 (everyone on 0, one score group) and
+round 5 of 9 (mixed scores, colour histories, floats, a few absentees, pairing-allocated
+byes and forfeits). The four earlier rounds are made up by a cheap greedy Swiss written here
+(the highest-ranked unpaired player meets the next one he has not met and can take the
+colours with, results drawn with a fixed seed), so the history costs nothing to build and is
+the same for every version of clubs/pairing.py; it is legal (no repeat games, no third
+colour in a row, one pairing-allocated bye each at most), which is all pair_swiss asks.
+
+`--pairing FILE` loads that file as clubs.pairing instead of the project's (for "before"
+figures: `git show main:clubs/pairing.py > /tmp/old/pairing.py`). The load average is
+printed before and after: the machine is shared, and the figures mean little when it is busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ladder.results import Result  # noqa: E402
+
+SIZES = (50, 300, 1000)
+TOTAL_ROUNDS = 9
+LATER_ROUND = 5
+REPEAT = 3
+TARGET_S = {300: 1.0, 1000: 5.0}
+
+
+def load_pairing(path: str | None) -> ModuleType:
+    if path is None:
+        import clubs.pairing
+
+        return clubs.pairing
+    spec = importlib.util.spec_from_file_location("clubs.pairing", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["clubs.pairing"] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def draw_result(rng: random.Random) -> Result:
+    x = rng.random()
+    if x < 0.37:
+        return Result.WHITE_WIN
+    if x < 0.62:
+        return Result.DRAW
+    if x < 0.97:
+        return Result.BLACK_WIN
+    return rng.choice([Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN])
+
+
+def made_up_history(pairing: ModuleType, players: int, rounds: int, seed: int = 22):
+    """`rounds` rounds of a greedy Swiss: (entrants, history, absent ids for the next round)."""
+    rng = random.Random(seed)
+    entrants = [
+        pairing.Entrant(id=10_000 + s, seed=s, rating=2600 - s) for s in range(1, players + 1)
+    ]
+    score = {e.id: 0.0 for e in entrants}
+    colours: dict[int, list[str]] = {e.id: [] for e in entrants}
+    met: dict[int, set[int]] = {e.id: set() for e in entrants}
+    had_bye: set[int] = set()
+    history = []
+    points = {
+        Result.WHITE_WIN: (1, 0),
+        Result.DRAW: (0.5, 0.5),
+        Result.BLACK_WIN: (0, 1),
+        Result.WHITE_FORFEIT_WIN: (1, 0),
+        Result.BLACK_FORFEIT_WIN: (0, 1),
+    }
+
+    def may_have(pid: int, colour: str) -> bool:
+        c = [*colours[pid], colour]
+        return abs(c.count("W") - c.count("B")) <= 2 and c[-3:] not in (["W"] * 3, ["B"] * 3)
+
+    for rnd in range(1, rounds + 1):
+        away = set(rng.sample([e.id for e in entrants], players // 50)) if rnd > 1 else set()
+        order = sorted(
+            (e for e in entrants if e.id not in away), key=lambda e: (-score[e.id], e.seed)
+        )
+        ids = [e.id for e in order]
+        if len(ids) % 2:
+            bye = next(pid for pid in reversed(ids) if pid not in had_bye)
+            ids.remove(bye)
+            had_bye.add(bye)
+            score[bye] += 1
+            history.append(pairing.PastGame(rnd, bye, None, Result.BYE_PAIRING, allocated=True))
+        for pid in away:
+            history.append(pairing.PastGame(rnd, pid, None, Result.BYE_ZERO))
+        while ids:
+            a = ids.pop(0)
+            for b in ids:
+                if b in met[a]:
+                    continue
+                if may_have(a, "W") and may_have(b, "B"):
+                    white, black = a, b
+                elif may_have(a, "B") and may_have(b, "W"):
+                    white, black = b, a
+                else:
+                    continue
+                break
+            else:  # nobody left for a: the made-up history stops being Swiss-like, not legal
+                raise RuntimeError(f"greedy Swiss stuck in round {rnd}")
+            ids.remove(b)
+            result = draw_result(rng)
+            history.append(pairing.PastGame(rnd, white, black, result))
+            sw, sb = points[result]
+            score[white] += sw
+            score[black] += sb
+            if not result.is_forfeit:
+                colours[white].append("W")
+                colours[black].append("B")
+                met[white].add(black)
+                met[black].add(white)
+    absent = set(rng.sample([e.id for e in entrants], players // 50))
+    return entrants, history, absent
+
+
+def timed(pairing: ModuleType, entrants, history, rnd: int, absent, repeat: int):
+    """Wall and CPU seconds of each run (CPU time tells a busy machine from slow code)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        start, cpu = time.perf_counter(), time.process_time()
+        pairing.pair_swiss(entrants, history, rnd, TOTAL_ROUNDS, absent)
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, action="append", help="field size (50, 300, 1000)")
+    parser.add_argument("--repeat", type=int, default=REPEAT, help=f"runs per round ({REPEAT})")
+    parser.add_argument("--pairing", help="a clubs/pairing.py to load instead of the project's")
+    args = parser.parse_args()
+    pairing = load_pairing(args.pairing)
+
+    print(f"Python {platform.python_version()}, nproc {os.cpu_count()}, {platform.machine()}")
+    print(f"clubs.pairing from {pairing.__file__}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print()
+    print("| players | round | min s | median s | min CPU s | runs (wall s) | target |")
+    print("|---:|---:|---:|---:|---:|---|---|")
+    for players in args.players or SIZES:
+        for rnd in (1, LATER_ROUND):
+            entrants, history, absent = made_up_history(pairing, players, rnd - 1)
+            if rnd == 1:
+                absent = set()
+            times, cpus = timed(pairing, entrants, history, rnd, absent, args.repeat)
+            target = TARGET_S.get(players)
+            verdict = (
+                ""
+                if target is None
+                else f"< {target:g} s: " + ("met" if min(times) < target else "missed")
+            )
+            runs = " ".join(f"{t:.2f}" for t in times)
+            print(
+                f"| {players:,} | {rnd} | {min(times):.2f} | {statistics.median(times):.2f} "
+                f"| {min(cpus):.2f} | {runs} | {verdict} |",
+                flush=True,
+            )
+    print()
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
