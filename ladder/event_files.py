@@ -39,7 +39,7 @@ from ladder.spreadsheet import csv_table
 TRF_NAME_WIDTH = 33  # columns 15-47
 FIRST_CELL_COLUMN = 92
 CELL_WIDTH = 10
-CSV_FIELDS = ("round", "white", "black", "result")
+CSV_FIELDS = ("round", "white", "black", "result", "variant")
 ABSENT = "0000 - -"  # not paired in the round: no opponent, no colour, nothing scored
 
 
@@ -216,15 +216,20 @@ def _one_line(text: str) -> str:
 
 
 def csv_text(event: EventFile) -> str:
-    """One row per game or bye, in round order, as the CSV importer reads them."""
+    """One row per game or bye, in round order, as the CSV importer reads them, with the
+    variant of a game that was not standard chess (so that it is never rated once read
+    back); then a row with only the name for each entrant without a game."""
     names = {player.rank: player.name for player in event.players}
-    rows = [
+    rows: list[list[object]] = [
         [
             game.round,
             names[game.white],
             names[game.black] if game.black is not None else "",
             CSV_RESULTS[game.result],
+            game.variant if game.black is not None else "",
         ]
         for game in sorted(event.games, key=lambda g: g.round)
     ]
+    in_a_game = {side for game in event.games for side in (game.white, game.black)}
+    rows += [["", p.name, "", "", ""] for p in event.players if p.rank not in in_a_game]
     return csv_table(CSV_FIELDS, rows)

@@ -53,6 +53,8 @@ from .base import (
 )
 
 REQUIRED_COLUMNS = ("round", "white", "black", "result")
+# The optional `variant` column: the variant's name, as a PGN's Variant tag gives it.
+VARIANT_MAX_LENGTH = 40
 # Optional columns, by their header after `_header_key`.
 RATING_COLUMNS = {
     "white rating": "white rating",
@@ -138,6 +140,14 @@ def parse_csv(data: bytes) -> ImportedEvent:
             name: clean_text(undefused(row[index])) if index < len(row) else ""
             for name, index in columns.items()
         }
+        if values["white"] and not (values["round"] or values["black"] or values["result"]):
+            # An entrant without a game (our export writes one so): a name and nothing else.
+            key = name_key(values["white"])
+            if key not in players and key != "bye":
+                players[key] = ImportedPlayer(
+                    len(players) + 1, values["white"], None, None, None, start
+                )
+            continue
         game = _read_row(values, start, players, seen)
         games.append(game)
         _read_ratings(values, start, players, ratings, warnings)
@@ -166,6 +176,8 @@ def _read_header(text: str, line: int, delimiter: str | None) -> tuple[str, dict
         names = [clean_text(cell).casefold() for cell in cells]
         if all(name in names for name in REQUIRED_COLUMNS):
             columns = {name: names.index(name) for name in REQUIRED_COLUMNS}
+            if "variant" in names:
+                columns["variant"] = names.index("variant")
             for index, name in enumerate(names):
                 rating = RATING_COLUMNS.get(_header_key(name))
                 if rating is not None and rating not in columns:
@@ -257,7 +269,9 @@ def _read_row(
     if name_key(white) == name_key(black):
         raise ImportFileError.at(line, f"{white} is paired with themselves.")
     black_player = _enter(players, seen, black, round_number, line)
-    return ImportedGame(round_number, white_player.key, black_player.key, result, line)
+    # A chess variant (Chess960, Crazyhouse...) is stored and never rated, as from a PGN.
+    variant = values.get("variant", "")[:VARIANT_MAX_LENGTH]
+    return ImportedGame(round_number, white_player.key, black_player.key, result, line, variant)
 
 
 def _enter(
