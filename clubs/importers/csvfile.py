@@ -3,8 +3,11 @@
 The header must name ``round``, ``white``, ``black`` and ``result`` (any case, any order); other
 columns are ignored, except the players' ratings: ``white rating`` and ``black rating`` (also
 spelled ``white_rating``, ``white elo``, ``WhiteElo`` and so on; blank or 0 for none). A player's
-rating is the first one given for them. Commas, semicolons or tabs separate the fields; Excel's
-``sep=;`` first line is understood. Round ``3`` or ``3.1`` is round 3.
+rating is the first one given for them, and ``variant``: a game's chess variant (Chess960,
+Crazyhouse...), stored and never rated. A row with only a name in ``white`` (no round, no black,
+no result) is an entrant without a game, as our export writes one. Commas, semicolons or tabs
+separate the fields; Excel's ``sep=;`` first line is understood. Round ``3`` or ``3.1`` is
+round 3.
 
 Results of a game (``black`` filled in); case and spaces do not matter, ``:`` may replace ``-``:
 
