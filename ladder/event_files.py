@@ -49,6 +49,9 @@ class FilePlayer:
     name: str
     rating: int | None  # the ladder rating at the event's start; None if not on the ladder
     place: int | None = None  # the final rank of the file the event came from, if it had one
+    # The federation the file gave (TRF columns 54-56), for the directors' files only: a
+    # re-import then tells a team's reserve who never played from a bye dummy.
+    federation: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,7 @@ def player_line(player: FilePlayer, points: float, place: int, cells: Sequence[s
         f"{'':6}"  # 9-14: sex, title
         f"{name:<{TRF_NAME_WIDTH}} "  # 15-48
         f"{rating:>4} "  # 49-53
-        f"{'':3} "  # 54-57: federation
+        f"{player.federation[:3]:<3} "  # 54-57: federation
         f"{'':11} "  # 58-69: FIDE ID
         f"{'':10} "  # 70-80: birth date (never stored)
         f"{_shown_points(points):>4} "  # 81-85

@@ -18,6 +18,7 @@ from .base import (
 )
 from .csvfile import parse_csv
 from .pgn import parse_pgn
+from .pseudo import without_pseudo_players
 from .trf import parse_trf
 
 __all__ = [
@@ -42,12 +43,15 @@ def parse_file(
     one event of a PGN file holding several (TRF and CSV files hold one)."""
     kind = fmt.strip().lower()
     if kind == "trf":
-        return parse_trf(data, event_date=event_date)
-    if kind == "pgn":
-        return parse_pgn(data, event=event)
-    if kind == "csv":
-        return parse_csv(data)
-    raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")
+        parsed = parse_trf(data, event_date=event_date)
+    elif kind == "pgn":
+        parsed = parse_pgn(data, event=event)
+    elif kind == "csv":
+        parsed = parse_csv(data)
+    else:
+        raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")
+    # Whatever the program, a bye dummy ("spielfrei") is no entrant (clubs.importers.pseudo).
+    return without_pseudo_players(parsed)
 
 
 def detect_format(filename: str, data: bytes) -> str:
