@@ -204,7 +204,7 @@ def test_event_imports_one_event_of_a_file_holding_several(club, tmp_path):
     games = event.games.order_by("round").values_list("round", "white__typed_name")
     assert list(games) == [(1, "Ann"), (2, "Bob")]  # numbered in file order: no rounds given
     assert event.rounds_from_order
-    assert "The file gives no round numbers" in err
+    assert "the file gives no round numbers" in err
 
 
 def test_an_event_the_file_does_not_hold_is_an_error(club, tmp_path):
