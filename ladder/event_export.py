@@ -27,20 +27,30 @@ from ladder.rosters import load_roster
 def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
     entries = list(
         event.entries.order_by(F("start_rank").asc(nulls_last=True), "id").values_list(
-            "id", "typed_name", "player_id", "player__name", "start_rank", "rank_in_file"
+            "id",
+            "typed_name",
+            "player_id",
+            "player__name",
+            "start_rank",
+            "rank_in_file",
+            "rating_in_file",
+            "federation",
         )
     )
-    ranks = _ranks([(entry_id, start_rank) for entry_id, _t, _p, _n, start_rank, _f in entries])
+    ranks = _ranks([(entry[0], entry[4]) for entry in entries])
     shown = {} if viewer_is_director else load_roster(event.club, viewer_is_director=False).names
-    ratings = _ratings_at_start(event, {pid for _e, _t, pid, _n, _r, _f in entries if pid})
+    ratings = _ratings_at_start(event, {entry[2] for entry in entries if entry[2]})
     players = []
-    for entry_id, typed, player_id, player_name, _rank, file_rank in entries:
+    for entry_id, typed, player_id, player_name, _rank, file_rank, file_rating, fed in entries:
         if player_id is None:
             name = typed if viewer_is_director else initials(typed)
         else:
             name = player_name if viewer_is_director else shown.get(player_id, initials(typed))
-        rating = ratings.get(player_id) if player_id else None
-        players.append(FilePlayer(ranks[entry_id], name, rating, file_rank))
+        # An entrant left without a player has no ladder rating: the one its file gave, so
+        # that a re-import does not take an unrated no-show for a bye dummy.
+        rating = ratings.get(player_id) if player_id else file_rating
+        federation = fed if viewer_is_director else ""
+        players.append(FilePlayer(ranks[entry_id], name, rating, file_rank, federation))
     players = _distinct(players)
     games = [
         FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)

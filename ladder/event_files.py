@@ -39,7 +39,7 @@ from ladder.spreadsheet import csv_table
 TRF_NAME_WIDTH = 33  # columns 15-47
 FIRST_CELL_COLUMN = 92
 CELL_WIDTH = 10
-CSV_FIELDS = ("round", "white", "black", "result")
+CSV_FIELDS = ("round", "white", "black", "result", "variant")
 ABSENT = "0000 - -"  # not paired in the round: no opponent, no colour, nothing scored
 
 
@@ -49,6 +49,9 @@ class FilePlayer:
     name: str
     rating: int | None  # the ladder rating at the event's start; None if not on the ladder
     place: int | None = None  # the final rank of the file the event came from, if it had one
+    # The federation the file gave (TRF columns 54-56), for the directors' files only: a
+    # re-import then tells a team's reserve who never played from a bye dummy.
+    federation: str = ""
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,7 @@ def player_line(player: FilePlayer, points: float, place: int, cells: Sequence[s
         f"{'':6}"  # 9-14: sex, title
         f"{name:<{TRF_NAME_WIDTH}} "  # 15-48
         f"{rating:>4} "  # 49-53
-        f"{'':3} "  # 54-57: federation
+        f"{player.federation[:3]:<3} "  # 54-57: federation
         f"{'':11} "  # 58-69: FIDE ID
         f"{'':10} "  # 70-80: birth date (never stored)
         f"{_shown_points(points):>4} "  # 81-85
@@ -216,15 +219,20 @@ def _one_line(text: str) -> str:
 
 
 def csv_text(event: EventFile) -> str:
-    """One row per game or bye, in round order, as the CSV importer reads them."""
+    """One row per game or bye, in round order, as the CSV importer reads them, with the
+    variant of a game that was not standard chess (so that it is never rated once read
+    back); then a row with only the name for each entrant without a game."""
     names = {player.rank: player.name for player in event.players}
-    rows = [
+    rows: list[list[object]] = [
         [
             game.round,
             names[game.white],
             names[game.black] if game.black is not None else "",
             CSV_RESULTS[game.result],
+            game.variant if game.black is not None else "",
         ]
         for game in sorted(event.games, key=lambda g: g.round)
     ]
+    in_a_game = {side for game in event.games for side in (game.white, game.black)}
+    rows += [["", p.name, "", "", ""] for p in event.players if p.rank not in in_a_game]
     return csv_table(CSV_FIELDS, rows)

@@ -22,6 +22,7 @@ from .base import (
 )
 from .csvfile import parse_csv
 from .pgn import parse_pgn
+from .pseudo import without_pseudo_players
 from .trf import parse_trf
 
 __all__ = [
@@ -56,12 +57,15 @@ def parse_file(
     bounds = limits or UNLIMITED
     check_file_size(data, bounds)
     if kind == "trf":
-        return parse_trf(data, event_date=event_date, limits=bounds)
-    if kind == "pgn":
-        return parse_pgn(data, event=event, limits=bounds)
-    if kind == "csv":
-        return parse_csv(data, limits=bounds)
-    raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")
+        parsed = parse_trf(data, event_date=event_date, limits=bounds)
+    elif kind == "pgn":
+        parsed = parse_pgn(data, event=event, limits=bounds)
+    elif kind == "csv":
+        parsed = parse_csv(data, limits=bounds)
+    else:
+        raise ImportFileError(f"Unknown file format '{fmt}': choose TRF, PGN or CSV.")
+    # Whatever the program, a bye dummy ("spielfrei") is no entrant (clubs.importers.pseudo).
+    return without_pseudo_players(parsed)
 
 
 def detect_format(filename: str, data: bytes) -> str:

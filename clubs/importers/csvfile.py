@@ -3,8 +3,11 @@
 The header must name ``round``, ``white``, ``black`` and ``result`` (any case, any order); other
 columns are ignored, except the players' ratings: ``white rating`` and ``black rating`` (also
 spelled ``white_rating``, ``white elo``, ``WhiteElo`` and so on; blank or 0 for none). A player's
-rating is the first one given for them. Commas, semicolons or tabs separate the fields; Excel's
-``sep=;`` first line is understood. Round ``3`` or ``3.1`` is round 3.
+rating is the first one given for them, and ``variant``: a game's chess variant (Chess960,
+Crazyhouse...), stored and never rated. A row with only a name in ``white`` (no round, no black,
+no result) is an entrant without a game, as our export writes one. Commas, semicolons or tabs
+separate the fields; Excel's ``sep=;`` first line is understood. Round ``3`` or ``3.1`` is
+round 3.
 
 Results of a game (``black`` filled in); case and spaces do not matter, ``:`` may replace ``-``:
 
@@ -54,6 +57,8 @@ from .base import (
 )
 
 REQUIRED_COLUMNS = ("round", "white", "black", "result")
+# The optional `variant` column: the variant's name, as a PGN's Variant tag gives it.
+VARIANT_MAX_LENGTH = 40
 # Optional columns, by their header after `_header_key`.
 RATING_COLUMNS = {
     "white rating": "white rating",
@@ -140,6 +145,14 @@ def parse_csv(data: bytes, *, limits: Limits | None = None) -> ImportedEvent:
             name: clean_text(undefused(row[index])) if index < len(row) else ""
             for name, index in columns.items()
         }
+        if values["white"] and not (values["round"] or values["black"] or values["result"]):
+            # An entrant without a game (our export writes one so): a name and nothing else.
+            key = name_key(values["white"])
+            if key not in players and key != "bye":
+                players[key] = ImportedPlayer(
+                    len(players) + 1, values["white"], None, None, None, start
+                )
+            continue
         game = _read_row(values, start, players, seen)
         games.append(game)
         _read_ratings(values, start, players, ratings, warnings)
@@ -171,6 +184,8 @@ def _read_header(text: str, line: int, delimiter: str | None) -> tuple[str, dict
         names = [clean_text(cell).casefold() for cell in cells]
         if all(name in names for name in REQUIRED_COLUMNS):
             columns = {name: names.index(name) for name in REQUIRED_COLUMNS}
+            if "variant" in names:
+                columns["variant"] = names.index("variant")
             for index, name in enumerate(names):
                 rating = RATING_COLUMNS.get(_header_key(name))
                 if rating is not None and rating not in columns:
@@ -262,7 +277,9 @@ def _read_row(
     if name_key(white) == name_key(black):
         raise ImportFileError.at(line, f"{white} is paired with themselves.")
     black_player = _enter(players, seen, black, round_number, line)
-    return ImportedGame(round_number, white_player.key, black_player.key, result, line)
+    # A chess variant (Chess960, Crazyhouse...) is stored and never rated, as from a PGN.
+    variant = values.get("variant", "")[:VARIANT_MAX_LENGTH]
+    return ImportedGame(round_number, white_player.key, black_player.key, result, line, variant)
 
 
 def _enter(

@@ -206,7 +206,8 @@ def parse_pgn(
                 "was used as the event date."
             )
     if rounds_from_order:
-        warnings.append(_rounds_note(count_rounds(games), newest_first))
+        first_line = min(game.line for game in games)
+        warnings.append(_rounds_note(count_rounds(games), newest_first, first_line))
     if variants:
         warnings.append(_variants_note(variants))
     return ImportedEvent(
@@ -306,15 +307,16 @@ def _newest_first(games: list[_Game]) -> bool:
     return moments[0] > moments[-1] and all(a >= b for a, b in itertools.pairwise(moments))
 
 
-def _rounds_note(rounds: int, newest_first: bool) -> str:
+def _rounds_note(rounds: int, newest_first: bool, first_line: int) -> str:
     order = (
         "in file order, from the oldest game (the file lists the newest first)"
         if newest_first
         else "in file order"
     )
     return (
-        f"The file gives no round numbers: the games were numbered into {rounds} "
-        f"{'round' if rounds == 1 else 'rounds'} {order}, a new round starting whenever a "
+        # Every warning names a line, as the director's preview lists them: the first game's.
+        f"Line {first_line}: the file gives no round numbers: the games were numbered into "
+        f"{rounds} {'round' if rounds == 1 else 'rounds'} {order}, a new round starting whenever a "
         "player would play twice in one. Change a game's round in the results grid if the "
         "event went otherwise."
     )

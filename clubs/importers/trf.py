@@ -27,7 +27,6 @@ from .base import (
     clean_text,
     count_rounds,
     decode_lines,
-    name_key,
 )
 from .trf_dates import DateReading, date_readings, read_event_dates, read_round_dates
 from .trf_players import PlayerLine, is_junior, read_player_line
@@ -35,10 +34,8 @@ from .trf_results import check_points, pair_rounds
 
 __all__ = ["DateReading", "date_readings", "parse_trf", "read_event_dates"]
 
-# Names that tournament programs give the dummy opponent of a bye.
-_PLACEHOLDER_NAMES = frozenset(
-    {"spielfrei", "freilos", "bye", "bye player", "exempt", "descanso", "vrij", "vrijgeloot"}
-)
+# A round cell without an opponent that says the entrant was not paired ("0000 - -").
+_NOTHING_CODES = frozenset({"", "-"})
 
 # Records that are understood and deliberately not read.
 _IGNORED_RECORDS = frozenset(
@@ -122,11 +119,6 @@ def parse_trf(
 
     imported_players = []
     for player in players.values():
-        if name_key(player.name) in _PLACEHOLDER_NAMES:
-            warnings.append(
-                f"Line {player.line}: '{player.name}' (player {player.key}) looks like the "
-                "placeholder a tournament program writes for a bye, not a person."
-            )
         imported_players.append(
             ImportedPlayer(
                 key=player.key,
@@ -138,6 +130,21 @@ def parse_trf(
                 fide_id=player.fide_id,
                 federation=player.federation,
                 rank=player.rank,
+                # No rating, ID, federation or points, and every round cell written without
+                # an opponent and saying "not paired" ("0000 - -"): a program's bye
+                # dummy, whatever it is called. (A team file's reserves who never played
+                # have the same cells, but a federation: they are people.)
+                bye_dummy=(
+                    player.rating is None
+                    and player.fide_id is None
+                    and player.federation is None
+                    and not player.points
+                    and bool(player.cells)
+                    and all(
+                        cell.opponent is None and cell.code in _NOTHING_CODES
+                        for cell in player.cells.values()
+                    )
+                ),
             )
         )
     return ImportedEvent(

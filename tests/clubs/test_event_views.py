@@ -122,7 +122,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
 
     response = upload(signed_in, event, "vm.trf", SWISS_MANAGER.read_bytes())
     assert response.redirect_chain[-1][0] == url("event_names", event)
-    assert event.entries.count() == 6
+    assert event.entries.count() == 5  # and its "spielfrei", which is no entrant
     assert event.games.count() == 9  # six pairings, three byes
 
     page = signed_in.get(url("event_names", event)).content.decode()
@@ -132,11 +132,10 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
     defaults = checked_choices(page)
     muller = event.entries.get(typed_name="Müller, Jürgen")
     soren = event.entries.get(typed_name="Weiß, Sören")
-    placeholder = event.entries.get(typed_name="spielfrei")
+    assert not event.entries.filter(typed_name="spielfrei").exists()  # a bye's dummy
     assert defaults[f"decision_{muller.pk}"] == f"p{jurgen.pk}"  # preselected, not yet linked
     # Sara Weiß is only alike as text: a weak candidate, so Sören starts as a new player.
     assert defaults[f"decision_{soren.pk}"] == "new"
-    assert defaults[f"decision_{placeholder.pk}"] == "none"
     muller.refresh_from_db()
     assert muller.player is None
 
@@ -377,8 +376,8 @@ def test_placeholder_entries_create_no_player(signed_in, club, draft):
     defaults = checked_choices(page)
     walker = draft.entries.get(typed_name="Walker, Jack")  # forfeits and byes only
     roberts = draft.entries.get(typed_name="Roberts, Isla")  # likewise
-    spielfrei = draft.entries.get(typed_name="spielfrei")
-    for entry in (walker, roberts, spielfrei):
+    assert not draft.entries.filter(typed_name="spielfrei").exists()  # a bye's dummy
+    for entry in (walker, roberts):
         assert defaults[f"decision_{entry.pk}"] == "none"
     # The director asks for a player for Walker only.
     decisions = {**defaults, f"decision_{walker.pk}": "new"}
@@ -387,14 +386,13 @@ def test_placeholder_entries_create_no_player(signed_in, club, draft):
     assert "spielfrei" not in names and "Roberts, Isla" not in names
     assert "Walker, Jack" in names
     assert len(names) == 9
-    # The forfeits stay what the file says: Walker's win against the placeholder, and the
-    # double forfeit of Roberts and Walker; only Roberts's own byes go.
+    # Walker's win against the placeholder is his bye; the double forfeit of Roberts and
+    # Walker stays what the file says; only Roberts's own byes go.
     round_four = draft.games.get(round=4, white=walker)
-    assert (round_four.black, round_four.result) == (spielfrei, Result.WHITE_FORFEIT_WIN.value)
+    assert (round_four.black, round_four.result) == (None, Result.BYE_PAIRING.value)
     round_one = draft.games.get(round=1, white=roberts)
     assert (round_one.black, round_one.result) == (walker, Result.DOUBLE_FORFEIT.value)
     assert not Game.objects.filter(white=roberts, black__isnull=True).exists()
-    assert fresh(draft).entries.get(typed_name="spielfrei").player is None
     response = signed_in.post(
         url("event_publish", draft), {"version": fresh(draft).edit_version}, follow=True
     )
@@ -555,7 +553,7 @@ def test_a_pgn_file_without_rounds_is_numbered_in_file_order_and_the_preview_say
     )
     response = upload(signed_in, draft, "match.pgn", data)
     assert response.redirect_chain[-1][0] == url("event_names", draft)
-    assert "The file gives no round numbers" in response.content.decode()
+    assert "the file gives no round numbers" in response.content.decode()
     rounds = list(draft.games.order_by("round").values_list("round", "white__typed_name"))
     assert rounds == [(1, "Ann"), (2, "Bob")]
     assert fresh(draft).rounds_from_order

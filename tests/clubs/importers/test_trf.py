@@ -48,7 +48,7 @@ EVERY_CODE = [
     pytest.param(4, 6, 2, Result.BLACK_WIN, id="black wins in round 4"),
     pytest.param(4, 3, 7, Result.BLACK_WIN, id="white loses in round 4"),
     pytest.param(4, 4, 8, Result.WHITE_WIN, id="colour on one half only decides"),
-    pytest.param(4, 10, 11, Result.WHITE_FORFEIT_WIN, id="forfeit against spielfrei stays"),
+    pytest.param(4, 10, None, Result.BYE_PAIRING, id="a win against spielfrei is a bye"),
 ]
 
 
@@ -84,9 +84,9 @@ def test_every_result_code_file_warns_naming_lines(every_code):
         "round 3; player 2 (the earlier line) was taken as White.",
         "Line 17: the points column says 1.5 for player 3, but the round results add up to 0.5; "
         "the round results were used.",
-        "Line 25: 'spielfrei' (player 11) looks like the placeholder a tournament program writes "
-        "for a bye, not a person.",
         "Line 30: record type 'ZZZ' is not used and was skipped.",
+        "Line 25: 'spielfrei' is the placeholder a tournament program writes for a bye, not a "
+        "person: it is no entrant, and a pairing against it is its opponent's bye.",
     )
 
 
@@ -118,8 +118,9 @@ def test_birth_dates_are_not_kept(every_code):
         assert birth not in repr(every_code)
 
 
-def test_placeholder_player_is_kept(every_code):
-    assert every_code.players[-1].name == "spielfrei"
+def test_the_placeholder_of_a_bye_is_no_entrant(every_code):
+    assert "spielfrei" not in [p.name for p in every_code.players]
+    assert all(11 not in (game.white, game.black) for game in every_code.games)
 
 
 # --- one pairing, one cell at a time --------------------------------------------------------
@@ -592,7 +593,7 @@ SHAPES = [
             (3, 3, None, Result.BYE_PAIRING),
             (3, 5, 4, Result.WHITE_FORFEIT_WIN),
         ],
-        6,
+        5,  # and its "spielfrei", which is no entrant
         id="Swiss-Manager",
     ),
     pytest.param(
@@ -686,11 +687,10 @@ def test_swiss_manager_names_keep_their_umlauts_and_juniors_are_flagged():
         ("Weiß, Sören", True),  # 18 the day after the event starts
         ("Gödel, Zoë", False),
         ("Schäfer, Björn", True),
-        ("spielfrei", None),
     ]
     assert event.warnings == (
-        "Line 24: 'spielfrei' (player 6) looks like the placeholder a tournament program writes "
-        "for a bye, not a person.",
+        "Line 24: 'spielfrei' is the placeholder a tournament program writes for a bye, not a "
+        "person: it is no entrant, and a pairing against it is its opponent's bye.",
     )
 
 
