@@ -152,6 +152,8 @@ def parse_csv(data: bytes, *, limits: Limits | None = None) -> ImportedEvent:
                 players[key] = ImportedPlayer(
                     len(players) + 1, values["white"], None, None, None, start
                 )
+            if limits is not None:
+                limits.check(entrants=len(players), rounds=len(rounds), games=len(games))
             continue
         game = _read_row(values, start, players, seen)
         games.append(game)

@@ -46,6 +46,8 @@ BROKEN_PGN_GAME = b'[Event "Open"]\n[Round "1"]\n[White "Ann"]\n[Result "1-0"]\n
         # The 5th name, then a row that would be an error.
         (csv("1,A,B,1-0", "1,C,D,1-0", "2,A,E,1-0", BROKEN_CSV_ROW), "csv", "entrants"),
         (csv("1,A,B,1-0", "2,A,B,0-1", "3,A,B,1-0", BROKEN_CSV_ROW), "csv", "rounds"),
+        # Entrants without a game (a name-only row, as our export writes them) count too.
+        (csv("1,A,B,1-0", ",C,,", ",D,,", ",E,,", BROKEN_CSV_ROW), "csv", "entrants"),
         (
             csv("1,A,B,1-0", "1,C,D,1-0", "2,A,C,1-0", "2,B,D,1-0", "2,E,,bye", BROKEN_CSV_ROW),
             "csv",
