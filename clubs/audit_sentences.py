@@ -466,6 +466,25 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         second=lambda f: f.player("second_id", "second"),
     ),
     "ladder.rebuilt": _simple(gettext_lazy("%(who)s had the ladder rebuilt from the first event.")),
+    "never_pair.added": _simple(
+        gettext_lazy("%(who)s asked that %(first)s and %(second)s are never paired."),
+        first=lambda f: f.player("first_id", "first"),
+        second=lambda f: f.player("second_id", "second"),
+    ),
+    "never_pair.removed": _simple(
+        gettext_lazy("%(who)s let %(first)s and %(second)s be paired again."),
+        first=lambda f: f.player("first_id", "first"),
+        second=lambda f: f.player("second_id", "second"),
+    ),
+    "board.changed": _simple(
+        gettext_lazy(
+            "%(who)s changed the pairing of round %(round)s of %(event)s by hand "
+            "(board %(boards)s)."
+        ),
+        event=_event,
+        round=_round,
+        boards=lambda f: ", ".join(str(b) for b in f.get("boards") or []),
+    ),
 }
 
 

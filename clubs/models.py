@@ -308,6 +308,11 @@ class PairingBye(models.TextChoices):
     ZERO = Result.BYE_PAIRING_ZERO.value, _("0 points")
 
 
+class FirstColour(models.TextChoices):
+    WHITE = "white", _("White")
+    BLACK = "black", _("Black")
+
+
 class Event(models.Model):
     class Kind(models.TextChoices):
         STANDARD = "standard", _("Standard")
@@ -359,6 +364,14 @@ class Event(models.Model):
     pairing_bye = models.CharField(
         max_length=5, choices=PairingBye.choices, default=PairingBye.FULL
     )
+    # The colour seed 1 has on board 1 of round 1 (drawn once by lot if the director asked
+    # for that, so pairing a round again gives the same boards), and whether the Swiss
+    # rounds are accelerated (FIDE C.04.5.1, Baku) for pairing.
+    first_colour = models.CharField(
+        max_length=5, choices=FirstColour.choices, default=FirstColour.WHITE
+    )
+    first_colour_by_lot = models.BooleanField(default=False)
+    accelerated = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -461,6 +474,8 @@ class Game(models.Model):
 from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
 from clubs.night_models import Board as Board  # noqa: E402
+from clubs.night_models import NeverPair as NeverPair  # noqa: E402
+from clubs.night_models import NightRound as NightRound  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
 from clubs.record_models import Merge as Merge  # noqa: E402
