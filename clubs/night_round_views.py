@@ -81,6 +81,7 @@ def night_sheet(
             "bye": next(
                 (
                     {
+                        "number": board.number,  # numbered last, as on the live page
                         "name": entrant_name(board.white),
                         "entry_id": board.white_id,
                         "rating": _rating(board.white),

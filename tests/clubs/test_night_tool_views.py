@@ -65,7 +65,8 @@ def test_the_pairing_sheet_shows_club_round_of_rounds_ratings_and_the_bye_last(
     assert '<span class="rating">1800</span>' in html
     body = html[html.index("<tbody>") : html.index("</tbody>")]
     assert body.rindex('id="bye"') > body.rindex('<td class="board">2</td>')  # the bye last
-    assert "Eva Engel" in body[body.index('id="bye"') :]
+    bye = body[body.index('id="bye"') :]
+    assert "Eva Engel" in bye and '<td class="board bye-label">3</td>' in bye
 
 
 def test_the_bye_is_numbered_last_on_the_event_page_too(signed_in, club, roster):
@@ -191,8 +192,14 @@ def test_the_standings_mark_withdrawn_players_and_keep_names_in_view(signed_in, 
     marked = 'class="name">Dev Dutta <span class="tag withdrawn-tag">withdrawn</span>'
     assert marked in html
     assert html.count("withdrawn-tag") == 1
-    css = Path("static/css/night.css").read_text()
-    assert re.search(r"table\.standings th\.name \{[^}]*position: sticky; left: 0", css)
+    # The names are the second column, which stays in view when the table scrolls.
+    head = html[html.index('<table class="standings">') :]
+    assert re.search(r"<tr>\s*<th[^>]*>#</th>\s*<th scope=\"col\" class=\"name\">", head)
+    css = Path("static/css/site.css").read_text()
+    sticky = (
+        r"\.scroll table\.standings > \* > tr > :nth-child\(2\) \{[^}]*position: sticky; left: 0"
+    )
+    assert re.search(sticky, css)
 
 
 def test_the_printable_list_is_alphabetical_and_has_a_slip_per_board(signed_in, club, roster):
