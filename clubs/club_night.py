@@ -44,6 +44,11 @@ from ladder.results import Result
 BY_LOT = "lot"
 
 
+def draw_first_colour() -> str:
+    """Seed 1's colour in round 1, drawn by lot."""
+    return secrets.choice(FirstColour.values)
+
+
 def seed_key(player: Player) -> tuple[bool, float, str]:
     """Seeds from the ladder: established players by rating, then provisional ones by
     rating (a player without one, last), then by name."""
@@ -91,7 +96,7 @@ def start_event(
     rounds = _checked_rounds(system, rounds, len(players))
     by_lot = first_colour == BY_LOT
     if by_lot:
-        first_colour = secrets.choice(FirstColour.values)
+        first_colour = draw_first_colour()
     with transaction.atomic():
         event = create_event(club, EventDetails(name, date, 0, kind, rated), user)
         Event.objects.filter(pk=event.pk).update(

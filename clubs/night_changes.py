@@ -146,7 +146,7 @@ def swap_players(
         number, boards = _current_round(event)
         at = {b.white_id: (b, "white_id") for b in boards}
         at |= {b.black_id: (b, "black_id") for b in boards if b.black_id is not None}
-        if first not in at or second not in at:
+        if first not in at or second not in at or first == second:
             raise PublishingError(_("Choose two players of this round."))
         (board_a, side_a), (board_b, side_b) = at[first], at[second]
         if board_a.pk == board_b.pk:

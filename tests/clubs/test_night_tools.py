@@ -130,14 +130,14 @@ def test_an_evenings_own_couple_stays_with_that_evening(club):
 
 def test_the_first_colour_by_lot_is_drawn_once_and_kept(club, monkeypatch):
     players = roster(club, NAMES[:4])
-    monkeypatch.setattr(club_night.secrets, "choice", lambda options: "black")
+    monkeypatch.setattr(club_night, "draw_first_colour", lambda: "black")
     event = start(club, players)
     event.refresh_from_db()
     assert (event.first_colour, event.first_colour_by_lot) == ("black", True)
     night_rounds.pair_next_round(event.pk, None)
     first = pairs(event, 1)
     assert first[0] == ("Cora Dekker", "Anna Berg")  # seed 1 has black on board 1
-    monkeypatch.setattr(club_night.secrets, "choice", lambda options: "white")
+    monkeypatch.setattr(club_night, "draw_first_colour", lambda: "white")
     night_rounds.unpair_round(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
     assert pairs(event, 1) == first
@@ -275,6 +275,9 @@ def test_a_hand_change_needs_two_players_of_the_round(club):
     night_rounds.pair_next_round(event.pk, None)
     with pytest.raises(PublishingError, match="two players of this round"):
         night_changes.swap_players(event.pk, _entry(event, "Anna Berg"), 999_999, None)
+    with pytest.raises(PublishingError, match="two players of this round"):
+        anna = _entry(event, "Anna Berg")
+        night_changes.swap_players(event.pk, anna, anna, None)
     with pytest.raises(PublishingError, match="no such board"):
         night_changes.swap_colours(event.pk, 9, None)
 
