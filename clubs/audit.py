@@ -56,6 +56,9 @@ ACTIONS = frozenset(
         "round.unpaired",
         "board_result.entered",
         "tiebreak_order.changed",
+        "never_pair.added",
+        "never_pair.removed",
+        "board.changed",
     }
 )
 

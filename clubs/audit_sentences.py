@@ -9,21 +9,22 @@ query per kind (players, events, accounts), never one per entry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.exceptions import FieldDoesNotExist
-from django.db.models import Field, Q, QuerySet
-from django.utils.formats import number_format
+from django.db.models import Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.models import AuditEntry, Club, Event, Player, User
-from clubs.rating_settings_views import FIELD_LABELS as RATING_LABELS
-from clubs.rating_settings_views import POLICY_LABELS
+from clubs.audit_values import RATING_FIELDS as _RATING_FIELDS
+from clubs.audit_values import changes_text as _changes
+from clubs.audit_values import page_value as _page_value
+from clubs.audit_values import plain_value as _plain
+from clubs.audit_values import rating_value as _rating_value
+from clubs.models import AuditEntry, Event, Player, User
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 
 # Every details key that holds a player's id, for the names and the log's player filter.
@@ -168,69 +169,6 @@ class _Facts:
 
     def fmt(self, **params: object) -> dict[str, object]:
         return {"who": self.who, **params}
-
-
-def _value(value: object) -> str:
-    if value is True:
-        return _("yes")
-    if value is False:
-        return _("no")
-    if value is None or value == "":
-        return _("none")
-    if isinstance(value, float):
-        return number_format(value, decimal_pos=0 if value.is_integer() else 1)
-    return str(value)
-
-
-def _label(labels: Mapping[str, object], field: str) -> str:
-    return str(labels.get(field, field.replace("_", " ")))
-
-
-def _changes(labels: Mapping[str, object], changed: object, shown: Callable[..., str]) -> str:
-    """ "family consent from yes to no and junior flag from no to yes" for a dict of
-    field -> [old, new]; just the fields' words for a list of names (staff edits)."""
-    if isinstance(changed, dict):
-        parts = [
-            _("%(field)s from %(old)s to %(new)s")
-            % {
-                "field": _label(labels, field),
-                "old": shown(field, pair[0]),
-                "new": shown(field, pair[1]),
-            }
-            for field, pair in changed.items()
-            if isinstance(pair, list) and len(pair) == 2
-        ]
-    elif isinstance(changed, list):
-        parts = [_label(labels, str(field)) for field in changed]
-    else:
-        parts = []
-    return str(get_text_list(parts, _("and"))) if parts else _("nothing")
-
-
-def _plain(_field: str, value: object) -> str:
-    return _value(value)
-
-
-def _page_value(field: str, value: object) -> str:
-    """A page setting's choice in words ("Public"); the stored value for one unknown."""
-    try:
-        found = Club._meta.get_field(field)
-    except FieldDoesNotExist:
-        return _value(value)
-    choices = dict(found.flatchoices) if isinstance(found, Field) else {}
-    return str(choices.get(value, _value(value)))
-
-
-def _rating_value(field: str, value: object) -> str:
-    if field == "rating_policy" and isinstance(value, str):
-        return str(POLICY_LABELS.get(value, value))
-    return _value(value)
-
-
-_RATING_FIELDS: dict[str, object] = {
-    "rating_policy": gettext_lazy("rating policy"),
-    **RATING_LABELS,
-}
 
 
 def _results_saved(f: _Facts) -> str:
@@ -490,6 +428,25 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         second=lambda f: f.player("second_id", "second"),
     ),
     "ladder.rebuilt": _simple(gettext_lazy("%(who)s had the ladder rebuilt from the first event.")),
+    "never_pair.added": _simple(
+        gettext_lazy("%(who)s asked that %(first)s and %(second)s are never paired."),
+        first=lambda f: f.player("first_id", "first"),
+        second=lambda f: f.player("second_id", "second"),
+    ),
+    "never_pair.removed": _simple(
+        gettext_lazy("%(who)s let %(first)s and %(second)s be paired again."),
+        first=lambda f: f.player("first_id", "first"),
+        second=lambda f: f.player("second_id", "second"),
+    ),
+    "board.changed": _simple(
+        gettext_lazy(
+            "%(who)s changed the pairing of round %(round)s of %(event)s by hand "
+            "(board %(boards)s)."
+        ),
+        event=_event,
+        round=_round,
+        boards=lambda f: ", ".join(str(b) for b in f.get("boards") or []),
+    ),
 }
 
 

@@ -14,6 +14,7 @@ open results grid of the same event is told it is out of date.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -29,16 +30,23 @@ from clubs.models import (
     Club,
     Entry,
     Event,
+    FirstColour,
     Game,
     PairingBye,
     PairingSystem,
     Player,
-    PlayerAlias,
     User,
 )
 from ladder.changes import club_changed
 from ladder.results import Result
-from matching import name_key
+
+# The start's third choice of first colour: drawn once, when the evening starts.
+BY_LOT = "lot"
+
+
+def draw_first_colour() -> str:
+    """Seed 1's colour in round 1, drawn by lot."""
+    return secrets.choice(FirstColour.values)
 
 
 def seed_key(player: Player) -> tuple[bool, float, str]:
@@ -65,21 +73,36 @@ def start_event(
     user: User | None,
     kind: str = Event.Kind.STANDARD,
     rated: bool = True,
-    pairing_bye: str = PairingBye.FULL,
+    pairing_bye: str | None = None,
+    first_colour: str = BY_LOT,
+    accelerated: bool = False,
 ) -> Event:
     """A new club night with these players, seeded from the ladder. A round robin's
-    rounds follow from its size; `rounds` may be None for one, or must agree."""
+    rounds follow from its size; `rounds` may be None for one, or must agree. The bye
+    scores 1 in a Swiss and 0 in a round robin (the dummy's game) unless `pairing_bye`
+    says otherwise. `first_colour`: seed 1's colour in round 1, white, black or drawn by
+    lot here, once (stored, so pairing round 1 again gives the same boards)."""
     if system not in PairingSystem.values:
         raise PublishingError(_("Choose Swiss or round robin."))
+    if pairing_bye is None:
+        pairing_bye = PairingBye.ZERO if system in ROUND_ROBINS else PairingBye.FULL
     if pairing_bye not in PairingBye.values:
         raise PublishingError(_("Choose what the bye scores: 1, ½ or 0 points."))
+    if first_colour not in (*FirstColour.values, BY_LOT):
+        raise PublishingError(_("Choose white, black or by lot for the first colour."))
+    if accelerated and system in ROUND_ROBINS:
+        raise PublishingError(_("Only a Swiss can be accelerated."))
     _check_players(club, players)
     rounds = _checked_rounds(system, rounds, len(players))
+    by_lot = first_colour == BY_LOT
+    if by_lot:
+        first_colour = draw_first_colour()
     with transaction.atomic():
         event = create_event(club, EventDetails(name, date, 0, kind, rated), user)
         Event.objects.filter(pk=event.pk).update(
-            pairing_system=system, planned_rounds=rounds, pairing_bye=pairing_bye
-        )
+            pairing_system=system, planned_rounds=rounds, pairing_bye=pairing_bye,
+            first_colour=first_colour, first_colour_by_lot=by_lot, accelerated=accelerated,
+        )  # fmt: skip
         ordered = sorted(players, key=seed_key)
         Entry.objects.bulk_create(
             Entry(event=event, typed_name=player.name, player=player, start_rank=seed)
@@ -121,10 +144,13 @@ def _checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
         raise PublishingError(
             _("An event can have at most %(max)d rounds.") % {"max": settings.EVENT_MAX_ROUNDS}
         )
-    if system == PairingSystem.SWISS and rounds > entrants - 1:
+    # An odd field has one more round: each player's one pairing-allocated bye covers it
+    # (clubs.pairing.max_swiss_rounds, not imported here: it loads the pairing engine).
+    most = entrants if entrants % 2 else entrants - 1
+    if system == PairingSystem.SWISS and rounds > most:
         raise PublishingError(
             _("%(players)d players can play at most %(rounds)d Swiss rounds without a rematch.")
-            % {"players": entrants, "rounds": entrants - 1}
+            % {"players": entrants, "rounds": most}
         )
     return rounds
 
@@ -270,25 +296,3 @@ def boards_of(event: Event, round_number: int) -> list[Board]:
         .select_related("white__player", "black__player", "game")
         .order_by("number")
     )
-
-
-def players_named(club: Club, names: Sequence[str]) -> tuple[list[Player], list[str]]:
-    """The roster player each name is, after the same normalisation as the roster's own
-    (an alias counts); and the names that are no roster player or more than one."""
-    keys = {name: str(name_key(name)) for name in names}
-    found: dict[str, set[int]] = {key: set() for key in keys.values()}
-    active = Player.objects.filter(club=club).active()
-    for pk, key in active.filter(name_key__in=found).values_list("pk", "name_key"):
-        found[key].add(pk)
-    aliases = PlayerAlias.objects.filter(player__in=active, name_key__in=found)
-    for pk, key in aliases.values_list("player_id", "name_key"):
-        found[key].add(pk)
-    players = Player.objects.in_bulk({pk for pks in found.values() for pk in pks})
-    chosen: list[Player] = []
-    problems: list[str] = []
-    for name, key in keys.items():
-        if len(found[key]) == 1:
-            chosen.append(players[next(iter(found[key]))])
-        else:
-            problems.append(name)
-    return chosen, problems

@@ -17,6 +17,11 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.night_choices import ROUND_ROBINS as ROUND_ROBINS
+from clubs.night_choices import FirstColour as FirstColour
+from clubs.night_choices import PairingBye as PairingBye
+from clubs.night_choices import PairingSystem as PairingSystem
+
 # The policy registry is pure computation (no Django, no models, nothing of clubs/): the
 # model reads only its names and labels for the field's choices.
 from ladder.policies import POLICIES
@@ -311,23 +316,6 @@ class EventQuerySet(models.QuerySet["Event"]):
         return self.order_by("date", "order_in_day", "created_at", "id")
 
 
-class PairingSystem(models.TextChoices):
-    SWISS = "swiss", _("Swiss (FIDE Dutch)")
-    ROUND_ROBIN = "roundrobin", _("Round robin")
-    DOUBLE_ROUND_ROBIN = "roundrobin2", _("Double round robin")
-
-
-ROUND_ROBINS = frozenset({PairingSystem.ROUND_ROBIN, PairingSystem.DOUBLE_ROUND_ROBIN})
-
-
-class PairingBye(models.TextChoices):
-    """What the pairing-allocated bye of a club night scores, stored as its result code."""
-
-    FULL = Result.BYE_PAIRING.value, _("1 point")
-    HALF = Result.BYE_PAIRING_HALF.value, _("½ point")
-    ZERO = Result.BYE_PAIRING_ZERO.value, _("0 points")
-
-
 class Event(models.Model):
     class Kind(models.TextChoices):
         STANDARD = "standard", _("Standard")
@@ -379,6 +367,14 @@ class Event(models.Model):
     pairing_bye = models.CharField(
         max_length=5, choices=PairingBye.choices, default=PairingBye.FULL
     )
+    # The colour seed 1 has on board 1 of round 1 (drawn once by lot if the director asked
+    # for that, so pairing a round again gives the same boards), and whether the Swiss
+    # rounds are accelerated (FIDE C.04.5.1, Baku) for pairing.
+    first_colour = models.CharField(
+        max_length=5, choices=FirstColour.choices, default=FirstColour.WHITE
+    )
+    first_colour_by_lot = models.BooleanField(default=False)
+    accelerated = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -482,6 +478,7 @@ from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
 from clubs.account_models import SignInLink as SignInLink  # noqa: E402
 from clubs.night_models import Board as Board  # noqa: E402
+from clubs.night_models import NeverPair as NeverPair  # noqa: E402
 from clubs.night_models import Round as Round  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402

@@ -13,8 +13,9 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from clubs.club_night import BY_LOT
 from clubs.event_drafts import MAX_EVENT_NAME_LENGTH
-from clubs.models import Event, PairingBye, PairingSystem
+from clubs.models import Event, FirstColour, PairingBye, PairingSystem
 from clubs.night_pairs import Shown
 from clubs.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
@@ -28,8 +29,11 @@ def tiebreak_label(tiebreak: tiebreaks.Tiebreak) -> dict[str, Any]:
     return {"code": tiebreak.value, "short": short, "name": name}
 
 
-# What a start form's buttons ask for: only "start" creates the evening.
-SEARCH, NEWCOMER, START = "search", "newcomer", "start"
+# What a start form's buttons ask for: only "start" creates the evening. "newperson"
+# adds a newcomer whose name is close to roster players, after the director said so;
+# "pick:<id>" ticks one of those roster players instead.
+SEARCH, NEWCOMER, NEW_PERSON, START = "search", "newcomer", "newperson", "start"
+PICK = "pick:"
 
 
 class StartNightForm(forms.Form):
@@ -55,8 +59,25 @@ class StartNightForm(forms.Form):
     )
     pairing_bye = forms.ChoiceField(
         label=_("The bye for an odd number of players scores"),
-        choices=PairingBye.choices,
+        # Blank: a Swiss's bye scores 1, a round robin's (the game against the dummy) 0.
+        choices=[("", _("1 point in a Swiss, 0 in a round robin")), *PairingBye.choices],
         widget=forms.RadioSelect,
+        required=False,
+    )
+    first_colour = forms.ChoiceField(
+        label=_("Seed 1 in round 1 plays"),
+        choices=[
+            (BY_LOT, _("Drawn by lot")),
+            (FirstColour.WHITE, _("White")),
+            (FirstColour.BLACK, _("Black")),
+        ],
+        widget=forms.RadioSelect,
+        required=False,  # blank: by lot
+    )
+    accelerated = forms.BooleanField(
+        label=_("Accelerated pairings"),
+        required=False,
+        help_text=_("Swiss only: the Baku method (FIDE C.04.5.1) for a large field."),
     )
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     q = forms.CharField(label=_("Find a player"), required=False, max_length=MAX_NAME_LENGTH)
@@ -73,7 +94,8 @@ class StartNightForm(forms.Form):
             "kind": Event.Kind.STANDARD,
             "rated": True,
             "system": PairingSystem.SWISS,
-            "pairing_bye": PairingBye.FULL,
+            "pairing_bye": "",
+            "first_colour": BY_LOT,
             **(kwargs.get("initial") or {}),
         }
         super().__init__(*args, **kwargs)
@@ -107,6 +129,8 @@ class LateArrivalForm(forms.Form):
     player = forms.IntegerField(required=False, min_value=1)
     newcomer_name = forms.CharField(required=False, max_length=MAX_NAME_LENGTH)
     newcomer_junior = forms.BooleanField(required=False)
+    # The director said this name, close to roster players, is a new person.
+    new_person = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -122,6 +146,8 @@ class RoundForm(forms.Form):
 
     expected = forms.IntegerField(required=False, min_value=1)
     round = forms.IntegerField(required=False, min_value=1)
+    # The director was told the never-pair list cannot be kept this round, and pairs anyway.
+    without_never_pair = forms.BooleanField(required=False)
 
 
 class BoardResultForm(forms.Form):

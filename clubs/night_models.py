@@ -104,6 +104,9 @@ class Board(models.Model):
     game = models.OneToOneField(
         "clubs.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="board"
     )
+    # The director swapped players or colours by hand after the engine paired the round
+    # (clubs/night_changes.py): the pairing sheet and the TRF export say so.
+    changed_by_director = models.BooleanField(default=False)
 
     objects = BoardQuerySet.as_manager()
 
@@ -125,3 +128,36 @@ class Board(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.black_id is None
+
+
+class NeverPair(models.Model):
+    """Two roster players the pairing keeps apart (siblings, a parent and child): the
+    club's list, or one evening's own when `event` is set. `first` has the lower id, so a
+    pair is stored once whichever way round it was typed."""
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="never_pairs")
+    event = models.ForeignKey(
+        "clubs.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="never_pairs"
+    )
+    first = models.ForeignKey("clubs.Player", on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey("clubs.Player", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(first__lt=models.F("second")), name="never_pair_in_order"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "first", "second"],
+                condition=Q(event__isnull=True),
+                name="never_pair_once_per_club",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "first", "second"],
+                condition=Q(event__isnull=False),
+                name="never_pair_once_per_event",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"never pair {self.first_id} and {self.second_id}"

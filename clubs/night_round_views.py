@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import club_night, night_rounds
+from clubs import club_night, night_changes, night_rounds
 from clubs.access import NOT_FOUND, AuthedRequest
 from clubs.event_drafts import PublishingError, listed
-from clubs.models import Board, Event, Round
+from clubs.models import Board, Entry, Event, Round
 from clubs.night_forms import BoardResultForm, tiebreak_label
 from clubs.night_views import entrant_name, is_closed, night_for_director
 from ladder.event_tables import tiebreak_text
@@ -27,7 +27,7 @@ from ladder.result_labels import RESULT_LABELS
 from ladder.tables import Formats
 
 
-def _paired_round(event: Event, round_number: int) -> int:
+def paired_round(event: Event, round_number: int) -> int:
     """The round asked for, which must be paired; any other is not found."""
     paired = club_night.paired_rounds(event)
     if not 1 <= round_number <= paired:
@@ -46,12 +46,14 @@ def night_sheet(
     request: AuthedRequest, slug: str, event_id: int, round_number: int
 ) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
-    _paired_round(event, round_number)
+    paired_round(event, round_number)
     before = {v.player: v.points for v in night_rounds.standings(event, round_number - 1)}
     boards = club_night.boards_of(event, round_number)
     requested = event.games.filter(
         round=round_number, black__isnull=True, board__isnull=True
     ).select_related("white__player")
+    paired = club_night.paired_rounds(event)
+    tools = night_changes.evening_tools(event, paired, is_closed(event))
     return render(
         request,
         "clubs/night/sheet.html",
@@ -59,14 +61,20 @@ def night_sheet(
             "club": event.club,
             "event": event,
             "round_number": round_number,
+            "planned": event.planned_rounds or round_number,
             "boards": [
                 {
                     "number": board.number,
                     "white": entrant_name(board.white),
+                    "white_id": board.white_id,
+                    "white_rating": _rating(board.white),
                     "white_points": points_text(before.get(board.white_id, 0.0)),
                     "black": entrant_name(board.black),
+                    "black_id": board.black_id,
+                    "black_rating": _rating(board.black),
                     "black_points": points_text(before.get(board.black_id or 0, 0.0)),
                     "result": _result_label(board),
+                    "changed": board.changed_by_director,
                 }
                 for board in boards
                 if not board.is_bye
@@ -74,9 +82,13 @@ def night_sheet(
             "bye": next(
                 (
                     {
+                        "number": board.number,  # numbered last, as on the live page
                         "name": entrant_name(board.white),
+                        "entry_id": board.white_id,
+                        "rating": _rating(board.white),
                         "points": points_text(before.get(board.white_id, 0.0)),
                         "label": _result_label(board),
+                        "changed": board.changed_by_director,
                     }
                     for board in boards
                     if board.is_bye
@@ -84,8 +96,25 @@ def night_sheet(
                 None,
             ),
             "requested": [entrant_name(game.white) for game in requested],
+            # A hand change: only the current round, before its first result.
+            "can_change": tools["can_change_by_hand"] and round_number == paired,
+            "confirm": _confirm_asked(request),
         },
     )
+
+
+def _rating(entry: Entry | None) -> str:
+    if entry is None or entry.player is None or entry.player.rating is None:
+        return ""
+    return str(round(entry.player.rating))
+
+
+def _confirm_asked(request: AuthedRequest) -> dict[str, str] | None:
+    """A hand change refused for a broken rule, offered again to confirm (digits only)."""
+    if request.GET.get("confirm") != "1":
+        return None
+    asked = {key: request.GET.get(key, "") for key in ("first", "second", "board")}
+    return {key: value for key, value in asked.items() if value.isascii() and value.isdigit()}
 
 
 @require_safe
@@ -93,7 +122,7 @@ def night_results(
     request: AuthedRequest, slug: str, event_id: int, round_number: int
 ) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
-    paired = _paired_round(event, round_number)
+    paired = paired_round(event, round_number)
     boards = [b for b in club_night.boards_of(event, round_number) if not b.is_bye]
     last_round = round_number == paired and not is_closed(event)
     missing = [b.number for b in boards if b.game is None]
@@ -183,12 +212,18 @@ def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpRes
     paired = club_night.paired_rounds(event)
     after = _after(request.GET.get("after"), paired)
     order = night_rounds.club_tiebreak_order(event)
-    names = {e.pk: entrant_name(e) for e in event.entries.select_related("player")}
+    entries = list(event.entries.select_related("player"))
+    names = {e.pk: entrant_name(e) for e in entries}
+    # Withdrawn by the round the standings are after (or before the next one is paired).
+    withdrawn = {
+        e.pk for e in entries if e.withdrawn_from_round and e.withdrawn_from_round <= after + 1
+    }
     shown = Formats()
     rows = [
         {
             "rank": values.rank,
             "name": names.get(values.player, ""),
+            "withdrawn": values.player in withdrawn,
             "points": points_text(values.points),
             "tiebreaks": [tiebreak_text(shown, t, values.value(t)) for t in order],
         }

@@ -11,6 +11,7 @@ rates the event exactly as an upload, through clubs/publishing.py and the one do
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +22,18 @@ from django.utils.translation import ngettext
 from clubs import audit, pairing
 from clubs.club_night import boards_of, lock_night, paired_rounds
 from clubs.event_drafts import PublishingError, listed
-from clubs.models import ROUND_ROBINS, Board, Entry, Event, Game, PairingSystem, Round, User
+from clubs.models import (
+    ROUND_ROBINS,
+    Board,
+    Entry,
+    Event,
+    FirstColour,
+    Game,
+    PairingSystem,
+    Round,
+    User,
+)
+from clubs.night_changes import night_pairing_rules
 from clubs.night_pairs import Shown, pair_text, refuse_stale
 from clubs.publishing import publish_event
 from ladder import tiebreaks
@@ -41,9 +53,17 @@ FORFEITS: tuple[Result, ...] = (
 BOARD_RESULTS: tuple[Result, ...] = OVER_THE_BOARD + FORFEITS
 
 
-def pair_next_round(event_id: int, user: User | None, *, expected: int | None = None) -> int:
+class KeepingApartImpossible(PublishingError):
+    """No legal pairing keeps every never-pair couple apart; one without that rule exists.
+    The director may pair again with `keep_apart=False`."""
+
+
+def pair_next_round(
+    event_id: int, user: User | None, *, expected: int | None = None, keep_apart: bool = True
+) -> int:
     """Pair the next round and return its number. `expected` (the round the director's
-    page offered) makes a double tap pair one round, not two."""
+    page offered) makes a double tap pair one round, not two. `keep_apart=False` pairs
+    without the never-pair list, once the director has been told it cannot be kept."""
     with transaction.atomic():
         event = lock_night(event_id)
         number = paired_rounds(event) + 1
@@ -54,11 +74,14 @@ def pair_next_round(event_id: int, user: User | None, *, expected: int | None = 
         if event.pairing_system in ROUND_ROBINS:
             planned = _round_robin_round(event, entries, number)
         else:
-            planned = _swiss_round(event, entries, number)
+            planned = _swiss_round(event, entries, number, keep_apart=keep_apart)
         _make_boards(event, number, planned)
         Round.bump_pairing(event.pk, number)
         Round.objects.filter(event=event, number=number).update(paired_before_correction=False)
-        audit.record(event.club_id, user, "round.paired", event_id=event.pk, round=number)
+        audit.record(
+            event.club_id, user, "round.paired", event_id=event.pk, round=number,
+            **({} if keep_apart else {"never_pair": "ignored"}),
+        )  # fmt: skip
         club_changed(event.club_id, shown=True)
     return number
 
@@ -118,7 +141,9 @@ def _history(event: Event, before_round: int) -> list[pairing.PastGame]:
     ]
 
 
-def _swiss_round(event: Event, entries: list[Entry], number: int) -> pairing.RoundPairing:
+def _swiss_round(
+    event: Event, entries: list[Entry], number: int, *, keep_apart: bool = True
+) -> pairing.RoundPairing:
     absent = {
         entry.pk
         for entry in entries
@@ -136,11 +161,28 @@ def _swiss_round(event: Event, entries: list[Entry], number: int) -> pairing.Rou
         )
         for seed, entry in enumerate(entries, start=1)
     ]
+    history = _history(event, number)
+    total = event.planned_rounds or number
+    rules = night_pairing_rules(event, entries, number, absent)
+    if not keep_apart:
+        rules = dataclasses.replace(rules, never_pair=frozenset())
     try:
-        return pairing.pair_swiss(
-            entrants, _history(event, number), number, event.planned_rounds or number, absent
-        )
+        return pairing.pair_swiss(entrants, history, number, total, absent, rules)
     except pairing.PairingImpossible as error:
+        if rules.never_pair:
+            without = dataclasses.replace(rules, never_pair=frozenset())
+            try:
+                pairing.pair_swiss(entrants, history, number, total, absent, without)
+            except pairing.PairingImpossible:
+                pass
+            else:
+                raise KeepingApartImpossible(
+                    _(
+                        "Round %(round)d cannot be paired keeping every never-pair couple "
+                        "apart. You may pair it without that rule."
+                    )
+                    % {"round": number}
+                ) from error
         raise PublishingError(
             _("Round %(round)d cannot be paired: %(reason)s")
             % {"round": number, "reason": str(error)}
@@ -152,7 +194,12 @@ def _round_robin_round(event: Event, entries: list[Entry], number: int) -> pairi
         [entry.pk for entry in entries],
         double=event.pairing_system == PairingSystem.DOUBLE_ROUND_ROBIN,
     )
-    return table[number - 1]
+    planned = table[number - 1]
+    if event.first_colour == FirstColour.BLACK:
+        # Seed 1 starts with black: the whole table with colours turned round.
+        turned = tuple((black, white) for white, black in planned.boards)
+        return pairing.RoundPairing(boards=turned, bye=planned.bye)
+    return planned
 
 
 def _make_boards(event: Event, number: int, planned: pairing.RoundPairing) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from clubs import night_round_views, night_views, settings_views
+from clubs import night_round_views, night_tool_views, night_views, settings_views
 
 _NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
 _ROUND = f"{_NIGHT}round/<int:round_number>/"
@@ -18,6 +18,14 @@ urlpatterns: list[URLPattern] = [
     path(f"{_NIGHT}unpair/", night_views.night_unpair, name="night_unpair"),
     path(f"{_NIGHT}publish/", night_views.night_publish, name="night_publish"),
     path(f"{_NIGHT}standings/", night_round_views.night_standings, name="night_standings"),
+    path(f"{_NIGHT}never-pair/", night_tool_views.night_never_pair, name="night_never_pair"),
+    path(f"{_NIGHT}change/", night_tool_views.night_hand_change, name="night_hand_change"),
+    path(f"{_ROUND}print/", night_tool_views.night_print, name="night_print"),
+    path(
+        "manage/<slug:slug>/players/never-pair/",
+        night_tool_views.roster_never_pair,
+        name="roster_never_pair",
+    ),
     path(_ROUND, night_round_views.night_results, name="night_results"),
     path(f"{_ROUND}sheet/", night_round_views.night_sheet, name="night_sheet"),
     path(

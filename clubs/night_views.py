@@ -19,23 +19,29 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import club_night, night_rounds, players
+from clubs import club_night, night_changes, night_names, night_rounds, players
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
 from clubs.event_drafts import PublishingError
 from clubs.merging import RosterChangeError
 from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
 from clubs.night_forms import (
+    NEW_PERSON,
     NEWCOMER,
+    PICK,
     SEARCH,
     EntrantForm,
     LateArrivalForm,
     RoundForm,
     StartNightForm,
 )
+from clubs.night_names import check_newcomer
+from clubs.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
 
 # The start form's fields a search or a newcomer carries over in the page's address.
-_KEPT = ("name", "date", "kind", "system", "rounds", "pairing_bye", "q")
+_KEPT = (
+    "name", "date", "kind", "system", "rounds", "pairing_bye", "first_colour", "accelerated", "q",
+)  # fmt: skip
 LATE_ARRIVALS_SHOWN = 20
 
 
@@ -73,18 +79,27 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
         return _start_page(request, club, form, roster, ticked)
     form = StartNightForm(request.POST, roster_ids=roster_ids)
     ticked = [pk for pk in form.ticked() if pk in roster_ids]
-    action = request.POST.get("action")
-    if action in (SEARCH, NEWCOMER):
+    action = request.POST.get("action") or ""
+    if action in (SEARCH, NEWCOMER, NEW_PERSON) or action.startswith(PICK):
         # A search or a newcomer changes no evening: the page comes back at an address
         # holding everything typed and ticked so far, so a reload repeats nothing.
-        if action == NEWCOMER:
+        waiting = ""
+        if action.startswith(PICK):
+            picked = {str(pk): pk for pk in roster_ids}.get(action.removeprefix(PICK))
+            if picked is not None:
+                ticked.append(picked)
+        elif action != SEARCH:
             try:
-                newcomer = _add_newcomer(request, club)
+                newcomer = _add_newcomer(request, club, new_person=action == NEW_PERSON)
             except RosterChangeError as error:
                 messages.error(request, error.message)
             else:
-                ticked.append(newcomer.pk)
-        return redirect(_start_url(club, request.POST, ticked, newcomer=action == NEWCOMER))
+                if newcomer is None:
+                    waiting = request.POST.get("newcomer_name", "")
+                else:
+                    ticked.append(newcomer.pk)
+        done = action != SEARCH and not waiting
+        return redirect(_start_url(club, request.POST, ticked, newcomer=done, waiting=waiting))
     if form.is_valid():
         data = form.cleaned_data
         by_id = {player.pk: player for player in roster}
@@ -100,7 +115,9 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
                 user=request.user,
                 kind=data["kind"],
                 rated=data["rated"],
-                pairing_bye=data["pairing_bye"],
+                pairing_bye=data["pairing_bye"] or None,
+                first_colour=data["first_colour"] or club_night.BY_LOT,
+                accelerated=data["accelerated"],
             )
         except PublishingError as error:
             messages.error(request, error.message)
@@ -112,8 +129,18 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
     return _start_page(request, club, form, roster, ticked)
 
 
-def _add_newcomer(request: AuthedRequest, club: Club) -> Player:
+def _add_newcomer(request: AuthedRequest, club: Club, *, new_person: bool) -> Player | None:
+    """The player to tick for a typed newcomer: the roster player the name is, or a new
+    one; None while the name is close to roster players and the director has not said it
+    is a new person (the page then shows them)."""
     name = request.POST.get("newcomer_name", "")
+    found = check_newcomer(club, name, new_person=new_person)
+    if found.existing is not None:
+        messages.success(request, already_on_roster(found.existing, name))
+        return found.existing
+    if found.close:
+        messages.warning(request, close_names_first())
+        return None
     junior = bool(request.POST.get("newcomer_junior"))
     # Held: met in a draft, on no club page until the evening is published.
     player = players.add_player(
@@ -121,6 +148,20 @@ def _add_newcomer(request: AuthedRequest, club: Club) -> Player:
     )
     messages.success(request, _("%(name)s is on the roster and ticked.") % {"name": player.name})
     return player
+
+
+def close_names_first() -> str:
+    return _(
+        "That name is close to players on the roster: choose one of them, or say that this "
+        "is a new person."
+    )
+
+
+def already_on_roster(player: Player, typed: str) -> str:
+    return _("%(typed)s is %(name)s, already on the roster: ticked, not added again.") % {
+        "typed": typed.strip(),
+        "name": player.name,
+    }
 
 
 def _state_from(query: QueryDict, roster_ids: set[int]) -> tuple[dict[str, object], list[int]]:
@@ -134,13 +175,20 @@ def _state_from(query: QueryDict, roster_ids: set[int]) -> tuple[dict[str, objec
     return initial, ticked
 
 
-def _start_url(club: Club, posted: QueryDict, ticked: list[int], *, newcomer: bool) -> str:
+def _start_url(
+    club: Club, posted: QueryDict, ticked: list[int], *, newcomer: bool, waiting: str = ""
+) -> str:
     state: list[tuple[str, str]] = [
         (key, posted.get(key, "")) for key in _KEPT if posted.get(key, "").strip()
     ]
     if newcomer:
         # The newcomer is ticked; the list shows everyone again to go on ticking.
         state = [(key, value) for key, value in state if key != "q"]
+    if waiting:
+        # A newcomer's name close to roster players: the page shows them and waits.
+        state.append(("newcomer_name", waiting))
+        if posted.get("newcomer_junior"):
+            state.append(("newcomer_junior", "1"))
     state.append(("rated", "1" if posted.get("rated") else "0"))
     state += [("players", str(pk)) for pk in dict.fromkeys(ticked)]
     return f"{reverse('night_start', args=[club.slug])}?{urlencode(state)}"
@@ -155,8 +203,15 @@ def _start_page(
 ) -> HttpResponse:
     query = str(form["q"].value() or "").strip()
     chosen = set(ticked)
-    shown = [p for p in roster if query.casefold() in p.name.casefold()] if query else roster
+    shown = roster
+    if query:
+        # Aliases and the name suggestions count: a regular is found under an old spelling.
+        by_id = {player.pk: player for player in roster}
+        found = night_names.find_players(club, query, limit=len(roster) or 1)
+        shown = [by_id[player.pk] for player in found if player.pk in by_id]
     shown_ids = {player.pk for player in shown}
+    waiting = request.GET.get("newcomer_name", "").strip()[:MAX_NAME_LENGTH]
+    close = night_names.check_newcomer(club, waiting, new_person=False).close if waiting else []
     return render(
         request,
         "clubs/night/start.html",
@@ -171,6 +226,9 @@ def _start_page(
             "round_robin": club_night.round_robin_rounds(len(chosen), PairingSystem.ROUND_ROBIN)
             if len(chosen) >= 2
             else None,
+            "waiting": waiting if close else "",
+            "waiting_junior": bool(request.GET.get("newcomer_junior")),
+            "close": close,
         },
     )
 
@@ -227,6 +285,9 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
                 for entry in entries
             ],
             **_late_arrivals(request, event, entries),
+            **_waiting_newcomer(request, event, entries),
+            **night_changes.evening_tools(event, paired, closed),
+            "apart_failed": request.GET.get("apart") == "failed",
         },
     )
 
@@ -237,13 +298,19 @@ def _late_arrivals(request: AuthedRequest, event: Event, entries: list) -> dict[
     if not find:
         return {"find": "", "found": []}
     playing = {entry.player_id for entry in entries}
-    found = (
-        Player.objects.filter(club=event.club_id, name__icontains=find)
-        .active()
-        .exclude(pk__in=[pk for pk in playing if pk is not None])
-        .order_by("name")[:LATE_ARRIVALS_SHOWN]
-    )
-    return {"find": find, "found": list(found)}
+    # Aliases and the name suggestions count, as at check-in.
+    found = night_names.find_players(event.club, find, limit=LATE_ARRIVALS_SHOWN + len(playing))
+    return {"find": find, "found": [p for p in found if p.pk not in playing][:LATE_ARRIVALS_SHOWN]}
+
+
+def _waiting_newcomer(request: AuthedRequest, event: Event, entries: list) -> dict[str, object]:
+    """A newcomer's name close to roster players, waiting for the director to choose."""
+    waiting = request.GET.get("newcomer", "").strip()[:MAX_NAME_LENGTH]
+    if not waiting:
+        return {"waiting": "", "close": []}
+    playing = {entry.player_id for entry in entries}
+    close = night_names.check_newcomer(event.club, waiting, new_person=False).close
+    return {"waiting": waiting, "close": close, "playing": playing}
 
 
 def _back(event: Event, anchor: str = "") -> HttpResponse:
@@ -335,14 +402,22 @@ def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
                 if player is None:
                     raise PublishingError(_("Every player must be on this club's roster."))
             else:
-                player = players.add_player(
+                typed = data["newcomer_name"]
+                found = check_newcomer(event.club, typed, new_person=data["new_person"])
+                if found.close:
+                    messages.warning(request, close_names_first())
+                    url = reverse("night_evening", args=[event.club.slug, event.pk])
+                    return redirect(f"{url}?{urlencode({'newcomer': typed.strip()})}#late")
+                player = found.existing or players.add_player(
                     event.club,
-                    data["newcomer_name"],
+                    typed,
                     junior=data["newcomer_junior"],
                     start_rating=None,
                     user=request.user,
                     held=True,
                 )
+                if found.existing is not None:
+                    messages.info(request, already_on_roster(player, typed))
             club_night.add_entrant(event.pk, player, request.user)
     except (PublishingError, RosterChangeError) as error:
         messages.error(request, error.message)
@@ -359,8 +434,16 @@ def night_pair(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
         return _unreadable(request, event)
     try:
         number = night_rounds.pair_next_round(
-            event.pk, request.user, expected=form.cleaned_data["expected"]
+            event.pk,
+            request.user,
+            expected=form.cleaned_data["expected"],
+            keep_apart=not form.cleaned_data["without_never_pair"],
         )
+    except night_rounds.KeepingApartImpossible as error:
+        # The page offers to pair without the never-pair list; nothing was paired.
+        messages.error(request, error.message)
+        url = reverse("night_evening", args=[event.club.slug, event.pk])
+        return redirect(f"{url}?apart=failed#rounds")
     except PublishingError as error:
         messages.error(request, error.message)
         return _back(event)

@@ -62,6 +62,39 @@ class PastGame:
 
 
 @dataclass(frozen=True)
+class DirectorRules:
+    """What the director adds to the FIDE rules, handed to the engine as TRF(x) extensions
+    (py4swiss reads them as bbpPairings does): pairs that must not meet (XXP), the colour
+    of the top seed in round 1 (XXC white1/black1) and who is in the Baku acceleration's
+    first group (XXA virtual points, `baku_virtual_points`)."""
+
+    never_pair: frozenset[tuple[int, int]] = frozenset()  # entrant ids, either order
+    white_first: bool = True
+    accelerated: frozenset[int] = frozenset()  # entrant ids of group A; empty = no acceleration
+
+
+NO_DIRECTOR_RULES = DirectorRules()
+
+
+def baku_group_size(players: int) -> int:
+    """How many players the Baku acceleration's group A holds (C.04.5.1): the first half,
+    rounded up to an even number, 2 * ceil(players / 4)."""
+    return 2 * -(-players // 4)
+
+
+def baku_virtual_points(round_number: int, total_rounds: int) -> float:
+    """Group A's virtual points when pairing `round_number` (C.04.5.1): the accelerated
+    rounds are the first half of the event (rounded up); 1 point in the first half of them
+    (rounded up), ½ in the rest, none after."""
+    accelerated_rounds = -(-total_rounds // 2)
+    if round_number <= -(-accelerated_rounds // 2):
+        return 1.0
+    if round_number <= accelerated_rounds:
+        return 0.5
+    return 0.0
+
+
+@dataclass(frozen=True)
 class RoundPairing:
     boards: tuple[tuple[int, int], ...]  # (white id, black id), board 1 first
     bye: int | None  # the pairing-allocated bye, if any
@@ -104,9 +137,11 @@ def pair_swiss(
     round_number: int,
     total_rounds: int,
     absent: Collection[int] = (),
+    rules: DirectorRules = NO_DIRECTOR_RULES,
 ) -> RoundPairing:
     """FIDE Dutch pairing of `round_number`. `absent` = ids not to pair this round (withdrawn, or a
     requested bye for this round). Deterministic for the same input. Raises PairingImpossible.
+    `rules`: the director's own (never-pair list, first colour, acceleration).
 
     `entrants` is everyone in the event, absent ones included. A player who appears only in
     `history` (removed from the event later) is kept as a permanently absent entrant so that
@@ -148,6 +183,7 @@ def pair_swiss(
     from py4swiss.trf.exceptions import ConsistencyError  # type: ignore[import-untyped]
 
     trf = _build_trf(number, ordered, history, round_number, total_rounds, skip)
+    _apply_rules(trf, rules, number, round_number, total_rounds)
     try:
         trf.validate_contents()
     except ConsistencyError as exc:  # a player in two games of one round, etc.
@@ -262,6 +298,27 @@ def _build_trf(
         ScoringPointSystemCode.PAIRING_ALLOCATED_BYE, allocated_points
     )
     return ParsedTrf(player_sections=sections, x_section=x_section)
+
+
+def _apply_rules(
+    trf: ParsedTrf, rules: DirectorRules, number: dict[int, int], round_number: int, total: int
+) -> None:
+    """The director's rules as py4swiss's X-section: forbidden pairs and accelerations by
+    starting number (py4swiss.trf.sections.x_section), the first colour as its "white1" /
+    "black1" configuration. A pair or group member not in the event is left out."""
+    x_section = trf.x_section
+    x_section.configuration.first_round_color = rules.white_first
+    x_section.forbidden_pairs = {
+        (min(number[a], number[b]), max(number[a], number[b]))
+        for a, b in rules.never_pair
+        if a in number and b in number and a != b
+    }
+    # One value per round up to this one: py4swiss reads the entry at the index of the
+    # round being paired (its count of results so far) as that round's virtual points.
+    points = [round(baku_virtual_points(r, total) * 10) for r in range(1, round_number + 1)]
+    x_section.accelerations = {
+        number[pid]: list(points) for pid in rules.accelerated if pid in number and any(points)
+    }
 
 
 def _unpaired(token: ResultToken) -> RoundResult:

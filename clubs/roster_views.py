@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -35,7 +36,7 @@ from clubs.merging import (
     undo_blockers,
     undo_merge,
 )
-from clubs.models import Club, Entry, Merge, Player, PlayerAlias
+from clubs.models import Club, Entry, Merge, NeverPair, Player, PlayerAlias
 from clubs.players import update_player_details
 from clubs.roster_edit_views import RenameForm
 from matching import first_last, suggest_prepared
@@ -188,6 +189,11 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
             "last_first": last_first,
             "offers": any(offers.values()) and last_first,
             "filters": filters.urlencode(),
+            # The club's never-pair couples (clubs/night_changes.py), kept at every club night.
+            "never_pair_url": reverse("roster_never_pair", args=[club.slug]),
+            "never_pairs": NeverPair.objects.filter(club=club, event__isnull=True)
+            .select_related("first", "second")
+            .order_by("first__name", "second__name"),
         },
     )
 

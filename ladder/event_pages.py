@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
@@ -139,8 +139,11 @@ def event_page(
         for entry_id, player_id, start_rank, _file_rank in entries
     }
     file_ranks = {entry_id: file_rank for entry_id, _p, _s, file_rank in entries}
+    # A club night's games in board order, its bye last as on the pairing sheet and the
+    # live page (a bye's game is made when the round is paired, before any board's result);
+    # games without a board (an upload, a requested bye) in the order they were stored.
     games: list[GameRow] = list(
-        event.games.order_by("round", "id").values_list(
+        event.games.order_by("round", F("board__number").asc(nulls_last=True), "id").values_list(
             "round", "white_id", "black_id", "result", "variant"
         )
     )

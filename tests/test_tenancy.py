@@ -57,6 +57,10 @@ def night_requests(club, player):
         ("get", reverse("night_results", args=[*ids, 1])),
         ("get", reverse("night_sheet", args=[*ids, 1])),
         ("post", reverse("night_result", args=[*ids, 1, 1])),
+        ("post", reverse("night_never_pair", args=ids)),
+        ("post", reverse("night_hand_change", args=ids)),
+        ("get", reverse("night_print", args=[*ids, 1])),
+        ("post", reverse("roster_never_pair", args=[club.slug])),
     ]
 
 

@@ -36,3 +36,13 @@
     }
   });
 })();
+
+// The printable list and slips: a Print button (without this script the browser's own
+// print command does the same, so the button stays hidden).
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-night-print]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { window.print(); });
+  });
+})();

@@ -19,7 +19,6 @@ ROSTER = [
     "Ada Lovelace", "Boris Spassky", "Carmen Kass", "Dirk Nowitzki", "Elena Ferrante",
     "Frank Marshall", "Greta Gerwig", "Hugo Alfven", "Ines Sastre", "Jonas Kaufmann",
 ]  # fmt: skip
-SCORE = re.compile(r"\s*\([^)]*\)\s*$")
 EVENING = re.compile(r"/night/\d+/$")
 
 
@@ -83,13 +82,14 @@ def pair_round(p, number: int) -> tuple[list[tuple[str, str]], str | None]:
     p.get_by_role("button", name=f"Pair round {number}", exact=True).click()
     p.wait_for_url(re.compile(rf"/round/{number}/sheet/$"))
     boards = []
+    # Each cell holds the name, the rating and the score before the round: the name is .who.
     for row in p.locator("table.sheet tbody tr").all():
-        white, black = (SCORE.sub("", cell.inner_text()) for cell in row.locator("td.name").all())
+        white, black = (name.strip() for name in row.locator("td.name .who").all_inner_texts())
         boards.append((white, black))
-    bye = p.locator("#bye")
+    bye = p.locator("#bye .who")
     if not bye.count():
         return boards, None
-    return boards, SCORE.sub("", bye.inner_text().split(":", 1)[1].split("·")[0]).strip()
+    return boards, bye.inner_text().strip()
 
 
 def tap_results(p, count: int, *, forfeit_on: int | None = None) -> None:

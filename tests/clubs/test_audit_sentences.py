@@ -157,6 +157,18 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna marked Jan Jansen and Emma de Vries as two different people.",
         ),
         "ladder.rebuilt": ({}, "Anna had the ladder rebuilt from the first event."),
+        "never_pair.added": (
+            {"first_id": jan, "second_id": emma},
+            "Anna asked that Jan Jansen and Emma de Vries are never paired.",
+        ),
+        "never_pair.removed": (
+            {"first_id": jan, "second_id": emma},
+            "Anna let Jan Jansen and Emma de Vries be paired again.",
+        ),
+        "board.changed": (
+            {"event_id": event, "round": 2, "boards": [1, 3]},
+            "Anna changed the pairing of round 2 of January Open by hand (board 1, 3).",
+        ),
     }
 
 

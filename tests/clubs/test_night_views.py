@@ -104,11 +104,13 @@ def test_the_start_page_lists_the_roster_with_ratings(signed_in, club, roster):
         assert f'name="players" value="{player.pk}"' in html
     assert "1800" in html
     assert "no-store" in response["Cache-Control"]
-    # The defaults: today, a Swiss, a one-point bye (also after a search carried state).
+    # The defaults: today, a Swiss, the bye by system (1 in a Swiss, 0 in a round robin),
+    # the first colour by lot (also after a search carried state).
     for page in (html, signed_in.get(response.request["PATH_INFO"] + "?q=ana").content.decode()):
         assert re.search(r'name="date" value="\d{4}-\d\d-\d\d"', page)
         assert re.search(r'value="swiss"[^>]*checked', page)
-        assert re.search(r'value="byeU"[^>]*checked', page)
+        assert re.search(r'name="pairing_bye" value=""[^>]*checked', page)
+        assert re.search(r'name="first_colour" value="lot"[^>]*checked', page)
 
 
 def test_a_search_keeps_the_ticked_players_and_what_was_typed(signed_in, club, roster):

@@ -62,10 +62,11 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
     route(name, "director", "GET", "POST")
 
 route("rating_settings", "director", "GET", "POST")
-for name in ("night_evening", "night_sheet", "night_results", "night_standings"):
+for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
-             "night_unpair", "night_publish", "night_result", "tiebreak_order"):  # fmt: skip
+             "night_unpair", "night_publish", "night_result", "tiebreak_order",
+             "night_never_pair", "night_hand_change", "roster_never_pair"):  # fmt: skip
     route(name, "director", "POST")
 route("night_start", "director", "GET", "POST")
 route("event_correction", "director", "POST")
