@@ -72,11 +72,15 @@ def set_never_pair(
             NeverPair.objects.create(club=club, event=event, first=low, second=high)
             changed = True
         if changed:
-            action = "never_pair.removed" if remove else "never_pair.added"
-            audit.record(
-                club, user, action, first_id=low.pk, first=low.name, second_id=high.pk,
-                second=high.name, **({"event_id": event.pk} if event is not None else {}),
-            )  # fmt: skip
+            details = {
+                "first_id": low.pk, "first": low.name, "second_id": high.pk,
+                "second": high.name, **({"event_id": event.pk} if event is not None else {}),
+            }  # fmt: skip
+            # Literal actions, so the one list of actions can be checked against the code.
+            if remove:
+                audit.record(club, user, "never_pair.removed", **details)
+            else:
+                audit.record(club, user, "never_pair.added", **details)
     return changed
 
 
