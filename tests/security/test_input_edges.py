@@ -22,7 +22,7 @@ from django.db import connection, models, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Merge
+from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
 from ladder.results import Result
 from matching import clean_sent_text
 from tests.factories import make_club, make_event, make_players, make_user
@@ -37,8 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every query parameter a view reads (test_every_query_parameter_a_view_reads_is_walked
 # keeps the list whole), sent on every route.
 QUERY_NAMES = (
-    "active", "after", "all", "blank", "checkout", "dir", "event", "find", "follow", "kind",
-    "kept", "merged", "next", "page", "player", "policy", "q", "round", "show", "sort",
+    "active", "after", "all", "apart", "blank", "checkout", "confirm", "dir", "event", "find",
+    "follow", "kind", "kept", "merged", "newcomer", "newcomer_junior", "newcomer_name", "next",
+    "page", "player", "policy", "q", "round", "show", "sort",
 )  # fmt: skip
 
 
@@ -71,6 +72,7 @@ def world():
         "code": "nl",
         "round_number": 1,
         "board_number": 1,
+        "upload_id": Upload.objects.create(club=club, event=event, user=owner).pk,
     }
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 
