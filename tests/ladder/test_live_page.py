@@ -188,3 +188,21 @@ def test_the_bye_is_numbered_last_alike_on_the_sheet_the_live_page_and_the_event
     first_round = body_rows(page, 'id="round-1"')
     assert len(first_round) == 3 and name in first_round[-1]
     assert first_round[-1].startswith('<td class="num">3</td>')
+
+
+def test_a_correction_of_an_earlier_round_shows_at_once_on_the_live_page(public):
+    event = night(public)
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.WHITE_WIN], None)
+    night_rounds.pair_next_round(event.pk, None)
+    first = club_night.boards_of(event, 1)[0]
+    roster = load_roster(public, viewer_is_director=False)
+
+    def points() -> dict[int, float]:
+        return {s.entry_id: s.points for s in live_page(event, roster, "?").results.standings}
+
+    before = points()
+    night_rounds.enter_result(event.pk, 1, 1, Result.BLACK_WIN, None)
+    after = points()
+    assert after[first.white_id] == before[first.white_id] - 1
+    assert after[first.black_id] == before[first.black_id] + 1
