@@ -321,3 +321,28 @@ def live_boards_body(live: LivePage, base: str, link: bool) -> SafeString:
             f"<td>{black}</td></tr>\n"
         )
     return mark_safe("".join(out))
+
+
+def live_standings_body(live: LivePage, base: str, link: bool) -> SafeString:
+    """The standings so far, a withdrawn player marked beside the name. A club night being
+    played is a draft, so there is no rating-change column (see standings_body)."""
+    f = Formats()
+    page = live.results
+    tag = f' <span class="tag">{escape(_("withdrawn"))}</span>'
+    out = []
+    for s in page.standings:
+        name = player_link(base, s.player_id, s.name, link)
+        performance = f'<td class="num">{f.whole(s.performance)}</td>'
+        out.append(
+            f'<tr><td class="num">{s.rank}</td>'
+            f"<td>{name}{tag if s.entry_id in live.withdrawn else ''}</td>"
+            f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
+            f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
+            + "".join(
+                f'<td class="num">{tiebreak_text(f, t, v)}</td>'
+                for t, v in zip(page.order, s.tiebreak_values, strict=True)
+            )
+            + (performance if page.shows_performance else "")
+            + "</tr>\n"
+        )
+    return mark_safe("".join(out))

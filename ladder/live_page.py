@@ -38,6 +38,8 @@ class LivePage:
     planned: int
     boards: list[LiveBoard]
     results: EventPage  # the standings and finished rounds, up to `round`
+    # Entries withdrawn by the next round, marked in the standings as the director's are.
+    withdrawn: frozenset[int] = frozenset()
 
 
 def live_page(event: Event, roster: Roster, unconfirmed: str) -> LivePage:
@@ -60,4 +62,12 @@ def live_page(event: Event, roster: Roster, unconfirmed: str) -> LivePage:
     # A requested bye for a later round is a game already; the standings stop at the
     # round on the boards, as the director's do.
     results = event_page(event, roster, unconfirmed, after=current or None)
-    return LivePage(event, current, event.planned_rounds or 0, shown, results)
+    withdrawn = event.entries.filter(withdrawn_from_round__lte=current + 1)
+    return LivePage(
+        event,
+        current,
+        event.planned_rounds or 0,
+        shown,
+        results,
+        frozenset(withdrawn.values_list("pk", flat=True)),
+    )

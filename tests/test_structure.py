@@ -153,3 +153,20 @@ def test_models_import_no_behaviour_from_ladder_or_billing():
             and not other.endswith(".models")
         }
         assert behaviour == set(), f"{name} imports {sorted(behaviour)}"
+
+
+def test_only_clubs_pairing_speaks_to_the_pairing_library():
+    """The engine can change behind one module (issue 22: "keep clubs/pairing.py the only
+    module that speaks to it")."""
+    speaking = set()
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                targets = [node.module or ""]
+            else:
+                continue
+            if any(target.split(".")[0] == "py4swiss" for target in targets):
+                speaking.add(name)
+    assert speaking == {"clubs.pairing"}

@@ -27,6 +27,7 @@ for _function in (
     event_tables.standings_body,
     event_tables.tiebreak_heads,
     event_tables.live_boards_body,
+    event_tables.live_standings_body,
     event_tables.boards_body,
     event_tables.crosstable_head,
     event_tables.crosstable_body,

@@ -17,7 +17,9 @@ from clubs.models import AuditEntry, Board, Club, Event, Game, NeverPair, Pairin
 from clubs.night_models import Round
 from clubs.players import add_player
 from ladder.event_export import event_trf
+from ladder.event_pages import event_page
 from ladder.results import Result
+from ladder.rosters import load_roster
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
@@ -294,6 +296,22 @@ def test_a_round_robin_dummy_scores_nothing_by_default(club):
     assert bye.result == Result.BYE_PAIRING_ZERO
     points = {v.player: v.points for v in night_rounds.standings(event)}
     assert points[bye.white_id] == 0
+
+
+def test_a_round_robins_crosstable_rows_add_up_to_the_points_column(club):
+    event = start(club, roster(club, NAMES[:5]), system=PairingSystem.ROUND_ROBIN)
+    codes = [Result.WHITE_WIN, Result.DRAW]
+    for number in range(1, 6):
+        night_rounds.pair_next_round(event.pk, None)
+        night_rounds.enter_round_results(event.pk, number, [codes[number % 2], codes[0]], None)
+    page = event_page(event, load_roster(club, viewer_is_director=True), "?")
+    value = {"1": 1.0, "½": 0.5, "0": 0.0, "+": 1.0, "−": 0.0}
+    assert page.crosstable is not None and len(page.crosstable) == 5
+    for standing, cells in page.crosstable:
+        row = sum(value[symbol] for cell in cells if cell for symbol in cell)
+        assert row == standing.points, standing.name
+    # Each player sat out one round against the dummy, for nothing.
+    assert sum(standing.points for standing, _cells in page.crosstable) == 10
 
 
 def test_a_swiss_bye_still_scores_one_by_default(club):

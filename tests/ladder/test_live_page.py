@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from clubs import club_night, night_rounds
-from clubs.models import Club, Event, PairingSystem, Player
+from clubs.models import Club, ClubRole, Event, PairingSystem, Player
 from clubs.players import add_player
 from ladder.live_page import live_page
 from ladder.results import Result
@@ -136,3 +136,73 @@ def test_a_round_robin_night_ranks_alike_for_members_and_the_director(public):
     page = live_page(event, load_roster(public, viewer_is_director=False), "?")
     members = [(s.entry_id, s.rank, *s.tiebreak_values[1:3]) for s in page.results.standings]
     assert members == director
+
+
+def test_a_withdrawn_player_is_marked_in_the_live_standings(client, public):
+    event = night(public)
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.DRAW], None)
+    gone = event.entries.select_related("player").get(player__name="Dee Dogwood")
+    club_night.withdraw(event.pk, gone.pk, None)
+    html = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+    assert f'{gone.player.name}</a> <span class="tag">withdrawn</span>' in html
+    assert html.count(">withdrawn<") == 1
+    # Back in the pairing, the mark goes.
+    club_night.withdraw(event.pk, gone.pk, None, back=True)
+    assert ">withdrawn<" not in client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+
+
+def body_rows(html: str, after: str) -> list[str]:
+    """The rows of the first table body after `after`, each from its first cell."""
+    body = html.split(after, 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    return [row.strip() for row in body.split("<tr>")[1:]]
+
+
+def test_the_bye_is_numbered_last_alike_on_the_sheet_the_live_page_and_the_event_page(
+    client, public
+):
+    director = make_user("director@example.org")
+    ClubRole.objects.create(club=public, user=director, role=ClubRole.Role.OWNER)
+    event = night(public)  # five players: two boards and the bye, board 3
+    night_rounds.pair_next_round(event.pk, None)
+    bye = next(board for board in club_night.boards_of(event, 1) if board.is_bye)
+    name = bye.white.player.name
+    assert bye.number == 3
+    client.force_login(director)
+    sheet = client.get(reverse("night_sheet", args=[public.slug, event.pk, 1])).content.decode()
+    assert '<td class="board bye-label">3</td>' in sheet and sheet.index("bye-label") > sheet.index(
+        '<td class="board">2</td>'
+    )
+    client.logout()
+    live = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
+    rows = body_rows(live, "live-boards")
+    assert [row.split("</td>", 1)[0] for row in rows] == [
+        '<td class="num">1',
+        '<td class="num">2',
+        '<td class="num">3',
+    ]
+    assert name in rows[-1]
+    night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.WHITE_WIN], None)
+    night_rounds.publish_night(event.pk, None)
+    page = client.get(url(public, f"events/{event.pk}/")).content.decode()
+    first_round = body_rows(page, 'id="round-1"')
+    assert len(first_round) == 3 and name in first_round[-1]
+    assert first_round[-1].startswith('<td class="num">3</td>')
+
+
+def test_a_correction_of_an_earlier_round_shows_at_once_on_the_live_page(public):
+    event = night(public)
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.WHITE_WIN], None)
+    night_rounds.pair_next_round(event.pk, None)
+    first = club_night.boards_of(event, 1)[0]
+    roster = load_roster(public, viewer_is_director=False)
+
+    def points() -> dict[int, float]:
+        return {s.entry_id: s.points for s in live_page(event, roster, "?").results.standings}
+
+    before = points()
+    night_rounds.enter_result(event.pk, 1, 1, Result.BLACK_WIN, None)
+    after = points()
+    assert after[first.white_id] == before[first.white_id] - 1
+    assert after[first.black_id] == before[first.black_id] + 1
