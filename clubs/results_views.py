@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import confirm_views, corrections, event_drafts, results, uploads
@@ -213,6 +214,19 @@ def _stored(
     """The notes of a file read (warnings, its date), then the confirm page or the names step."""
     for warning in imported.warnings[:MAX_WARNINGS]:
         messages.warning(request, warning)
+    left_out = imported.warnings[MAX_WARNINGS:]
+    if left_out:
+        # Not silently cut: the director learns how many more there are and where.
+        lines = ", ".join(w.split(":")[0].removeprefix("Line ") for w in left_out)
+        messages.warning(
+            request,
+            ngettext(
+                "One more note about the file is not shown here: line %(lines)s.",
+                "%(count)s more notes about the file are not shown here: lines %(lines)s.",
+                len(left_out),
+            )
+            % {"count": len(left_out), "lines": lines},
+        )
     if imported.date is not None and imported.date_source is not None:
         messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
     if to_confirm is not None:

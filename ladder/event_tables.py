@@ -95,6 +95,7 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
     f = Formats()
     # A draft (a club night being played) has no rating changes yet.
     rated = page.rated and page.after is None and page.event.is_published
+    absent = _did_not_play_marker()
     out = []
     for s in page.standings:
         extra = ""
@@ -105,7 +106,7 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
             extra += f'<td class="num">{shown}</td>'
         out.append(
             f'<tr><td class="num">{s.rank}</td>'
-            f"<td>{player_link(base, s.player_id, s.name, link)}</td>"
+            f"<td>{player_link(base, s.player_id, s.name, link)}{_absent(page, s, absent)}</td>"
             f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
             f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
             + "".join(
@@ -115,6 +116,18 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
             + f"{extra}</tr>\n"
         )
     return mark_safe("".join(out))
+
+
+def _did_not_play_marker() -> str:
+    # Outside the f-strings, where xgettext sees it.
+    return f' <span class="muted did-not-play">({escape(_("did not play"))})</span>'
+
+
+def _absent(page: EventPage, standing: Standing, marker: str) -> str:
+    """The marker of an entrant who played no game (only forfeits, byes or nothing), in the
+    final standings of a published event: a club night still being played is not over."""
+    final = page.after is None and page.event.is_published
+    return marker if final and standing.played == 0 else ""
 
 
 def boards_body(boards: Iterable[Board], base: str, link: bool) -> SafeString:
@@ -199,6 +212,7 @@ def wallchart_body(page: EventPage, base: str, link: bool) -> SafeString:
     bye as such, "—" where the entrant was not paired; then points and tie-breaks."""
     f = Formats()
     bye, unpaired = escape(_("bye")), escape(_("not paired"))
+    absent = _did_not_play_marker()
     out = []
     for s, row in page.wallchart or []:
         cells = []
@@ -219,8 +233,8 @@ def wallchart_body(page: EventPage, base: str, link: bool) -> SafeString:
         )
         out.append(
             f'<tr><td class="num">{row.rank}</td>'
-            f'<th scope="row">{player_link(base, s.player_id, s.name, link)}</th>'
-            f'<td class="num">{rating}</td>{"".join(cells)}'
+            f'<th scope="row">{player_link(base, s.player_id, s.name, link)}'
+            f'{_absent(page, s, absent)}</th><td class="num">{rating}</td>{"".join(cells)}'
             f'<td class="num">{s.points_text}</td>{tiebreak_cells}</tr>\n'
         )
     return mark_safe("".join(out))

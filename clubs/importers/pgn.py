@@ -10,13 +10,11 @@ Result tag                             result
 ``+/-``, ``-/+``, ``-/-``              forfeits (written by some programs)
 =====================================  =======================================
 
-Round ``3`` or ``3.1`` (round 3, board 1) is round 3. When no game has a usable Round (a
-lichess player's export, a match, ChessBase's ``?``, ``-``), the games are numbered into rounds in
-file order, a new round starting whenever a player would play twice in one; a file whose dates
-run newest first (as lichess exports do) is numbered from its oldest game. When only some games
-have a usable Round, the others are an error. A game against a player called ``BYE`` is a bye
-for the other player: a full, half or zero-point bye as the Result tag gives that player 1, ½ or
-0 points.
+Round ``3`` or ``3.1`` (round 3, board 1, or game 1 of a match in round 3) is round 3; where
+the tags do not say (none, ``?``, ``-``, the same tag on every game of an engine match), the
+games are numbered and the warnings say how: ``pgn_rounds``. A game against a player called
+``BYE`` is a bye for the other player: a full, half or zero-point bye as the Result tag gives
+that player 1, ½ or 0 points.
 
 The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
 counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
@@ -57,6 +55,7 @@ from .base import (
     decode_lines,
     name_key,
 )
+from .pgn_rounds import Seat, all_missing, number_rounds, tag_round
 from .pgn_tags import event_key, refuse_by_tag_counts
 from .pgn_tags import known as _known
 
@@ -76,7 +75,6 @@ _BYE_FOR_SCORE: dict[float, Result] = {
     0.0: Result.BYE_ZERO,
 }
 _TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
-_ROUND = re.compile(r"^0*([1-9]\d{0,5})(?:\.\d+)*$")
 _PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
 # Variant tags that mean standard chess. "From Position" is lichess's name for a standard game
 # set up from a FEN: the FEN then decides.
@@ -126,20 +124,19 @@ def parse_pgn(
     if not found:
         raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
     chosen = _games_of_event(found, event)
-    rounds_from_order = _rounds_missing(chosen)
+    rounds_from_order = all_missing([game.headers.get("Round") or "" for game in chosen])
     newest_first = rounds_from_order and _newest_first(chosen)
     if newest_first:
         chosen.reverse()
 
     warnings: list[str] = []
     players: dict[str, ImportedPlayer] = {}
-    games: list[ImportedGame] = []
-    seen: dict[tuple[int, int], int] = {}
+    read: list[ImportedGame] = []  # round 0 until the rounds are numbered
+    seats: list[Seat] = []
     name: str | None = None
     time_control: str | None = None
     dates: list[tuple[bool, date, int]] = []  # (day unknown, date, line)
     variants: dict[str, list[int]] = {}  # variant name -> lines of its games
-    current_round, in_round = 1, set[int]()  # numbering by file order
 
     for game in chosen:
         headers = game.headers
@@ -150,7 +147,6 @@ def parse_pgn(
             if found_date is not None:
                 day, day_unknown = found_date
                 dates.append((day_unknown, day, game.tag_lines.get(tag, game.line)))
-        round_number = 0 if rounds_from_order else _read_round(headers.get("Round"), game.line)
         result = _read_result(headers.get("Result"), game.line)
         white_name = _player_name(headers, "White", game.line)
         black_name = _player_name(headers, "Black", game.line)
@@ -168,34 +164,27 @@ def parse_pgn(
             )
             if not is_bye
         ]
-        if rounds_from_order:
-            # A new round whenever a player of this game already plays in the current one.
-            if any(player.key in in_round for player in entrants):
-                current_round, in_round = current_round + 1, set()
-            in_round.update(player.key for player in entrants)
-            round_number = current_round
-        for player in entrants:
-            previous = seen.get((round_number, player.key))
-            if previous is not None:
-                raise ImportFileError.at(
-                    game.line,
-                    f"{player.name} plays twice in round {round_number} (also in the game on "
-                    f"line {previous}).",
-                )
-            seen[(round_number, player.key)] = game.line
-
+        seats.append(
+            Seat(
+                game.line,
+                headers.get("Round") or "",
+                tuple((player.key, player.name) for player in entrants),
+            )
+        )
         if white_bye or black_bye:
-            games.append(_bye(entrants[0], result, black_bye, round_number, game.line))
+            read.append(_bye(entrants[0], result, black_bye, 0, game.line))
         else:
             variant = _variant(headers)
             if variant:
                 variants.setdefault(variant, []).append(game.line)
-            games.append(
-                ImportedGame(
-                    round_number, entrants[0].key, entrants[1].key, result, game.line, variant
-                )
+            read.append(
+                ImportedGame(0, entrants[0].key, entrants[1].key, result, game.line, variant)
             )
 
+    numbering = number_rounds(seats, newest_first=newest_first)
+    games = [
+        replace(game, round=number) for game, number in zip(read, numbering.rounds, strict=True)
+    ]
     games.sort(key=lambda game: (game.round, game.line))
     start = None
     if dates:
@@ -205,9 +194,7 @@ def parse_pgn(
                 f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
                 "was used as the event date."
             )
-    if rounds_from_order:
-        first_line = min(game.line for game in games)
-        warnings.append(_rounds_note(count_rounds(games), newest_first, first_line))
+    warnings.extend(numbering.notes)
     if variants:
         warnings.append(_variants_note(variants))
     return ImportedEvent(
@@ -218,7 +205,7 @@ def parse_pgn(
         players=tuple(players.values()),
         games=tuple(games),
         warnings=tuple(warnings),
-        rounds_from_order=rounds_from_order,
+        rounds_from_order=numbering.from_order,
     )
 
 
@@ -227,10 +214,8 @@ def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, li
     key = event_key(game.headers.get("Event") or "")
     if wanted is None or key in (name_key(wanted), None):
         keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
-        round_match = _ROUND.match((game.headers.get("Round") or "").strip())
         tallies.setdefault(key, Tally(lim)).add(
-            [key for key in keys if key is not None],
-            int(round_match.group(1)) if round_match else None,
+            [key for key in keys if key is not None], tag_round(game.headers.get("Round"))
         )
 
 
@@ -283,17 +268,6 @@ def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
-def _rounds_missing(games: list[_Game]) -> bool:
-    """True when no game has a usable Round tag; a file where only some do is an error."""
-    usable = [_ROUND.match((game.headers.get("Round") or "").strip()) for game in games]
-    if any(usable):
-        for game, match in zip(games, usable, strict=True):
-            if match is None:
-                _read_round(game.headers.get("Round"), game.line)  # raises, naming the line
-        return False
-    return True
-
-
 def _newest_first(games: list[_Game]) -> bool:
     """Whether every game has a date and the file lists them from the newest to the oldest."""
     moments = []
@@ -305,21 +279,6 @@ def _newest_first(games: list[_Game]) -> bool:
         time = (headers.get("UTCTime") or headers.get("Time") or "").strip()
         moments.append((found[0], time if re.fullmatch(r"\d\d:\d\d:\d\d", time) else ""))
     return moments[0] > moments[-1] and all(a >= b for a, b in itertools.pairwise(moments))
-
-
-def _rounds_note(rounds: int, newest_first: bool, first_line: int) -> str:
-    order = (
-        "in file order, from the oldest game (the file lists the newest first)"
-        if newest_first
-        else "in file order"
-    )
-    return (
-        # Every warning names a line, as the director's preview lists them: the first game's.
-        f"Line {first_line}: the file gives no round numbers: the games were numbered into "
-        f"{rounds} {'round' if rounds == 1 else 'rounds'} {order}, a new round starting whenever a "
-        "player would play twice in one. Change a game's round in the results grid if the "
-        "event went otherwise."
-    )
 
 
 def _variants_note(variants: dict[str, list[int]]) -> str:
@@ -408,18 +367,6 @@ def _player_name(headers: dict[str, str], tag: str, line: int) -> str:
 
 def _is_bye(typed: str) -> bool:
     return name_key(typed) == "bye"
-
-
-def _read_round(value: str | None, line: int) -> int:
-    text = (value or "").strip()
-    match = _ROUND.match(text)
-    if match is None:
-        shown = f"'{text}'" if text else "missing"
-        raise ImportFileError.at(
-            line,
-            f"the Round tag is {shown}; every game needs its round number, such as 3 or 3.1.",
-        )
-    return int(match.group(1))
 
 
 def _read_result(value: str | None, line: int) -> Result:

@@ -114,8 +114,7 @@ def parse_trf(
     )
     warnings.extend(date_warnings)
     on = event_date or start
-    games = pair_rounds(players, warnings)
-    check_points(players, warnings)
+    games = check_points(players, pair_rounds(players, warnings), warnings)
 
     imported_players = []
     for player in players.values():

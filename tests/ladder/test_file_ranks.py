@@ -176,7 +176,7 @@ def test_an_entrant_without_a_game_follows_the_files_order(client, tied, public)
     with_file_ranks(tied, CONSISTENT)
     assert ranked(page(client, tied)) == [
         ("1", "Cid Cedar"), ("2", "Ann Alder"), ("3", "Dee Dogwood"), ("4", "Bob Birch"),
-        ("5", "unconfirmed player"),
+        ("5", "unconfirmed player (did not play)"),
     ]  # fmt: skip
 
 

@@ -105,7 +105,10 @@ def check_chart(head: list[str], rows: list[list[str]], event: Event) -> int:
     built = event_page(event, load_roster(event.club, False), "unconfirmed player")
     assert built.wallchart is not None
     entry_of_rank = {row.rank: s.entry_id for s, row in built.wallchart}
-    assert [r[1] for r in rows] == [s.name for s, _row in built.wallchart]
+    # An entrant without a game over the board is marked so beside the name.
+    assert [r[1] for r in rows] == [
+        s.name + ("" if s.played else " (did not play)") for s, _row in built.wallchart
+    ]
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     rounds = [h for h in head if h.startswith("Rd ")]
     first_round = head.index(rounds[0])

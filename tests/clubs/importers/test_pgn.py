@@ -168,32 +168,35 @@ ERRORS = [
         id="unknown Result",
     ),
     pytest.param(
-        [FIRST_ROUND_GAME, pgn_game(White="Cid", Black="Dan", Result="1-0")],
-        "Line 8: the Round tag is missing; every game needs its round number, such as 3 or 3.1.",
-        id="no Round where other games have one",
-    ),
-    pytest.param(
-        [FIRST_ROUND_GAME, pgn_game(Round="?", White="Cid", Black="Dan", Result="1-0")],
-        "Line 8: the Round tag is '?'; every game needs its round number, such as 3 or 3.1.",
-        id="Round ? where other games have one",
-    ),
-    pytest.param(
-        [FIRST_ROUND_GAME, pgn_game(Round="-", White="Cid", Black="Dan", Result="1-0")],
-        "Line 8: the Round tag is '-'; every game needs its round number, such as 3 or 3.1.",
-        id="Round - where other games have one",
-    ),
-    pytest.param(
-        [FIRST_ROUND_GAME, pgn_game(Round="0", White="Cid", Black="Dan", Result="1-0")],
-        "Line 8: the Round tag is '0'; every game needs its round number, such as 3 or 3.1.",
-        id="Round 0 where other games have one",
+        [FIRST_ROUND_GAME, pgn_game(Round="Final", White="Cid", Black="Dan", Result="1-0")],
+        "Line 8: the Round tag is 'Final'; every game needs its round number, such as 3 or 3.1.",
+        id="a Round that is no number where other games have one",
     ),
     pytest.param(
         [
             pgn_game(Round="1", White="Ann", Black="Bob", Result="1-0"),
             pgn_game(Round="1", White="Cid", Black="Ann", Result="1-0"),
+            pgn_game(Round="2", White="Bob", Black="Cid", Result="1-0"),
         ],
         "Line 8: Ann plays twice in round 1 (also in the game on line 1).",
         id="same player twice in a round",
+    ),
+    pytest.param(
+        [
+            pgn_game(Round="4.1", White="Ann", Black="Bob", Result="1-0"),
+            pgn_game(Round="4.2", White="Ann", Black="Cid", Result="1-0"),
+        ],
+        "Line 8: Ann plays twice in round 4 (also in the game on line 1).",
+        id="two games of one round against different opponents are no match",
+    ),
+    pytest.param(
+        [
+            pgn_game(Round="4.1", White="Ann", Black="Bob", Result="1-0"),
+            pgn_game(Round="4.1", White="Bob", Black="Ann", Result="1-0"),
+            pgn_game(Round="5.1", White="Ann", Black="Bob", Result="1-0"),
+        ],
+        "Line 8: Bob plays twice in round 4 (also in the game on line 1).",
+        id="a match's game number twice",
     ),
     pytest.param(
         [pgn_game(Round="1", White="Ann", Black="ann", Result="1-0")],

@@ -82,8 +82,8 @@ def test_every_result_code_file_warns_naming_lines(every_code):
         "it looks announced but not played, so nothing was stored for it.",
         "Line 16: neither this line nor line 17 gives the colours of player 2 and player 3 in "
         "round 3; player 2 (the earlier line) was taken as White.",
-        "Line 17: the points column says 1.5 for player 3, but the round results add up to 0.5; "
-        "the round results were used.",
+        "Line 17: the points column says 1.5 for player 3 (Brown, Carla), but the round results "
+        "add up to 0.5; the round results were used.",
         "Line 30: record type 'ZZZ' is not used and was skipped.",
         "Line 25: 'spielfrei' is the placeholder a tournament program writes for a bye, not a "
         "person: it is no entrant, and a pairing against it is its opponent's bye.",
@@ -238,7 +238,7 @@ def test_points_column_never_invents_games():
     assert games_of(event) == [(1, 1, 2, Result.WHITE_WIN)]
     assert event.players[0].declared_points == 5.0
     assert event.warnings == (
-        "Line 1: the points column says 5 for player 1, but the round results add up to 1; "
+        "Line 1: the points column says 5 for player 1 (Ann), but the round results add up to 1; "
         "the round results were used.",
     )
 
