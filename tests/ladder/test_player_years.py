@@ -163,3 +163,25 @@ def test_a_year_page_of_a_private_club_is_not_found_for_outsiders(owner, outside
     director = Client()
     director.force_login(owner)
     assert director.get(plain).status_code == 200
+
+
+@pytest.mark.django_db
+def test_print_holds_the_events_the_page_writes_out(client):
+    club, player = long_history()
+    url = player_url(club, player)
+    for page in (url, f"{url}?year={timezone.localdate().year - 5}"):
+        html = client.get(page).content.decode()
+        assert html.count('<section class="event-print">') == html.count(BREAKDOWN) > 0
+
+
+@pytest.mark.django_db
+def test_each_year_page_is_kept_apart_from_the_player_page():
+    club, player = long_history()
+    url = player_url(club, player)
+    year = f"{url}?year={timezone.localdate().year - 5}"
+    first, again = Client().get(year), Client().get(year)
+    assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
+    assert again.content == first.content
+    plain = Client().get(url)
+    assert plain["X-Page-Cache"] == "miss"
+    assert plain.content != first.content
