@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 QUERY_NAMES = (
     "active", "after", "all", "blank", "checkout", "dir", "event", "find", "follow", "kind",
     "kept", "merged", "next", "page", "player", "policy", "q", "round", "show", "sort",
+    "year",
 )  # fmt: skip
 
 
