@@ -32,6 +32,7 @@ class ChartPoint:
     day: dt.date
     kind: str = RATED  # START, RATED or UNRATED
     shown: str = ""  # the value as the page writes it (rounded as the page rounds)
+    marked: bool = True  # False: a point of the line only, with no marker or tooltip
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def _legend(points: Sequence[ChartPoint], text: ChartText) -> list[str]:
     parts = ['<g class="legend">']
     x = float(LEFT)
     for kind in (START, RATED, UNRATED):
-        if not any(p.kind == kind for p in points):
+        if not any(p.kind == kind and p.marked for p in points):
             continue
         words = text.legend[kind]
         parts.append(_marker(kind, x + 5, 16))
@@ -161,7 +162,7 @@ def rating_chart(
     coordinates = " ".join(f"{s.x(p.day):.1f},{s.y(p.value):.1f}" for p in points)
     parts.append(f'<polyline class="line" points="{coordinates}"/>')
     parts.append('<g class="points">')
-    for point in points:
+    for point in (p for p in points if p.marked):
         parts.append(_marker(point.kind, s.x(point.day), s.y(point.value), point.label))
     parts.append("</g>")
     parts.extend(_value_labels(points, s))

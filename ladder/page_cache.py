@@ -14,9 +14,9 @@ whether the ladder is current in their content, so they are keyed on data_versio
 
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser
 that takes gzip: a 570 KB player page travels as 60 KB. Nothing a visitor can choose is
-echoed into a kept page (only ?active=1, fixed sort and kind words and ?after=<round number>
-are allowed), so the compression cannot become an oracle for the club's secret in its links
-(BREACH).
+echoed into a kept page (only ?active=1, fixed sort and kind words, ?after=<round number>
+and ?year=<year> are allowed), so the compression cannot become an oracle for the club's
+secret in its links (BREACH).
 
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
@@ -74,6 +74,8 @@ PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
     "kind": frozenset(Event.Kind.values),  # the events list's filter
     # The event page's standings after a round: a number of ours, never a visitor's text.
     "after": frozenset(str(n) for n in range(1, 100)),
+    # A player's page of one year (ladder.views.player_page): a year, never a visitor's text.
+    "year": frozenset(str(n) for n in range(1900, 2201)),
     # A club night's live page that reloads itself, as the visitor asked (ladder.live_views).
     "follow": frozenset({"1"}),
 }

@@ -32,11 +32,13 @@ from ladder.page_texts import (
     points_text,
 )
 from ladder.player_page import (
+    RECENT_LIMIT,
     ClubRules,
     EventLine,
     GameLine,
     PlayerPage,
     Record,
+    Shown,
     club_rules,
     player_page,
 )
@@ -55,6 +57,7 @@ __all__ = [
     "ACTIVE_DAYS",
     "PROTECTED_TEXT",
     "REASON_TEXT",
+    "RECENT_LIMIT",
     "UNKNOWN_REASON_TEXT",
     "VARIANT_TEXT",
     "Board",
@@ -69,6 +72,7 @@ __all__ = [
     "Record",
     "Roster",
     "RosterPlayer",
+    "Shown",
     "Standing",
     "Winner",
     "active_since",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
@@ -107,19 +107,86 @@ def club_rules(club: Club) -> ClubRules:
     return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
 
 
+# The player page writes out at most this many of the last twelve months' events; the
+# rest, and every older year, are on the pages of their years. Each event written out
+# costs ~8 KB (its breakdown, its games, and the same again for print), so this bounds
+# the page whatever the history: a weekly club night's year fits, a daily one folds.
+RECENT_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Which of a player's events a page writes out in full: one calendar year's (a year
+    page), or those since `since`, the newest `limit` of them (the player page)."""
+
+    year: int | None = None
+    since: dt.date | None = None
+    limit: int | None = None
+
+    def pick(self, events: list[EventLine]) -> list[EventLine]:
+        """The events shown, oldest first as `events` are."""
+        if self.year is not None:
+            return [e for e in events if e.date.year == self.year]
+        picked = [e for e in events if self.since is None or e.date >= self.since]
+        return picked[-self.limit :] if self.limit else picked
+
+
+@dataclass(frozen=True)
+class YearSummary:
+    """One year of a player's history, for the links to the year pages."""
+
+    year: int
+    events: int
+    rating_after: float  # after the year's last event
+
+
+def year_summaries(events: list[EventLine]) -> list[YearSummary]:
+    """Each year the player played in, newest first."""
+    by_year: dict[int, list[EventLine]] = {}
+    for e in events:
+        by_year.setdefault(e.date.year, []).append(e)
+    return [
+        YearSummary(year, len(lines), lines[-1].post_rating)
+        for year, lines in sorted(by_year.items(), reverse=True)
+    ]
+
+
 @dataclass(frozen=True)
 class PlayerPage:
     player: RosterPlayer
     rank: int | None
     record: Record
-    events: list[EventLine]  # oldest first
+    events: list[EventLine]  # the events this page writes out in full, oldest first
     rules: ClubRules = ClubRules("ladder")
     summaries: GameSummaries = field(default_factory=GameSummaries)
+    # Every event of the player, oldest first, without their games: for the chart, the
+    # lifetime sums and the links to the year pages. The same as `events` by default.
+    timeline: list[EventLine] = field(default_factory=list)
+    shown: Shown = Shown()
+
+    @property
+    def history(self) -> list[EventLine]:
+        return self.timeline or self.events
 
     @property
     def counted_here(self) -> int:
         """Rated games in this club's events (the rest came with the starting rating)."""
-        return sum(e.games_counted for e in self.events)
+        return sum(e.games_counted for e in self.history)
+
+    @property
+    def years(self) -> list[YearSummary]:
+        return year_summaries(self.history)
+
+    @property
+    def folded(self) -> int:
+        """Events of the player not written out on this page (they are on their years')."""
+        return len(self.history) - len(self.events)
+
+    @property
+    def starts_history(self) -> bool:
+        """Whether this page's first event is the player's first: its rating before it is
+        the starting rating."""
+        return bool(self.events) and self.events[0] is self.history[0]
 
     @property
     def brought_in(self) -> int:
@@ -193,10 +260,13 @@ def _player_games(club: Club, player_id: int) -> list[tuple]:
         LEFT JOIN {entry} theirs ON theirs.id = g.{{theirs}}_id
         WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL AND mine.player_id = %s
     """
+    # In the order of the rounds (then of the games), as each event's table lists them.
     sql = (
-        side.format(mine="white", theirs="black")
+        "SELECT * FROM ("
+        + side.format(mine="white", theirs="black")
         + " UNION ALL "
         + side.format(mine="black", theirs="white")
+        + ") AS games ORDER BY 3, 1"
     )
     published = Event.Status.PUBLISHED
     return _player_rows(
@@ -205,7 +275,11 @@ def _player_games(club: Club, player_id: int) -> list[tuple]:
     )
 
 
-def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None:
+def player_page(
+    club: Club, roster: Roster, player_id: int, shown: Shown | None = None
+) -> PlayerPage | None:
+    """The player's page; `shown` picks the events written out in full (all by default).
+    The lifetime record and summaries always count every game."""
     player = roster.get(player_id)
     if player is None:
         return None
@@ -217,38 +291,54 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
             event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers
         )
         outcomes[event_id] = _json(stored)
+    timeline = list(events.values())
+    picked = (shown or Shown()).pick(timeline)
+    written = {e.event_id for e in picked}
     record = Record()
     summaries = GameSummaries()
     result_texts = {result: str(label.text) for result, label in RESULT_LABELS.items()}
     reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
-    games = sorted(_player_games(club, player_id), key=lambda g: (g[2], g[0]))
-    for game_id, event_id, round_no, result_code, side, opponent, opponent_pre, kind in games:
-        result = Result(result_code)
-        white_score, black_score = result.scores
+    facts = _result_facts()
+    for (
+        game_id,
+        event_id,
+        round_no,
+        result_code,
+        side,
+        opponent,
+        opponent_pre,
+        kind,
+    ) in _player_games(club, player_id):
+        result, white_score, black_score, over_the_board = facts[result_code]
         mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
         record.add(result, mine, theirs)
         opponent_name = roster.names.get(opponent, "") if opponent else ""
         event = events.get(event_id)
+        counted: bool | None = None
+        reason = ""
+        if event is not None:
+            stored = outcomes[event_id].get(str(game_id))
+            if stored is None and result.is_forfeit:
+                # A forfeit against an entrant left without a player never reaches the replay.
+                stored = [False, False, UnratedReason.FORFEIT]
+            counted, reason = _counted(stored, side, reasons)
         played = PlayedGame(
             event_id,
             kind,
             opponent,
             opponent_name,
-            over_the_board=not result.is_bye and (result.is_played or result.is_unrated_result),
+            over_the_board=over_the_board,
             mine=mine,
             theirs=theirs,
-            counted=None,
+            counted=counted,
             opponent_rating=opponent_pre,
         )
         if event is None:
             summaries.add(played, "", None)
             continue  # published after the last replay: counted above, rated soon
-        stored = outcomes[event_id].get(str(game_id))
-        if stored is None and result.is_forfeit:
-            # A forfeit against an entrant left without a player never reaches the replay.
-            stored = [False, False, UnratedReason.FORFEIT]
-        counted, reason = _counted(stored, side, reasons)
-        summaries.add(replace(played, counted=counted), event.name, event.date)
+        summaries.add(played, event.name, event.date)
+        if event_id not in written:
+            continue  # on another page: only its sums above are needed here
         expected = None
         if counted and opponent_pre is not None:
             event.opponent_ratings.append(opponent_pre)
@@ -274,10 +364,21 @@ def player_page(club: Club, roster: Roster, player_id: int) -> PlayerPage | None
         player,
         roster.rank_of(player_id),
         record,
-        list(events.values()),
+        picked,
         club_rules(club),
         summaries,
+        timeline,
+        shown or Shown(),
     )
+
+
+def _result_facts() -> dict[str, tuple[Result, float, float, bool]]:
+    """Each result code's result, scores and whether it was played over the board: read
+    once a page rather than once a game (a long history has thousands)."""
+    return {
+        r.value: (r, *r.scores, not r.is_bye and (r.is_played or r.is_unrated_result))
+        for r in Result
+    }
 
 
 def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool | None, str]:

@@ -37,11 +37,17 @@ KIND_LABELS = dict(Event.Kind.choices)
 
 
 def player_chart(page: PlayerPage) -> SafeString:
-    """The rating history: the starting rating, then the rating after each event."""
-    if not page.events:
+    """The rating history: the starting rating, then the rating after each event.
+
+    The line runs through the whole history; the events this page writes out have their
+    markers (each with its tooltip), and the other events are drawn as the line's point
+    at the end of each month they fall in, so the chart stays small however long the
+    history (3,000 events draw as ~100 months)."""
+    history = page.history
+    if not history:
         return mark_safe("")
     f = Formats()
-    first = page.events[0]
+    first = history[0]
     start = f.whole(first.pre_rating)
     points = [
         ChartPoint(
@@ -53,8 +59,14 @@ def player_chart(page: PlayerPage) -> SafeString:
         )
     ]
     not_rated = _("not rated")
-    for e in page.events:
+    written = {e.event_id for e in page.events}
+    for n, e in enumerate(history):
         rating = f.whole(e.post_rating)
+        if e.event_id not in written:
+            later = history[n + 1].date if n + 1 < len(history) else None
+            if later is None or (later.year, later.month) != (e.date.year, e.date.month):
+                points.append(ChartPoint(e.post_rating, "", e.date, shown=rating, marked=False))
+            continue
         label = f"{f.date(e.date)} {e.name}: {rating}"
         points.append(
             ChartPoint(
@@ -80,15 +92,17 @@ def player_chart(page: PlayerPage) -> SafeString:
 
 
 def history_body(page: PlayerPage) -> SafeString:
-    """The chart's numbers as table rows, oldest first, the starting rating first."""
+    """The chart's numbers for this page's events as table rows, oldest first, the rating
+    before them first (the starting rating, when they begin the history)."""
     f = Formats()
     if not page.events:
         return mark_safe("")
     first = page.events[0]
     not_rated = escape(_("not rated"))
-    starting = escape(_("Starting rating"))  # outside the f-string, where xgettext sees it
+    # Outside the f-string, where xgettext sees them.
+    before = _("Starting rating") if page.starts_history else _("Rating before these events")
     out = [
-        f"<tr><td>{f.date(first.date)}</td><td>{starting}</td>"
+        f"<tr><td>{f.date(first.date)}</td><td>{escape(before)}</td>"
         f'<td class="num">{f.whole(first.pre_rating)}</td></tr>\n'
     ]
     out += [
@@ -97,6 +111,23 @@ def history_body(page: PlayerPage) -> SafeString:
         f'<td class="num">{f.whole(e.post_rating)}</td></tr>\n'
         for e in page.events
     ]
+    return mark_safe("".join(out))
+
+
+def years_body(page: PlayerPage, base: str) -> SafeString:
+    """One row per year of the player's history, newest first, each a link to its page
+    (the year this page shows is written, not linked)."""
+    f = Formats()
+    link = f"{base}players/{page.player.id}/?year="
+    out = []
+    for y in page.years:
+        year = str(y.year)
+        if y.year != page.shown.year:
+            year = f'<a href="{link}{y.year}">{year}</a>'
+        out.append(
+            f'<tr><th scope="row">{year}</th><td class="num">{y.events}</td>'
+            f'<td class="num">{f.whole(y.rating_after)}</td></tr>\n'
+        )
     return mark_safe("".join(out))
 
 

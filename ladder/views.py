@@ -302,8 +302,19 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
 
 @club_view()
 def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpResponse:
+    """The last twelve months in full, or with ?year=2021 one year's events in full (a
+    year without an event of the player is a 404); the lifetime record and the chart's
+    line always cover the whole history."""
+    year = _year(request.GET.get("year"))
+    if year is None:
+        since = pages.active_since(timezone.localdate())
+        shown = pages.Shown(since=since, limit=pages.RECENT_LIMIT)
+    else:
+        shown = pages.Shown(year=year)
     roster = pages.load_roster(visit.club, visit.is_director)
-    page = pages.player_page(visit.club, roster, player_id)
+    page = pages.player_page(visit.club, roster, player_id, shown)
+    if page is not None and year is not None and not page.events:
+        raise Http404(NOT_FOUND)
     if page is None:
         kept = (
             Player.objects.filter(club=visit.club, pk=player_id, merged_into__isnull=False)
@@ -318,6 +329,13 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
     return render(
         request, "ladder/player.html", visit.context(page=page, chart=chart, section="players")
     )
+
+
+def _year(value: str | None) -> int | None:
+    """A year from the query, or None for the default page (as other unknown values are)."""
+    if value is None or not value.isascii() or not value.isdigit() or len(value) != 4:
+        return None
+    return int(value)
 
 
 @club_view()

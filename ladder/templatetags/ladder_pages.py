@@ -19,6 +19,7 @@ for _function in (
     tables.ladder_body,
     tables.roster_body,
     player_tables.history_body,
+    player_tables.years_body,
     player_tables.player_events,
     player_tables.head_to_head_body,
     player_tables.kinds_body,

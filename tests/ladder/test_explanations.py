@@ -85,11 +85,31 @@ def season(club: Club) -> list[Player]:
     return [*players, newcomer]
 
 
-def breakdowns(client, club: Club, player: Player) -> list[tuple[str, str]]:
-    response = client.get(reverse("club_player", args=[club.slug, player.pk]))
+YEAR_LINK = re.compile(r'href="[^"]*/players/(?P<player>\d+)/\?year=(?P<year>\d{4})"')
+
+
+def player_pages(client, club: Club, player: Player) -> list[str]:
+    """The player's page and each of its year pages (newest first), as a reader follows
+    the links: together they write out every event of the player."""
+    url = reverse("club_player", args=[club.slug, player.pk])
+    response = client.get(url)
     assert response.status_code == 200
-    html = response.content.decode()
-    return [(text(m["summary"]), text(m["why"])) for m in BLOCK.finditer(html)]
+    pages = [response.content.decode()]
+    years = [m["year"] for m in YEAR_LINK.finditer(pages[0]) if m["player"] == str(player.pk)]
+    for year in years:
+        response = client.get(f"{url}?year={year}")
+        assert response.status_code == 200, year
+        pages.append(response.content.decode())
+    return pages
+
+
+def breakdowns(client, club: Club, player: Player) -> list[tuple[str, str]]:
+    """Every event's breakdown once, from whichever page writes it out."""
+    seen: dict[str, tuple[str, str]] = {}
+    for html in player_pages(client, club, player):
+        for m in BLOCK.finditer(html):
+            seen.setdefault(text(m["summary"]), (text(m["summary"]), text(m["why"])))
+    return list(seen.values())
 
 
 def with_formula(player: Player) -> int:
@@ -181,8 +201,7 @@ def test_each_reason_a_game_did_not_count_is_a_plain_sentence(client):
     a, b, c = players[:3]
 
     def reasons(player: Player) -> str:
-        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
-        return text(html)
+        return " ".join(text(html) for html in player_pages(client, club, player))
 
     assert (
         "Not counted for you: your opponent was still provisional, so your rating was protected."
@@ -196,15 +215,16 @@ def test_each_reason_a_game_did_not_count_is_a_plain_sentence(client):
 def test_every_explanation_links_to_the_clubs_rating_rules(client):
     club = make_club(slug="links", visibility=Club.Visibility.PUBLIC)
     player = season(club)[0]
-    html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
     link = f'<a href="{reverse("club_rating_rules", args=[club.slug])}">How ratings are calculated'
-    assert html.count(link) == html.count('<p class="why">') > 1
+    for html in player_pages(client, club, player):
+        assert html.count(link) == html.count('<p class="why">')
+    assert sum(html.count(link) for html in player_pages(client, club, player)) > 1
 
 
 def test_a_dutch_page_writes_the_same_sums_with_a_decimal_comma(client):
     club = make_club(slug="dutch", visibility=Club.Visibility.PUBLIC, language="nl")
     player = season(club)[0]
-    html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+    html = "".join(player_pages(client, club, player))
     sums = re.findall(r"= (\d+) × \((\d+(?:,5)?) − (\d+,\d{4,})\) = ([+−]?\d+,\d+)", text(html))
     assert sums
     for k, score, expected, change in sums:
@@ -332,7 +352,7 @@ def test_every_player_pages_expected_column_sums_to_the_total_its_sentence_uses(
     )
     checked = 0
     for player in season(club):
-        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
+        html = "".join(player_pages(client, club, player))
         for block in DETAILS.findall(html):
             why = text(WHY.search(block)[1])
             column = [number(c) for c in EXPECTED_CELL.findall(block) if c != "—"]
@@ -380,17 +400,22 @@ def test_a_rating_reads_the_same_on_the_ladder_header_chart_and_event_rows(
     ladder_html = None
     checked = on_the_ladder = 0
     for player in season(club):
-        html = client.get(reverse("club_player", args=[club.slug, player.pk])).content.decode()
-        history = table_rows(HISTORY, html)[1:]  # the starting rating first
-        summaries = [text(m["summary"]) for m in BLOCK.finditer(html)]
-        assert len(summaries) == len(history), player.name
-        for summary, row in zip(reversed(summaries), history, strict=True):
-            after = number(summary.rsplit(" · rating ", 1)[1])
-            assert math.floor(after + Decimal("0.5")) == int(row[-1]), (summary, row)
-            checked += 1
+        newest_first: list[str] = []
+        for html in player_pages(client, club, player):
+            if '<p class="why">' not in html:
+                continue  # every event is on the year pages
+            history = table_rows(HISTORY, html)[1:]  # the rating before them first
+            summaries = [text(m["summary"]) for m in BLOCK.finditer(html)]
+            assert len(summaries) == len(history), player.name
+            for summary, row in zip(reversed(summaries), history, strict=True):
+                after = number(summary.rsplit(" · rating ", 1)[1])
+                assert math.floor(after + Decimal("0.5")) == int(row[-1]), (summary, row)
+                checked += 1
+            newest_first += summaries
+        html = player_pages(client, club, player)[0]
         header = HEADER.search(html)
-        if header is not None and summaries:
-            newest = number(summaries[0].rsplit(" · rating ", 1)[1])
+        if header is not None and newest_first:
+            newest = number(newest_first[0].rsplit(" · rating ", 1)[1])
             assert math.floor(newest + Decimal("0.5")) == int(header["rating"]), player.name
             if ladder_html is None:
                 ladder_url = reverse("club_page", args=[club.slug]) + "?active=all"
