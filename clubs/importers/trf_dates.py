@@ -203,7 +203,8 @@ def _parse_worded_date(value: str) -> date | None:
     """Dates such as 'Jun 26, 2020', '26. Juni 2020' or '29 de mayo de 2020'."""
     month = year = day = None
     for token in re.findall(r"[^\W\d_]+|\d+", value.casefold()):
-        if token.isdigit():
+        # isdecimal, not isdigit: "²" is a digit to str.isdigit, but no number to int().
+        if token.isdecimal():
             if len(token) == 4 and year is None:
                 year = int(token)
             elif len(token) <= 2 and day is None:

@@ -131,3 +131,12 @@ def test_the_irish_file_is_read_as_13_september_2010_from_record_042():
     assert event.date == date(2010, 9, 13)
     assert event.date_source == DateSource("042", 2, "10.09.13", "YY.MM.DD", ("052", "132"))
     assert event.warnings == ()
+
+
+@pytest.mark.parametrize(
+    "written", ["2² Juni 2020", "²6. Juni 2020", "Juni ² 2020", "１２ Juni 2020"]
+)
+def test_a_superscript_or_wide_digit_in_a_worded_date_is_no_crash(written):
+    # "²" is a digit to str.isdigit but no number to int() (found by the property test).
+    for reading in date_readings(written):
+        assert reading.day.year == 2020
