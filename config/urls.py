@@ -65,7 +65,7 @@ urlpatterns = [
     path("", include("billing.urls")),
     path("", include("clubs.roster_urls")),
     path("", include("clubs.event_urls")),
-    path("", include("clubs.night_urls")),
+    path("", include("clubs.night.urls")),
     path("", include("ladder.page_urls")),
 ]
 

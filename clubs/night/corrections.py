@@ -1,7 +1,7 @@
 """One board's result corrected, before or after the club night is published (the
 correct_result command).
 
-Before publishing, the result changes in place (clubs.night_rounds.enter_result). After,
+Before publishing, the result changes in place (clubs.night.rounds.enter_result). After,
 the correction moves the ladder like one made in the browser: it claims the event's edit
 version, so a page opened before it is refused, and the one door marks the ladder out of
 date in the same transaction, so the worker replays it.
@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.event_drafts import PublishingError, claim
 from clubs.models import Event, Game, User
-from clubs.night_pairs import Shown, pair_text, refuse_stale
-from clubs.night_rounds import BOARD_RESULTS, BoardChange, enter_result, played_board
+from clubs.night.pairs import Shown, pair_text, refuse_stale
+from clubs.night.rounds import BOARD_RESULTS, BoardChange, enter_result, played_board
 from ladder.changes import club_changed
 from ladder.results import Result
 

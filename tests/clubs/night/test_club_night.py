@@ -12,7 +12,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs import club_night, night_rounds
 from clubs.event_drafts import PublishingError
 from clubs.importers.trf import parse_trf
 from clubs.models import (
@@ -26,6 +25,8 @@ from clubs.models import (
     Player,
     Round,
 )
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from clubs.players import add_player
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -54,7 +55,7 @@ def roster(club: Club, names: list[str], ratings: list[float | None] | None = No
 
 
 def start(club: Club, players: list[Player], system: str = PairingSystem.SWISS, rounds=None):
-    return club_night.start_event(
+    return evening.start_event(
         club, name="Tuesday", date=DATE, system=system, rounds=rounds, players=players, user=None
     )
 
@@ -62,7 +63,7 @@ def start(club: Club, players: list[Player], system: str = PairingSystem.SWISS, 
 def play_round(event: Event, number: int) -> None:
     """Every open board gets a result, the same ones for the same pairing."""
     results = itertools.cycle(["1-0", "1/2", "0-1"])
-    for board in club_night.boards_of(event, number):
+    for board in evening.boards_of(event, number):
         if not board.is_bye and board.game is None:
             night_rounds.enter_result(event.pk, number, board.number, Result(next(results)), None)
 
@@ -85,9 +86,9 @@ def test_seeds_come_from_the_ladder_established_first(club):
 
 
 def test_round_robin_rounds_follow_from_its_size(club):
-    assert club_night.round_robin_rounds(6, PairingSystem.ROUND_ROBIN) == 5
-    assert club_night.round_robin_rounds(5, PairingSystem.ROUND_ROBIN) == 5
-    assert club_night.round_robin_rounds(6, PairingSystem.DOUBLE_ROUND_ROBIN) == 10
+    assert evening.round_robin_rounds(6, PairingSystem.ROUND_ROBIN) == 5
+    assert evening.round_robin_rounds(5, PairingSystem.ROUND_ROBIN) == 5
+    assert evening.round_robin_rounds(6, PairingSystem.DOUBLE_ROUND_ROBIN) == 10
     players = roster(club, NAMES[:6])
     with pytest.raises(PublishingError, match="6 players has 5 rounds"):
         start(club, players, PairingSystem.ROUND_ROBIN, rounds=4)
@@ -119,13 +120,13 @@ def test_another_clubs_player_cannot_be_ticked(club):
 def test_a_seed_moves_before_round_one_only(club):
     event = start(club, roster(club, NAMES[:4], [1800, 1700, 1600, 1500]), rounds=3)
     last = event.entries.get(start_rank=4)
-    club_night.move_seed(event.pk, last.pk, 1, None)
+    evening.move_seed(event.pk, last.pk, 1, None)
     assert list(event.entries.order_by("start_rank").values_list("typed_name", flat=True)) == [
         NAMES[3], NAMES[0], NAMES[1], NAMES[2],
     ]  # fmt: skip
     night_rounds.pair_next_round(event.pk, None)
     with pytest.raises(PublishingError, match="fixed"):
-        club_night.move_seed(event.pk, last.pk, 2, None)
+        evening.move_seed(event.pk, last.pk, 2, None)
 
 
 # --- Pairing and results -----------------------------------------------------------------------
@@ -140,7 +141,7 @@ def test_a_swiss_evening_pairs_scores_and_publishes(club):
     byes: list[int] = []
     for number in range(1, 5):
         assert night_rounds.pair_next_round(event.pk, None, expected=number) == number
-        boards = club_night.boards_of(event, number)
+        boards = evening.boards_of(event, number)
         assert len(boards) == 5  # four games and the bye
         bye_boards = [b for b in boards if b.is_bye]
         assert len(bye_boards) == 1 and bye_boards[0].game.result == Result.BYE_PAIRING
@@ -169,14 +170,14 @@ def test_a_swiss_evening_pairs_scores_and_publishes(club):
 
 def test_a_half_point_pairing_bye_still_comes_once_per_player(club):
     players = roster(club, NAMES[:5], [1900, 1800, 1700, 1600, 1500])
-    event = club_night.start_event(
+    event = evening.start_event(
         club, name="T", date=DATE, system=PairingSystem.SWISS, rounds=3, players=players,
         user=None, pairing_bye=PairingBye.HALF,
     )  # fmt: skip
     byes = []
     for number in range(1, 4):
         night_rounds.pair_next_round(event.pk, None)
-        bye = next(b for b in club_night.boards_of(event, number) if b.is_bye)
+        bye = next(b for b in evening.boards_of(event, number) if b.is_bye)
         assert bye.game.result == Result.BYE_PAIRING_HALF
         byes.append(bye.white_id)
         play_round(event, number)
@@ -214,7 +215,7 @@ def test_a_round_is_paired_again_until_its_first_result(club):
     players = roster(club, NAMES[:5])
     event = start(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
-    club_night.withdraw(event.pk, event.entries.get(start_rank=4).pk, None)
+    evening.withdraw(event.pk, event.entries.get(start_rank=4).pk, None)
     # The withdrawal counts from round 2: round 1 must be paired again to drop them now.
     night_rounds.unpair_round(event.pk, 1, None)
     assert not Board.objects.filter(event=event).exists()
@@ -223,7 +224,7 @@ def test_a_round_is_paired_again_until_its_first_result(club):
     entry.withdrawn_from_round = 1
     entry.save()
     night_rounds.pair_next_round(event.pk, None)
-    boards = club_night.boards_of(event, 1)
+    boards = evening.boards_of(event, 1)
     assert entry.pk not in {b.white_id for b in boards} | {b.black_id for b in boards}
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     with pytest.raises(PublishingError, match="has results"):
@@ -233,10 +234,10 @@ def test_a_round_is_paired_again_until_its_first_result(club):
 def test_pairing_is_the_same_for_the_same_state(club):
     event = start(club, roster(club, NAMES[:7], [1500 + 10 * i for i in range(7)]), rounds=3)
     night_rounds.pair_next_round(event.pk, None)
-    first = [(b.white_id, b.black_id) for b in club_night.boards_of(event, 1)]
+    first = [(b.white_id, b.black_id) for b in evening.boards_of(event, 1)]
     night_rounds.unpair_round(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
-    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 1)] == first
+    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 1)] == first
 
 
 def test_the_export_holds_the_boards_still_being_played(club):
@@ -249,7 +250,7 @@ def test_the_export_holds_the_boards_still_being_played(club):
     by_result = sorted(g.result.value for g in back.games)
     # Board 1's result, board 2 paired with no result yet, the bye.
     assert by_result == sorted([Result.WHITE_WIN, Result.NO_RESULT, Result.BYE_PAIRING])
-    board_two = club_night.boards_of(event, 1)[1]
+    board_two = evening.boards_of(event, 1)[1]
     names = dict(event.entries.values_list("pk", "typed_name"))
     pending = next(g for g in back.games if g.result == Result.NO_RESULT)
     players = {p.key: p.name for p in back.players}
@@ -264,16 +265,16 @@ def test_a_board_of_an_earlier_round_is_corrected_and_later_rounds_stay_as_paire
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.BLACK_WIN, None)
-    board = club_night.boards_of(event, 1)[0]
+    board = evening.boards_of(event, 1)[0]
     assert board.game.result == Result.BLACK_WIN
     assert Game.objects.filter(event=event).count() == 1
     night_rounds.enter_result(event.pk, 1, 2, Result.DRAW, None)
     night_rounds.pair_next_round(event.pk, None)
-    round_2 = [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)]
+    round_2 = [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)]
     change = night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
     assert (change.old, change.new, change.paired_on_old) == (Result.BLACK_WIN, Result.DRAW, (2,))
-    assert club_night.boards_of(event, 1)[0].game.result == Result.DRAW
-    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)] == round_2
+    assert evening.boards_of(event, 1)[0].game.result == Result.DRAW
+    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] == round_2
     assert Round.objects.get(event=event, number=2).paired_before_correction
 
 
@@ -289,13 +290,13 @@ def test_only_board_results_are_accepted(club, result):
 def test_a_requested_bye_keeps_the_player_out_of_the_round(club):
     event = start(club, roster(club, NAMES[:5]), rounds=3)
     entry = event.entries.get(start_rank=2)
-    club_night.request_bye(event.pk, entry.pk, 1, None)
+    evening.request_bye(event.pk, entry.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
-    boards = club_night.boards_of(event, 1)
+    boards = evening.boards_of(event, 1)
     assert len(boards) == 2 and not any(b.is_bye for b in boards)  # four left: no pairing bye
     assert Game.objects.get(event=event, white=entry, round=1).result == Result.BYE_HALF
     with pytest.raises(PublishingError, match="not paired yet"):
-        club_night.request_bye(event.pk, entry.pk, 1, None)
+        evening.request_bye(event.pk, entry.pk, 1, None)
 
 
 def test_a_late_arrival_joins_between_rounds_with_the_next_seed(club):
@@ -303,14 +304,14 @@ def test_a_late_arrival_joins_between_rounds_with_the_next_seed(club):
     event = start(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
     play_round(event, 1)
-    entry = club_night.add_entrant(event.pk, players[4], None)
+    entry = evening.add_entrant(event.pk, players[4], None)
     assert entry.start_rank == 5
     night_rounds.pair_next_round(event.pk, None)
-    seen = {b.white_id for b in club_night.boards_of(event, 2)}
-    seen |= {b.black_id for b in club_night.boards_of(event, 2)}
+    seen = {b.white_id for b in evening.boards_of(event, 2)}
+    seen |= {b.black_id for b in evening.boards_of(event, 2)}
     assert entry.pk in seen
     with pytest.raises(PublishingError, match="already playing"):
-        club_night.add_entrant(event.pk, players[4], None)
+        evening.add_entrant(event.pk, players[4], None)
 
 
 def test_a_round_robin_follows_its_table_and_a_withdrawal_forfeits(club):
@@ -320,16 +321,16 @@ def test_a_round_robin_follows_its_table_and_a_withdrawal_forfeits(club):
     gone = event.entries.get(start_rank=6).pk
     for number in range(1, 6):
         if number == 4:
-            club_night.withdraw(event.pk, gone, None)
+            evening.withdraw(event.pk, gone, None)
         night_rounds.pair_next_round(event.pk, None)
-        for board in club_night.boards_of(event, number):
+        for board in evening.boards_of(event, number):
             met.add(frozenset({board.white_id, board.black_id}))
             if number >= 4 and gone in {board.white_id, board.black_id}:
                 assert board.game.result in {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN}
         play_round(event, number)
     assert len(met) == 15  # every pair of six exactly once
     with pytest.raises(PublishingError, match="fixed"):
-        club_night.add_entrant(event.pk, roster(club, ["Late Comer"])[0], None)
+        evening.add_entrant(event.pk, roster(club, ["Late Comer"])[0], None)
 
 
 def test_publishing_waits_for_the_last_board_and_never_twice(club):

@@ -3,7 +3,7 @@ club's, on the roster screen, and one evening's own), a hand change of the curre
 (swap two players, exchange a board's colours), and the printable alphabetical pairing
 list and result slips.
 
-Thin views: the access helper, a form, one function of clubs/night_changes.py, a redirect.
+Thin views: the access helper, a form, one function of clubs/night/changes.py, a redirect.
 A change that breaks an absolute pairing rule comes back to the pairing sheet with the
 reason and a button to make it anyway.
 """
@@ -21,13 +21,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import club_night, night_changes, night_rounds
 from clubs.access import AuthedRequest, club_for_director
 from clubs.event_drafts import PublishingError
 from clubs.models import Club, Event, Player
-from clubs.night_names import players_named
-from clubs.night_round_views import paired_round
-from clubs.night_views import entrant_name, night_for_director
+from clubs.night import changes, evening, rounds
+from clubs.night.names import players_named
+from clubs.night.round_views import paired_round
+from clubs.night.views import entrant_name, night_for_director
 from clubs.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
 
@@ -71,7 +71,7 @@ def _set_pair(request: AuthedRequest, club: Club, event: Event | None) -> None:
         return
     remove = form.cleaned_data["remove"]
     try:
-        night_changes.set_never_pair(club, *pair, request.user, event=event, remove=remove)
+        changes.set_never_pair(club, *pair, request.user, event=event, remove=remove)
     except PublishingError as error:
         messages.error(request, error.message)
         return
@@ -106,7 +106,7 @@ def night_never_pair(request: AuthedRequest, slug: str, event_id: int) -> HttpRe
 @require_POST
 def night_hand_change(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
-    number = club_night.paired_rounds(event)
+    number = evening.paired_rounds(event)
     sheet = reverse("night_sheet", args=[slug, event.pk, max(number, 1)])
     form = HandChangeForm(request.POST)
     if not form.is_valid():
@@ -115,17 +115,15 @@ def night_hand_change(request: AuthedRequest, slug: str, event_id: int) -> HttpR
     data = form.cleaned_data
     try:
         if data["board"]:
-            night_changes.swap_colours(
-                event.pk, data["board"], request.user, confirmed=data["confirmed"]
-            )
+            changes.swap_colours(event.pk, data["board"], request.user, confirmed=data["confirmed"])
         elif data["first"] and data["second"]:
-            night_changes.swap_players(
+            changes.swap_players(
                 event.pk, data["first"], data["second"], request.user, confirmed=data["confirmed"]
             )
         else:
             messages.error(request, _("Choose two players, or a board."))
             return redirect(sheet)
-    except night_changes.NeedsConfirming as error:
+    except changes.NeedsConfirming as error:
         messages.warning(request, error.message)
         asked = {k: data[k] for k in ("first", "second", "board") if data[k]}
         return redirect(f"{sheet}?{urlencode({'confirm': 1, **asked})}#change")
@@ -139,7 +137,7 @@ def night_hand_change(request: AuthedRequest, slug: str, event_id: int) -> HttpR
 def _alphabetical(event: Event, round_number: int) -> list[dict[str, object]]:
     """One line per player of the round, by name: board, colour, opponent."""
     rows: list[dict[str, object]] = []
-    for board in club_night.boards_of(event, round_number):
+    for board in evening.boards_of(event, round_number):
         if board.is_bye:
             rows.append({"name": entrant_name(board.white), "board": None, "opponent": ""})
             continue
@@ -156,8 +154,8 @@ def night_print(
     """The printable alphabetical pairing list and one result slip per board."""
     event = night_for_director(request, slug, event_id)
     paired_round(event, round_number)
-    before = {v.player: v.points for v in night_rounds.standings(event, round_number - 1)}
-    boards = [b for b in club_night.boards_of(event, round_number) if not b.is_bye]
+    before = {v.player: v.points for v in rounds.standings(event, round_number - 1)}
+    boards = [b for b in evening.boards_of(event, round_number) if not b.is_bye]
     return render(
         request,
         "clubs/night/print.html",

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from clubs import club_night, night_rounds
 from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Player
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from clubs.players import add_player
 from ladder.event_pages import event_page
 from ladder.results import Result
@@ -40,7 +41,7 @@ def signed_in(client, director):
 
 
 def night(club, players, rounds=3, **options) -> Event:
-    return club_night.start_event(
+    return evening.start_event(
         club, name="Tuesday night", date=dt.date(2026, 3, 3), system=PairingSystem.SWISS,
         rounds=rounds, players=players, user=None, first_colour="white", **options,
     )  # fmt: skip
@@ -78,7 +79,7 @@ def test_the_bye_is_numbered_last_on_the_event_page_too(signed_in, club, roster)
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     page = event_page(event, load_roster(club, viewer_is_director=True), "?")
     ((_round, boards),) = page.rounds
-    sheet = club_night.boards_of(event, 1)
+    sheet = evening.boards_of(event, 1)
     assert [b.white.entry_id for b in boards] == [b.white_id for b in sheet]
     assert boards[-1].black is None
 
@@ -88,7 +89,7 @@ def test_a_swap_by_hand_through_the_sheet_and_its_mark(signed_in, club, roster):
     night_rounds.pair_next_round(event.pk, None)
     sheet = signed_in.get(url("night_sheet", event, 1)).content.decode()
     assert 'id="change"' in sheet
-    board1, board2 = club_night.boards_of(event, 1)
+    board1, board2 = evening.boards_of(event, 1)
     response = signed_in.post(
         url("night_hand_change", event), {"first": board1.black_id, "second": board2.black_id}
     )
@@ -103,20 +104,20 @@ def test_a_rematch_by_hand_asks_and_is_made_only_when_confirmed(signed_in, club,
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     night_rounds.pair_next_round(event.pk, None)
-    round_one = {frozenset((b.white_id, b.black_id)) for b in club_night.boards_of(event, 1)}
-    first, second = club_night.boards_of(event, 2)
+    round_one = {frozenset((b.white_id, b.black_id)) for b in evening.boards_of(event, 1)}
+    first, second = evening.boards_of(event, 2)
     # Swapping the two blacks of round 2 gives back the round 1 pairs (or swapping whites).
     swap = {"first": first.black_id, "second": second.black_id}
     if frozenset((first.white_id, second.black_id)) not in round_one:
         swap = {"first": first.white_id, "second": second.black_id}
-    before = [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)]
+    before = [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)]
     response = signed_in.post(url("night_hand_change", event), swap)
     assert "already played each other" in " ".join(said(response))
-    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)] == before
+    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] == before
     page = signed_in.get(response.url).content.decode()
     assert 'name="confirmed" value="1"' in page and "Make the change anyway" in page
     signed_in.post(url("night_hand_change", event), {**swap, "confirmed": "1"})
-    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)] != before
+    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] != before
     assert AuditEntry.objects.filter(action="board.changed").count() == 1
 
 
@@ -143,9 +144,7 @@ def test_the_evening_adds_its_own_never_pair_couple_and_says_the_first_colour(
     assert "this evening only" in html
     night_rounds.pair_next_round(event.pk, None)
     apart = {roster[0].pk, roster[2].pk}
-    assert all(
-        {b.white.player_id, b.black.player_id} != apart for b in club_night.boards_of(event, 1)
-    )
+    assert all({b.white.player_id, b.black.player_id} != apart for b in evening.boards_of(event, 1))
 
 
 def test_an_impossible_couple_offers_pairing_without_the_list(signed_in, club, roster):
@@ -188,7 +187,7 @@ def test_the_standings_mark_withdrawn_players_and_keep_names_in_view(signed_in, 
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     withdrawn = event.entries.get(player=roster[3])
-    club_night.withdraw(event.pk, withdrawn.pk, None)
+    evening.withdraw(event.pk, withdrawn.pk, None)
     html = signed_in.get(url("night_standings", event)).content.decode()
     marked = 'class="name">Dev Dutta <span class="tag withdrawn-tag">withdrawn</span>'
     assert marked in html

@@ -1,4 +1,4 @@
-"""clubs/pairing.py: FIDE Dutch Swiss rounds and Berger round robins, without a database.
+"""clubs/night/pairing.py: FIDE Dutch Swiss rounds and Berger round robins, without a database.
 
 The Swiss checks replay a few hundred seeded random events and judge every round with a
 checker written here from the FIDE rules (C.04.1, C.04.3 till 2026), independent of the
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import pytest
 
-from clubs.pairing import (
+from clubs.night.pairing import (
     Entrant,
     PairingImpossible,
     PastGame,
@@ -141,7 +141,7 @@ def check_round(entrants, history, round_number, total_rounds, absent, pairing: 
     assert sorted(seated) == sorted(present)
     assert (pairing.bye is not None) == (len(present) % 2 == 1)
     for white, black in pairing.boards:
-        # C.04.1.b: no two players meet twice (a forfeit was not a game: see clubs/pairing.py).
+        # C.04.1.b: no two players meet twice (a forfeit is no game: see clubs/night/pairing.py).
         assert black not in recs[white].opponents, (white, black)
         for pid, colour, opponent in ((white, "W", black), (black, "B", white)):
             if not colours_legal([*recs[pid].colours, colour]):
@@ -343,7 +343,7 @@ def test_a_second_dutch_engine_agrees_on_most_rounds():
     assert stats["same"] / total >= 0.9, stats
 
 
-# --- py4swiss as clubs/pairing.py calls it -----------------------------------------------
+# --- py4swiss as clubs/night/pairing.py calls it -----------------------------------------------
 
 
 @pytest.fixture
@@ -351,7 +351,7 @@ def library_weights(monkeypatch):
     """Pair with py4swiss computing every pair's weight itself, as before issue 22."""
     from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 
-    pair_swiss(four(), [], 1, 3)  # clubs/pairing.py adapts py4swiss on first use
+    pair_swiss(four(), [], 1, 3)  # clubs/night/pairing.py adapts py4swiss on first use
     remembered = BracketMatcher._get_weight
     assert hasattr(remembered, "__wrapped__"), "the pair weights are not remembered"
 
@@ -397,9 +397,9 @@ def test_remembered_pair_weights_give_the_library_s_own_pairings_in_a_large_open
 def test_py4swiss_is_the_release_whose_pair_weights_were_read():
     from importlib.metadata import version
 
-    from clubs.pairing import _WEIGHTS_READ_IN
+    from clubs.night.pairing import _WEIGHTS_READ_IN
 
-    # Another release pairs correctly but slowly (clubs/pairing.py leaves it unadapted). Read
+    # Another release pairs correctly but slowly (clubs/night/pairing.py leaves it unadapted). Read
     # its BracketMatcher._get_weight and quality criteria again before moving the pin.
     assert version("py4swiss") == _WEIGHTS_READ_IN
 

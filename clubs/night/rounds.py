@@ -1,11 +1,11 @@
 """A club night's rounds: pair, record results by board, standings, publish.
 
-The pairing itself is clubs/pairing.py (a library behind one small module); this file
+The pairing itself is clubs/night/pairing.py (a library behind one small module); this file
 turns the event's entrants and games into its input and its answer into boards. A board's
 result is an ordinary Game, so standings, exports and publishing read a club night like
 any uploaded event. The last round can be paired again until its first result; any paired
 round's boards can be corrected, right up to publishing, and later rounds stay as paired
-(clubs/night_models.Round remembers they were paired on the old result); publishing
+(clubs/night/models.Round remembers they were paired on the old result); publishing
 rates the event exactly as an upload, through clubs/publishing.py and the one door.
 """
 
@@ -19,8 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubs import audit, pairing
-from clubs.club_night import boards_of, lock_night, paired_rounds
+from clubs import audit
 from clubs.event_drafts import PublishingError, listed
 from clubs.models import (
     ROUND_ROBINS,
@@ -33,8 +32,10 @@ from clubs.models import (
     Round,
     User,
 )
-from clubs.night_changes import night_pairing_rules
-from clubs.night_pairs import Shown, pair_text, refuse_stale
+from clubs.night import pairing
+from clubs.night.changes import night_pairing_rules
+from clubs.night.evening import boards_of, lock_night, paired_rounds
+from clubs.night.pairs import Shown, pair_text, refuse_stale
 from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
@@ -149,7 +150,7 @@ def _swiss_round(
         for entry in entries
         if entry.withdrawn_from_round is not None and entry.withdrawn_from_round <= number
     }
-    # A requested bye is already a game of this round (clubs.club_night.request_bye).
+    # A requested bye is already a game of this round (clubs.night.evening.request_bye).
     absent |= set(
         event.games.filter(round=number, black__isnull=True).values_list("white_id", flat=True)
     )

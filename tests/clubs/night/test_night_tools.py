@@ -11,10 +11,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs import club_night, night_changes, night_rounds
 from clubs.event_drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, NeverPair, PairingSystem, Player
-from clubs.night_models import Round
+from clubs.night import changes, evening
+from clubs.night import rounds as night_rounds
+from clubs.night.models import Round
 from clubs.players import add_player
 from ladder.event_export import event_trf
 from ladder.event_pages import event_page
@@ -42,7 +43,7 @@ def roster(club: Club, names: list[str]) -> list[Player]:
 
 
 def start(club, players, system=PairingSystem.SWISS, rounds=3, **options) -> Event:
-    return club_night.start_event(
+    return evening.start_event(
         club, name="Tuesday", date=DATE, system=system,
         rounds=rounds if system == PairingSystem.SWISS else None, players=players, user=None,
         **options,
@@ -52,7 +53,7 @@ def start(club, players, system=PairingSystem.SWISS, rounds=3, **options) -> Eve
 def pairs(event: Event, number: int) -> list[tuple[str, str | None]]:
     return [
         (b.white.typed_name, b.black.typed_name if b.black else None)
-        for b in club_night.boards_of(event, number)
+        for b in evening.boards_of(event, number)
     ]
 
 
@@ -106,7 +107,7 @@ def test_never_pair_refuses_unknown_names_and_one_player_twice(club):
 def test_when_no_pairing_keeps_a_couple_apart_the_director_may_pair_without(club):
     players = roster(club, NAMES[:2])
     event = start(club, players, rounds=1)
-    night_changes.set_never_pair(club, players[0], players[1], None, event=event)
+    changes.set_never_pair(club, players[0], players[1], None, event=event)
     with pytest.raises(night_rounds.KeepingApartImpossible, match="never-pair"):
         night_rounds.pair_next_round(event.pk, None)
     assert not Board.objects.filter(event=event).exists()
@@ -120,11 +121,11 @@ def test_when_no_pairing_keeps_a_couple_apart_the_director_may_pair_without(club
 def test_an_evenings_own_couple_stays_with_that_evening(club):
     players = roster(club, NAMES[:4])
     first = start(club, players)
-    night_changes.set_never_pair(club, players[0], players[2], None, event=first)
+    changes.set_never_pair(club, players[0], players[2], None, event=first)
     second = start(club, players)
-    assert night_changes.never_pairs(club) == []
-    assert len(night_changes.never_pairs(club, first)) == 1
-    assert night_changes.never_pairs(club, second) == []
+    assert changes.never_pairs(club) == []
+    assert len(changes.never_pairs(club, first)) == 1
+    assert changes.never_pairs(club, second) == []
 
 
 # --- First colour and acceleration --------------------------------------------------------------
@@ -132,14 +133,14 @@ def test_an_evenings_own_couple_stays_with_that_evening(club):
 
 def test_the_first_colour_by_lot_is_drawn_once_and_kept(club, monkeypatch):
     players = roster(club, NAMES[:4])
-    monkeypatch.setattr(club_night, "draw_first_colour", lambda: "black")
+    monkeypatch.setattr(evening, "draw_first_colour", lambda: "black")
     event = start(club, players)
     event.refresh_from_db()
     assert (event.first_colour, event.first_colour_by_lot) == ("black", True)
     night_rounds.pair_next_round(event.pk, None)
     first = pairs(event, 1)
     assert first[0] == ("Cora Dekker", "Anna Berg")  # seed 1 has black on board 1
-    monkeypatch.setattr(club_night, "draw_first_colour", lambda: "white")
+    monkeypatch.setattr(evening, "draw_first_colour", lambda: "white")
     night_rounds.unpair_round(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
     assert pairs(event, 1) == first
@@ -196,9 +197,7 @@ def test_swapping_two_players_marks_the_boards_the_log_and_the_trf(club):
     night_rounds.pair_next_round(event.pk, None)
     assert pairs(event, 1) == [("Anna Berg", "Cora Dekker"), ("Daan Eerden", "Bram Claes")]
     pairing_before = Round.pairing_of(event.pk, 1)
-    night_changes.swap_players(
-        event.pk, _entry(event, "Cora Dekker"), _entry(event, "Bram Claes"), None
-    )
+    changes.swap_players(event.pk, _entry(event, "Cora Dekker"), _entry(event, "Bram Claes"), None)
     assert pairs(event, 1) == [("Anna Berg", "Bram Claes"), ("Daan Eerden", "Cora Dekker")]
     marked = Board.objects.filter(event=event).values_list("changed_by_director", flat=True)
     assert list(marked) == [True, True]
@@ -212,7 +211,7 @@ def test_swapping_two_players_marks_the_boards_the_log_and_the_trf(club):
 def test_exchanging_colours_on_a_board(club):
     event = start(club, roster(club, NAMES[:4]), first_colour="white")
     night_rounds.pair_next_round(event.pk, None)
-    night_changes.swap_colours(event.pk, 2, None)
+    changes.swap_colours(event.pk, 2, None)
     assert pairs(event, 1)[1] == ("Bram Claes", "Daan Eerden")
     assert Board.objects.get(event=event, number=2).changed_by_director
     assert not Board.objects.get(event=event, number=1).changed_by_director
@@ -224,18 +223,18 @@ def test_a_rematch_by_hand_needs_confirming(club):
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     night_rounds.pair_next_round(event.pk, None)
     before = pairs(event, 2)
-    board = next(b for b in club_night.boards_of(event, 2) if b.white.typed_name == "Anna Berg"
+    board = next(b for b in evening.boards_of(event, 2) if b.white.typed_name == "Anna Berg"
                  or b.black.typed_name == "Anna Berg")  # fmt: skip
     anna = _entry(event, "Anna Berg")
     partner = board.black_id if board.white_id == anna else board.white_id
-    other = next(b for b in club_night.boards_of(event, 2) if b.pk != board.pk)
+    other = next(b for b in evening.boards_of(event, 2) if b.pk != board.pk)
     cora = _entry(event, "Cora Dekker")  # Anna's round 1 opponent
     assert cora in (other.white_id, other.black_id)
-    with pytest.raises(night_changes.NeedsConfirming, match="already played each other"):
-        night_changes.swap_players(event.pk, partner, cora, None)
+    with pytest.raises(changes.NeedsConfirming, match="already played each other"):
+        changes.swap_players(event.pk, partner, cora, None)
     assert pairs(event, 2) == before
     assert not AuditEntry.objects.filter(action="board.changed").exists()
-    night_changes.swap_players(event.pk, partner, cora, None, confirmed=True)
+    changes.swap_players(event.pk, partner, cora, None, confirmed=True)
     assert {"Anna Berg", "Cora Dekker"} in [set(p) for p in pairs(event, 2)]
 
 
@@ -247,9 +246,9 @@ def test_a_second_bye_by_hand_needs_confirming(club):
     night_rounds.enter_round_results(event.pk, 1, results, None)
     night_rounds.pair_next_round(event.pk, None)
     new_bye = Board.objects.get(event=event, round=2, black__isnull=True)
-    with pytest.raises(night_changes.NeedsConfirming, match="pairing-allocated bye"):
-        night_changes.swap_players(event.pk, new_bye.white_id, bye_holder, None)
-    night_changes.swap_players(event.pk, new_bye.white_id, bye_holder, None, confirmed=True)
+    with pytest.raises(changes.NeedsConfirming, match="pairing-allocated bye"):
+        changes.swap_players(event.pk, new_bye.white_id, bye_holder, None)
+    changes.swap_players(event.pk, new_bye.white_id, bye_holder, None, confirmed=True)
     moved = Board.objects.get(event=event, round=2, black__isnull=True)
     assert moved.white_id == bye_holder
     assert Game.objects.get(pk=moved.game_id).white_id == bye_holder
@@ -261,9 +260,9 @@ def test_no_hand_change_once_the_round_has_a_result(club):
     night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
     before = pairs(event, 1)
     with pytest.raises(PublishingError, match="has results"):
-        night_changes.swap_colours(event.pk, 2, None)
+        changes.swap_colours(event.pk, 2, None)
     with pytest.raises(PublishingError, match="has results"):
-        night_changes.swap_players(
+        changes.swap_players(
             event.pk, *Board.objects.filter(event=event, number=2).values_list("white", "black")[0],
             None,
         )  # fmt: skip
@@ -274,15 +273,15 @@ def test_a_hand_change_needs_two_players_of_the_round(club):
     players = roster(club, NAMES[:4])
     event = start(club, players)
     with pytest.raises(PublishingError, match="No round"):
-        night_changes.swap_colours(event.pk, 1, None)
+        changes.swap_colours(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
     with pytest.raises(PublishingError, match="two players of this round"):
-        night_changes.swap_players(event.pk, _entry(event, "Anna Berg"), 999_999, None)
+        changes.swap_players(event.pk, _entry(event, "Anna Berg"), 999_999, None)
     with pytest.raises(PublishingError, match="two players of this round"):
         anna = _entry(event, "Anna Berg")
-        night_changes.swap_players(event.pk, anna, anna, None)
+        changes.swap_players(event.pk, anna, anna, None)
     with pytest.raises(PublishingError, match="no such board"):
-        night_changes.swap_colours(event.pk, 9, None)
+        changes.swap_colours(event.pk, 9, None)
 
 
 # --- Smaller evening faults ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The director's own pairing tools for a club night: the never-pair list, the rules handed
-to the pairing engine (clubs/pairing.py), and a change made by hand to the current round
+to the pairing engine (clubs/night/pairing.py), and a change made by hand to the current round
 before its first result (two players swapped between boards, or a board's colours).
 
 A hand change is refused when it breaks an absolute pairing rule (a rematch, a second
@@ -14,16 +14,17 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from clubs import audit, pairing
-from clubs.club_night import lock_night, paired_rounds
+from clubs import audit
 from clubs.event_drafts import PublishingError
 from clubs.models import Board, Club, Entry, Event, FirstColour, Game, NeverPair, Player, User
-from clubs.night_models import Round
+from clubs.night import pairing
+from clubs.night.evening import lock_night, paired_rounds
+from clubs.night.models import Round
 from ladder.changes import club_changed
 from ladder.results import PAIRING_BYES, Result
 
 # Results played over the board: only these make two players "have met" (C.04.1.b) and
-# give colours, as clubs/pairing.py reads the history.
+# give colours, as clubs/night/pairing.py reads the history.
 _PLAYED = frozenset(
     {
         Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN,

@@ -356,7 +356,7 @@ def _remember_pair_weights() -> None:
     same colour twice, last two floats, topscorer, bye had. So py4swiss's own code computes it
     once per bracket and kind of pair, and the other pairs of that kind get a copy (copies:
     the library zeroes weights in place). The pairings stay the library's, bit for bit
-    (tests/clubs/test_pairing.py pairs the 500-round check both ways).
+    (tests/clubs/night/test_pairing.py pairs the 500-round check both ways).
 
     py4swiss has no public hook for this: the wrapper replaces the private
     BracketMatcher._get_weight, hence the release check in _dutch_engine."""

@@ -2,7 +2,7 @@
 
 Two tabs at one evening: tab A shows board 1 as Bram – Jan, tab B re-pairs the round so
 board 1 becomes Anna – Jan. Every result form carries the pair it showed and the round's
-pairing version (clubs.night_models.Round), so tab A's tap is refused, naming the pair now
+pairing version (clubs.night.models.Round), so tab A's tap is refused, naming the pair now
 on the board, instead of being stored for two other players.
 """
 

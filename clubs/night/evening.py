@@ -1,9 +1,9 @@
 """A club night run here: the entrants before and between rounds.
 
 An event with a pairing system is a club night. It is a draft from the start: every
-entrant comes from the roster, so publishing it (clubs/night_rounds.py) needs no name
+entrant comes from the roster, so publishing it (clubs/night/rounds.py) needs no name
 confirmed, and until then it never touches the ladder. The rounds themselves (pairing,
-results by board, standings) are in clubs/night_rounds.py.
+results by board, standings) are in clubs/night/rounds.py.
 
 Every change here locks the event row (`lock_night`) rather than claiming the edit
 version a form carried: two directors at one evening, one ticking in a latecomer and one
@@ -145,7 +145,7 @@ def _checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
             _("An event can have at most %(max)d rounds.") % {"max": settings.EVENT_MAX_ROUNDS}
         )
     # An odd field has one more round: each player's one pairing-allocated bye covers it
-    # (clubs.pairing.max_swiss_rounds, not imported here: it loads the pairing engine).
+    # (clubs.night.pairing.max_swiss_rounds, not imported here: it loads the pairing engine).
     most = entrants if entrants % 2 else entrants - 1
     if system == PairingSystem.SWISS and rounds > most:
         raise PublishingError(

@@ -1,4 +1,4 @@
-"""The boards of a club night's paired rounds (clubs/club_night.py).
+"""The boards of a club night's paired rounds (clubs/night/evening.py).
 
 Part of the clubs app's models (clubs/models.py imports them so Django registers them).
 A board is a pairing; its result, once entered, is an ordinary Game of the event, so the
@@ -17,7 +17,7 @@ from django.db.models import F, Q
 class Round(models.Model):
     """A club night's round as paired: its pairing version, which moves on every pairing,
     re-pairing and manual change of its boards, so a screen or command that shows one
-    pairing cannot store a result for another (clubs/night_rounds.py)."""
+    pairing cannot store a result for another (clubs/night/rounds.py)."""
 
     event = models.ForeignKey("clubs.Event", on_delete=models.CASCADE, related_name="+")
     number = models.PositiveSmallIntegerField()
@@ -105,7 +105,7 @@ class Board(models.Model):
         "clubs.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="board"
     )
     # The director swapped players or colours by hand after the engine paired the round
-    # (clubs/night_changes.py): the pairing sheet and the TRF export say so.
+    # (clubs/night/changes.py): the pairing sheet and the TRF export say so.
     changed_by_director = models.BooleanField(default=False)
 
     objects = BoardQuerySet.as_manager()

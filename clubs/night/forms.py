@@ -1,7 +1,7 @@
-"""The forms of the club-night screens (clubs/night_views.py, clubs/night_round_views.py).
+"""The forms of the club-night screens (clubs/night/views.py, clubs/night/round_views.py).
 
 They only read and check what was posted; every rule about the evening is in
-clubs/club_night.py and clubs/night_rounds.py, which answer a refusal with a message.
+clubs/night/evening.py and clubs/night/rounds.py, which answer a refusal with a message.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.club_night import BY_LOT
 from clubs.event_drafts import MAX_EVENT_NAME_LENGTH
 from clubs.models import Event, FirstColour, PairingBye, PairingSystem
-from clubs.night_pairs import Shown
+from clubs.night.evening import BY_LOT
+from clubs.night.pairs import Shown
 from clubs.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
 from ladder.results import Result
@@ -152,7 +152,7 @@ class RoundForm(forms.Form):
 
 class BoardResultForm(forms.Form):
     """One tap: the result, and the pair and pairing version the screen showed
-    (clubs/night_pairs.py refuses it once the board holds another pair)."""
+    (clubs/night/pairs.py refuses it once the board holds another pair)."""
 
     result = forms.ChoiceField(choices=[(r.value, r.value) for r in Result])
     white = forms.IntegerField(min_value=1)

@@ -1,5 +1,5 @@
 """A club night's rounds as the director sees them: the pairing sheet, results by board and
-the standings after each round (the evening page itself is clubs/night_views.py).
+the standings after each round (the evening page itself is clubs/night/views.py).
 
 A result is one tap: each button is a tiny form of its own, so recording one needs no
 JavaScript; forfeits sit behind a second step so that no ordinary tap records one.
@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import club_night, night_changes, night_rounds
 from clubs.access import NOT_FOUND, AuthedRequest
 from clubs.event_drafts import PublishingError, listed
 from clubs.models import Board, Entry, Event, Round
-from clubs.night_forms import BoardResultForm, tiebreak_label
-from clubs.night_views import entrant_name, is_closed, night_for_director
+from clubs.night import changes, evening, rounds
+from clubs.night.forms import BoardResultForm, tiebreak_label
+from clubs.night.views import entrant_name, is_closed, night_for_director
 from ladder.event_tables import tiebreak_text
 from ladder.page_texts import points_text
 from ladder.result_labels import RESULT_LABELS
@@ -29,7 +29,7 @@ from ladder.tables import Formats
 
 def paired_round(event: Event, round_number: int) -> int:
     """The round asked for, which must be paired; any other is not found."""
-    paired = club_night.paired_rounds(event)
+    paired = evening.paired_rounds(event)
     if not 1 <= round_number <= paired:
         raise Http404(NOT_FOUND)
     return paired
@@ -47,13 +47,13 @@ def night_sheet(
 ) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
     paired_round(event, round_number)
-    before = {v.player: v.points for v in night_rounds.standings(event, round_number - 1)}
-    boards = club_night.boards_of(event, round_number)
+    before = {v.player: v.points for v in rounds.standings(event, round_number - 1)}
+    boards = evening.boards_of(event, round_number)
     requested = event.games.filter(
         round=round_number, black__isnull=True, board__isnull=True
     ).select_related("white__player")
-    paired = club_night.paired_rounds(event)
-    tools = night_changes.evening_tools(event, paired, is_closed(event))
+    paired = evening.paired_rounds(event)
+    tools = changes.evening_tools(event, paired, is_closed(event))
     return render(
         request,
         "clubs/night/sheet.html",
@@ -123,7 +123,7 @@ def night_results(
 ) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
     paired = paired_round(event, round_number)
-    boards = [b for b in club_night.boards_of(event, round_number) if not b.is_bye]
+    boards = [b for b in evening.boards_of(event, round_number) if not b.is_bye]
     last_round = round_number == paired and not is_closed(event)
     missing = [b.number for b in boards if b.game is None]
     this_round = Round.objects.filter(event=event, number=round_number).first()
@@ -155,10 +155,8 @@ def night_results(
                 }
                 for board in boards
             ],
-            "over_the_board": [
-                (r.value, RESULT_LABELS[r].short) for r in night_rounds.OVER_THE_BOARD
-            ],
-            "forfeits": [(r.value, RESULT_LABELS[r].short) for r in night_rounds.FORFEITS],
+            "over_the_board": [(r.value, RESULT_LABELS[r].short) for r in rounds.OVER_THE_BOARD],
+            "forfeits": [(r.value, RESULT_LABELS[r].short) for r in rounds.FORFEITS],
         },
     )
 
@@ -179,7 +177,7 @@ def night_result(
         )
         return redirect(here)
     try:
-        change = night_rounds.enter_result(
+        change = rounds.enter_result(
             event.pk,
             round_number,
             board_number,
@@ -200,7 +198,7 @@ def night_result(
             )
             % {"rounds": listed([str(number) for number in change.paired_on_old])},
         )
-    missing = night_rounds.missing_results(event, round_number)
+    missing = rounds.missing_results(event, round_number)
     # On to the next board still waiting (after this one, then from the top).
     following = [n for n in missing if n > board_number] or missing
     return redirect(f"{here}#board-{following[0]}" if following else f"{here}#all-in")
@@ -209,9 +207,9 @@ def night_result(
 @require_safe
 def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
-    paired = club_night.paired_rounds(event)
+    paired = evening.paired_rounds(event)
     after = _after(request.GET.get("after"), paired)
-    order = night_rounds.club_tiebreak_order(event)
+    order = rounds.club_tiebreak_order(event)
     entries = list(event.entries.select_related("player"))
     names = {e.pk: entrant_name(e) for e in entries}
     # Withdrawn by the round the standings are after (or before the next one is paired).
@@ -227,7 +225,7 @@ def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpRes
             "points": points_text(values.points),
             "tiebreaks": [tiebreak_text(shown, t, values.value(t)) for t in order],
         }
-        for values in night_rounds.standings(event, after)
+        for values in rounds.standings(event, after)
     ]
     return render(
         request,

@@ -13,11 +13,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from clubs import club_night, night_rounds
 from clubs.audit_sentences import sentences
 from clubs.event_drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, PairingSystem, Player, Round
-from clubs.night_pairs import Shown
+from clubs.night import evening as club_night
+from clubs.night import rounds as night_rounds
+from clubs.night.pairs import Shown
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.clubs.test_event_views import grid_post

@@ -1,10 +1,10 @@
 """The director's club-night screens: start the evening, then the evening page with its
 entrants (seeds, withdrawals, byes, late arrivals), pairing and publishing.
 
-Thin views: the access helper, a form, one function of clubs/club_night.py or
-clubs/night_rounds.py, a redirect. Every change is a plain form POST, so the evening runs
+Thin views: the access helper, a form, one function of clubs/night/evening.py or
+clubs/night/rounds.py, a redirect. Every change is a plain form POST, so the evening runs
 on a phone without JavaScript; a refusal comes back as the service's message. The rounds'
-own pages (pairing sheet, results by board, standings) are clubs/night_round_views.py.
+own pages (pairing sheet, results by board, standings) are clubs/night/round_views.py.
 """
 
 from __future__ import annotations
@@ -19,12 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import club_night, night_changes, night_names, night_rounds, players
+from clubs import players
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
 from clubs.event_drafts import PublishingError
 from clubs.merging import RosterChangeError
 from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
-from clubs.night_forms import (
+from clubs.night import changes, evening, names
+from clubs.night import rounds as night_rounds
+from clubs.night.forms import (
     NEW_PERSON,
     NEWCOMER,
     PICK,
@@ -34,7 +36,7 @@ from clubs.night_forms import (
     RoundForm,
     StartNightForm,
 )
-from clubs.night_names import check_newcomer
+from clubs.night.names import check_newcomer
 from clubs.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
 
@@ -105,7 +107,7 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
         by_id = {player.pk: player for player in roster}
         system = data["system"]
         try:
-            event = club_night.start_event(
+            event = evening.start_event(
                 club,
                 name=data["name"],
                 date=data["date"],
@@ -116,7 +118,7 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
                 kind=data["kind"],
                 rated=data["rated"],
                 pairing_bye=data["pairing_bye"] or None,
-                first_colour=data["first_colour"] or club_night.BY_LOT,
+                first_colour=data["first_colour"] or evening.BY_LOT,
                 accelerated=data["accelerated"],
             )
         except PublishingError as error:
@@ -207,11 +209,11 @@ def _start_page(
     if query:
         # Aliases and the name suggestions count: a regular is found under an old spelling.
         by_id = {player.pk: player for player in roster}
-        found = night_names.find_players(club, query, limit=len(roster) or 1)
+        found = names.find_players(club, query, limit=len(roster) or 1)
         shown = [by_id[player.pk] for player in found if player.pk in by_id]
     shown_ids = {player.pk for player in shown}
     waiting = request.GET.get("newcomer_name", "").strip()[:MAX_NAME_LENGTH]
-    close = night_names.check_newcomer(club, waiting, new_person=False).close if waiting else []
+    close = names.check_newcomer(club, waiting, new_person=False).close if waiting else []
     return render(
         request,
         "clubs/night/start.html",
@@ -223,7 +225,7 @@ def _start_page(
             # Ticked but filtered out by the search: kept as hidden inputs.
             "kept": [p for p in roster if p.pk in chosen and p.pk not in shown_ids],
             "ticked": len(chosen),
-            "round_robin": club_night.round_robin_rounds(len(chosen), PairingSystem.ROUND_ROBIN)
+            "round_robin": evening.round_robin_rounds(len(chosen), PairingSystem.ROUND_ROBIN)
             if len(chosen) >= 2
             else None,
             "waiting": waiting if close else "",
@@ -239,7 +241,7 @@ def _start_page(
 @require_safe
 def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     event = night_for_director(request, slug, event_id)
-    paired = club_night.paired_rounds(event)
+    paired = evening.paired_rounds(event)
     planned = event.planned_rounds or 0
     missing = night_rounds.missing_results(event, paired) if paired else []
     closed = is_closed(event)
@@ -286,7 +288,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             ],
             **_late_arrivals(request, event, entries),
             **_waiting_newcomer(request, event, entries),
-            **night_changes.evening_tools(event, paired, closed),
+            **changes.evening_tools(event, paired, closed),
             "apart_failed": request.GET.get("apart") == "failed",
         },
     )
@@ -299,7 +301,7 @@ def _late_arrivals(request: AuthedRequest, event: Event, entries: list) -> dict[
         return {"find": "", "found": []}
     playing = {entry.player_id for entry in entries}
     # Aliases and the name suggestions count, as at check-in.
-    found = night_names.find_players(event.club, find, limit=LATE_ARRIVALS_SHOWN + len(playing))
+    found = names.find_players(event.club, find, limit=LATE_ARRIVALS_SHOWN + len(playing))
     return {"find": find, "found": [p for p in found if p.pk not in playing][:LATE_ARRIVALS_SHOWN]}
 
 
@@ -309,7 +311,7 @@ def _waiting_newcomer(request: AuthedRequest, event: Event, entries: list) -> di
     if not waiting:
         return {"waiting": "", "close": []}
     playing = {entry.player_id for entry in entries}
-    close = night_names.check_newcomer(event.club, waiting, new_person=False).close
+    close = names.check_newcomer(event.club, waiting, new_person=False).close
     return {"waiting": waiting, "close": close, "playing": playing}
 
 
@@ -330,7 +332,7 @@ def night_seed(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
     if not form.is_valid() or form.cleaned_data["seed"] is None:
         return _unreadable(request, event)
     try:
-        club_night.move_seed(
+        evening.move_seed(
             event.pk, form.cleaned_data["entry"], form.cleaned_data["seed"], request.user
         )
     except PublishingError as error:
@@ -348,7 +350,7 @@ def night_withdraw(request: AuthedRequest, slug: str, event_id: int) -> HttpResp
         return _unreadable(request, event)
     back = form.cleaned_data["back"]
     try:
-        club_night.withdraw(event.pk, form.cleaned_data["entry"], request.user, back=back)
+        evening.withdraw(event.pk, form.cleaned_data["entry"], request.user, back=back)
     except PublishingError as error:
         messages.error(request, error.message)
     else:
@@ -369,7 +371,7 @@ def night_bye(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
         return _unreadable(request, event)
     cancel = form.cleaned_data["cancel"]
     try:
-        club_night.request_bye(
+        evening.request_bye(
             event.pk,
             form.cleaned_data["entry"],
             form.cleaned_data["round"],
@@ -418,7 +420,7 @@ def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
                 )
                 if found.existing is not None:
                     messages.info(request, already_on_roster(player, typed))
-            club_night.add_entrant(event.pk, player, request.user)
+            evening.add_entrant(event.pk, player, request.user)
     except (PublishingError, RosterChangeError) as error:
         messages.error(request, error.message)
     else:

@@ -12,7 +12,6 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from clubs import club_night, night_rounds
 from clubs.models import (
     AuditEntry,
     Board,
@@ -24,6 +23,8 @@ from clubs.models import (
     Player,
     Round,
 )
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from clubs.players import rename_player
 from ladder import tiebreaks
 from ladder.results import Result
@@ -49,7 +50,7 @@ def signed_in(client, director):
 
 
 def night(club, players, *, system=PairingSystem.SWISS, rounds=3):
-    return club_night.start_event(
+    return evening.start_event(
         club,
         name="Tuesday night",
         date=dt.date(2026, 3, 3),
@@ -386,7 +387,7 @@ def test_the_pairing_sheet_shows_boards_names_and_scores(signed_in, club, roster
     assert response.status_code == 200
     assert html.count('<td class="board">') == 2
     assert 'id="bye"' in html
-    for board in club_night.boards_of(event, 1):
+    for board in evening.boards_of(event, 1):
         assert board.white.typed_name in html
 
 
@@ -474,7 +475,7 @@ def _points(html):
 def test_a_requested_bye_of_a_later_round_does_not_count_yet(signed_in, club, roster):
     event = night(club, roster[:4])
     ana = event.entries.get(start_rank=1)
-    club_night.request_bye(event.pk, ana.pk, 3, None)
+    evening.request_bye(event.pk, ana.pk, 3, None)
     night_rounds.pair_next_round(event.pk, None)
     values = {v.player: v.points for v in night_rounds.standings(event)}
     assert values[ana.pk] == 0

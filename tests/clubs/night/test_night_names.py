@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from clubs import club_night
 from clubs.models import Event, Player, PlayerAlias
+from clubs.night import evening as club_night
 from clubs.players import add_player
 from matching import name_key
 
