@@ -474,9 +474,9 @@ class Game(models.Model):
 
 # Records that keep accounts safe live beside the code that reads them; imported here so
 # Django registers them with the clubs app.
-from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
-from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
-from clubs.account_models import SignInLink as SignInLink  # noqa: E402
+from clubs.accounts.models import ClubInvitation as ClubInvitation  # noqa: E402
+from clubs.accounts.models import LoginThrottle as LoginThrottle  # noqa: E402
+from clubs.accounts.models import SignInLink as SignInLink  # noqa: E402
 from clubs.night.models import Board as Board  # noqa: E402
 from clubs.night.models import NeverPair as NeverPair  # noqa: E402
 from clubs.night.models import Round as Round  # noqa: E402

@@ -3,8 +3,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from clubs import account_views
 from clubs import views as club_views
+from clubs.accounts import views as account_views
 from config.health import healthz, livez, readyz
 from config.static_files import collected_later
 from ladder import views as ladder_views

@@ -1,7 +1,7 @@
 """Sign-up, sign-in and password reset: throttled, and never telling whether an account exists.
 
 A browser the account never signed in from, refused because the account is over a
-failure limit (clubs/auth.py), is mailed a one-time sign-in link instead of only being told
+failure limit (clubs/accounts/auth.py), is mailed a one-time sign-in link instead of only being told
 to wait: at most ACCOUNT_MAIL_LIMIT a window, the page reading the same with or without an
 account. Following the link asks for one button press (mail scanners follow links too),
 which spends it, signs this browser in and marks it as the account's own.
@@ -33,12 +33,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from clubs.account_models import SIGN_IN_LINK_SECONDS
-from clubs.auth import REFUSED_NEW_BROWSER, remember_device
-from clubs.auth_forms import ThrottledLoginForm, too_many_from_address
+from clubs.accounts.auth import REFUSED_NEW_BROWSER, remember_device
+from clubs.accounts.forms import ThrottledLoginForm, too_many_from_address
+from clubs.accounts.models import SIGN_IN_LINK_SECONDS
+from clubs.accounts.throttle import address_allows, mail_allowed, normalised_email
 from clubs.forms import SignUpForm
 from clubs.models import SignInLink, User
-from clubs.throttle import address_allows, mail_allowed, normalised_email
 
 SIGNUP_SALT = "clubs.signup"
 SIGNUP_LINK_SECONDS = 3 * 24 * 3600
@@ -50,7 +50,7 @@ def site_url(path: str = "") -> str:
 
 
 class SignInView(LoginView):
-    """Django's sign-in, which also marks this browser as the account's own (clubs/auth.py)."""
+    """Django's sign-in, which also marks this browser as the account's own (accounts/auth.py)."""
 
     authentication_form = ThrottledLoginForm
 

@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
-from clubs.auth import REFUSED_ADDRESS, REFUSED_DEVICE, REFUSED_NEW_BROWSER
+from clubs.accounts.auth import REFUSED_ADDRESS, REFUSED_DEVICE, REFUSED_NEW_BROWSER
 
 
 def too_many_from_address() -> forms.ValidationError:
@@ -20,7 +20,7 @@ class ThrottledLoginForm(AuthenticationForm):
         try:
             return super().clean()
         except forms.ValidationError:
-            # clubs.auth marks the request when it refused the try before any password check.
+            # accounts/auth.py marks the request when it refused the try before any password check.
             reason = getattr(self.request, "sign_in_refused", None)
             if reason == REFUSED_ADDRESS:
                 raise too_many_from_address() from None

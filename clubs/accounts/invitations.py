@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.account_views import site_url
+from clubs.accounts.throttle import key_hash, mail_allowed, normalised_email
+from clubs.accounts.views import site_url
 from clubs.models import Club, ClubInvitation, ClubRole, User
-from clubs.throttle import key_hash, mail_allowed, normalised_email
 
 INVITATION_SALT = "clubs.director-invitation"
 INVITATION_SECONDS = 7 * 24 * 3600

@@ -29,7 +29,7 @@ class LoginThrottle(models.Model):
     """Attempts per key in a fixed window: sign-ins per account and browser (or network
     address), per account from unknown browsers, and requests per network address.
 
-    Keyed by a keyed hash (clubs/throttle.py), so no address, e-mail or password is
+    Keyed by a keyed hash (clubs/accounts/throttle.py), so no address, e-mail or password is
     stored in plain text. Counted with one atomic upsert, so parallel tries cannot all
     slip under a limit.
     """
@@ -43,7 +43,7 @@ class LoginThrottle(models.Model):
 
 
 class ClubInvitation(models.Model):
-    """An owner's invitation to direct the club, sent as a signed link (clubs/invitations.py).
+    """An owner's invitation to direct the club, sent as a signed link (accounts/invitations.py).
 
     Holds a keyed hash of the invited address, not the address itself: nobody but the
     mailbox's owner needs to read it, and the accepting account is matched against it.
@@ -107,7 +107,7 @@ def _oldest_valid() -> dt.datetime:
 
 class SignInLink(models.Model):
     """A one-time sign-in link mailed when an account is over its failure limit and a browser
-    it never used asks to sign in (clubs/auth.py). Valid SIGN_IN_LINK_SECONDS, once."""
+    it never used asks to sign in (clubs/accounts/auth.py). Valid SIGN_IN_LINK_SECONDS, once."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     selector = models.CharField(max_length=32, unique=True)

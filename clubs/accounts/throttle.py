@@ -20,7 +20,7 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
 
-from clubs.client_address import client_address
+from clubs.accounts.client_address import client_address
 from clubs.models import LoginThrottle
 
 
@@ -65,7 +65,7 @@ def forget(key: str) -> None:
 
 def request_address(request: HttpRequest | None) -> str:
     """The client's network address: REMOTE_ADDR, or behind our proxy X-Forwarded-For's
-    right-most hop that is not one of our proxies (clubs/client_address.py)."""
+    right-most hop that is not one of our proxies (clubs/accounts/client_address.py)."""
     meta = request.META if request is not None else {}
     return client_address(
         meta.get("REMOTE_ADDR"),
@@ -84,7 +84,7 @@ def address_allows(request: HttpRequest | None, action: str) -> bool:
 
     Each action ("sign-up", "password-reset", "club-create", "director-invite") has its own
     count, so a burst of sign-ups does not stop a new club from being made from the same
-    office. Sign-in counts its own way, failures only (clubs/auth.py).
+    office. Sign-in counts its own way, failures only (clubs/accounts/auth.py).
     """
     key = address_limit_key(action, request_address(request))
     attempts = count_attempt(key, settings.ADDRESS_RATE_WINDOW_SECONDS)

@@ -9,8 +9,8 @@ from django.core import mail, signing
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from clubs.account_views import SIGNUP_SALT
-from clubs.invitations import INVITATION_SECONDS
+from clubs.accounts.invitations import INVITATION_SECONDS
+from clubs.accounts.views import SIGNUP_SALT
 from clubs.models import AuditEntry, ClubInvitation, ClubRole
 from tests.factories import PASSWORD, make_user
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from clubs.client_address import UNKNOWN, client_address
+from clubs.accounts.client_address import UNKNOWN, client_address
 
 PROXY = "172.18.0.2"
 
