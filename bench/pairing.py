@@ -1,8 +1,8 @@
-"""Swiss pairing speed: clubs.pairing.pair_swiss on large synthetic opens, in-process.
+"""Swiss pairing speed: clubs.night.pairing.pair_swiss on large synthetic opens, in-process.
 
     .venv/bin/python bench/pairing.py                          # 50, 300, 1,000 players
     .venv/bin/python bench/pairing.py --players 300 --repeat 5
-    .venv/bin/python bench/pairing.py --pairing /tmp/old/pairing.py   # another clubs/pairing.py
+    .venv/bin/python bench/pairing.py --pairing /tmp/old/pairing.py   # another night/pairing.py
 
 Issue 22 asks for a Swiss round of 300 players in under 1 s and of 1,000 in under 5 s.
 
@@ -11,11 +11,11 @@ round 5 of 9 (mixed scores, colour histories, floats, a few absentees, pairing-a
 byes and forfeits). The four earlier rounds are made up by a cheap greedy Swiss written here
 (the highest-ranked unpaired player meets the next one he has not met and can take the
 colours with, results drawn with a fixed seed), so the history costs nothing to build and is
-the same for every version of clubs/pairing.py; it is legal (no repeat games, no third
+the same for every version of clubs/night/pairing.py; it is legal (no repeat games, no third
 colour in a row, one pairing-allocated bye each at most), which is all pair_swiss asks.
 
-`--pairing FILE` loads that file as clubs.pairing instead of the project's (for "before"
-figures: `git show main:clubs/pairing.py > /tmp/old/pairing.py`). The load average is
+`--pairing FILE` loads that file as clubs.night.pairing instead of the project's (for "before"
+figures: `git show main:clubs/night/pairing.py > /tmp/old/pairing.py`). The load average is
 printed before and after: the machine is shared, and the figures mean little when it is busy.
 """
 
@@ -46,13 +46,13 @@ TARGET_S = {300: 1.0, 1000: 5.0}
 
 def load_pairing(path: str | None) -> ModuleType:
     if path is None:
-        import clubs.pairing
+        import clubs.night.pairing
 
-        return clubs.pairing
-    spec = importlib.util.spec_from_file_location("clubs.pairing", path)
+        return clubs.night.pairing
+    spec = importlib.util.spec_from_file_location("clubs.night.pairing", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules["clubs.pairing"] = module  # its dataclasses look their module up
+    sys.modules["clubs.night.pairing"] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -149,12 +149,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, action="append", help="field size (50, 300, 1000)")
     parser.add_argument("--repeat", type=int, default=REPEAT, help=f"runs per round ({REPEAT})")
-    parser.add_argument("--pairing", help="a clubs/pairing.py to load instead of the project's")
+    parser.add_argument("--pairing", help="a clubs/night/pairing.py to load instead of ours")
     args = parser.parse_args()
     pairing = load_pairing(args.pairing)
 
     print(f"Python {platform.python_version()}, nproc {os.cpu_count()}, {platform.machine()}")
-    print(f"clubs.pairing from {pairing.__file__}")
+    print(f"clubs.night.pairing from {pairing.__file__}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
     print("| players | round | min s | median s | min CPU s | runs (wall s) | target |")

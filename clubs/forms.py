@@ -11,7 +11,7 @@ from matching import normalize
 
 class SignUpForm(forms.Form):
     """Only the address and a name: the password is chosen from the link in the mail, so the
-    answer reads the same whether or not the address has an account (clubs/account_views.py)."""
+    answer reads the same whether or not the address has an account (clubs/accounts/views.py)."""
 
     email = forms.EmailField(label=_("e-mail address"), max_length=254)
     name = forms.CharField(label=_("name"), max_length=150, required=False)
@@ -50,7 +50,7 @@ class ClubCreateForm(forms.ModelForm):
 
 class InviteDirectorForm(forms.Form):
     """Only the address: whether it has an account, or already directs the club, is never
-    checked here, so the owner's page cannot tell (clubs/invitations.py)."""
+    checked here, so the owner's page cannot tell (clubs/accounts/invitations.py)."""
 
     email = forms.EmailField(label=_("E-mail address of the new director"), max_length=254)
 

@@ -17,10 +17,10 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.night_choices import ROUND_ROBINS as ROUND_ROBINS
-from clubs.night_choices import FirstColour as FirstColour
-from clubs.night_choices import PairingBye as PairingBye
-from clubs.night_choices import PairingSystem as PairingSystem
+from clubs.night.choices import ROUND_ROBINS as ROUND_ROBINS
+from clubs.night.choices import FirstColour as FirstColour
+from clubs.night.choices import PairingBye as PairingBye
+from clubs.night.choices import PairingSystem as PairingSystem
 
 # The policy registry is pure computation (no Django, no models, nothing of clubs/): the
 # model reads only its names and labels for the field's choices.
@@ -357,7 +357,7 @@ class Event(models.Model):
     newcomer_start = models.CharField(
         max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
     )
-    # Run here as a club night (clubs/club_night.py): how rounds are paired, how many are
+    # Run here as a club night (clubs/night/evening.py): how rounds are paired, how many are
     # planned and what the pairing-allocated bye scores. Blank for results that arrived whole
     # (a file, the grid). Until published, a club night never touches the ladder.
     pairing_system = models.CharField(
@@ -474,12 +474,12 @@ class Game(models.Model):
 
 # Records that keep accounts safe live beside the code that reads them; imported here so
 # Django registers them with the clubs app.
-from clubs.account_models import ClubInvitation as ClubInvitation  # noqa: E402
-from clubs.account_models import LoginThrottle as LoginThrottle  # noqa: E402
-from clubs.account_models import SignInLink as SignInLink  # noqa: E402
-from clubs.night_models import Board as Board  # noqa: E402
-from clubs.night_models import NeverPair as NeverPair  # noqa: E402
-from clubs.night_models import Round as Round  # noqa: E402
+from clubs.accounts.models import ClubInvitation as ClubInvitation  # noqa: E402
+from clubs.accounts.models import LoginThrottle as LoginThrottle  # noqa: E402
+from clubs.accounts.models import SignInLink as SignInLink  # noqa: E402
+from clubs.night.models import Board as Board  # noqa: E402
+from clubs.night.models import NeverPair as NeverPair  # noqa: E402
+from clubs.night.models import Round as Round  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
 from clubs.record_models import Merge as Merge  # noqa: E402

@@ -189,7 +189,7 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
             "last_first": last_first,
             "offers": any(offers.values()) and last_first,
             "filters": filters.urlencode(),
-            # The club's never-pair couples (clubs/night_changes.py), kept at every club night.
+            # The club's never-pair couples (clubs/night/changes.py), kept at every club night.
             "never_pair_url": reverse("roster_never_pair", args=[club.slug]),
             "never_pairs": NeverPair.objects.filter(club=club, event__isnull=True)
             .select_related("first", "second")

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director
 from clubs.models import Club, NewcomerStart
-from clubs.night_forms import TiebreakOrderForm
+from clubs.night.forms import TiebreakOrderForm
 from clubs.views import club_page_path
 from ladder.changes import club_changed
 from ladder.event_pages import club_order

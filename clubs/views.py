@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs import audit, audit_sentences, invitations
+from clubs import audit, audit_sentences
 from clubs.access import (
     NOT_FOUND,
     AuthedRequest,
@@ -22,11 +22,12 @@ from clubs.access import (
     club_for_owner,
     player_for_director,
 )
-from clubs.auth_forms import too_many_from_address
+from clubs.accounts import invitations
+from clubs.accounts.forms import too_many_from_address
+from clubs.accounts.throttle import address_allows
 from clubs.erasure import erase_player
 from clubs.forms import AuditFilterForm, ClubCreateForm, InviteDirectorForm
 from clubs.models import Club, ClubRole
-from clubs.throttle import address_allows
 
 AUDIT_PER_PAGE = 100
 
@@ -98,7 +99,7 @@ def club_manage(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def director_add(request: AuthedRequest, slug: str) -> HttpResponse:
     """Invite a director by e-mail. One answer for every valid address, so the page never
-    tells whether an account exists or already directs the club (clubs/invitations.py)."""
+    tells whether an account exists or already directs the club (clubs/accounts/invitations.py)."""
     club = club_for_owner(request, slug)
     form = InviteDirectorForm(request.POST)
     if not form.is_valid():

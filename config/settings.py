@@ -148,6 +148,8 @@ AUTH_USER_MODEL = "clubs.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# The old dotted path on purpose: every signed-in session stores it, and Django drops a
+# session whose backend is no longer listed. The code is clubs/accounts/auth.py.
 AUTHENTICATION_BACKENDS = ["clubs.auth.ThrottledModelBackend"]
 # Argon2 first: hashes made with the others are upgraded at the next sign-in.
 PASSWORD_HASHERS = [
@@ -156,7 +158,7 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
-# Abuse limits (clubs/throttle.py). Wrong passwords count per account and browser (a
+# Abuse limits (clubs/accounts/throttle.py). Wrong passwords count per account and browser (a
 # browser that signed in before) or network address, so nobody can lock a director out of
 # their own browser; per account from browsers it never signed in from the limit is higher.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)

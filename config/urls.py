@@ -3,8 +3,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from clubs import account_views
 from clubs import views as club_views
+from clubs.accounts import views as account_views
 from config.health import healthz, livez, readyz
 from config.static_files import collected_later
 from ladder import views as ladder_views
@@ -65,7 +65,7 @@ urlpatterns = [
     path("", include("billing.urls")),
     path("", include("clubs.roster_urls")),
     path("", include("clubs.event_urls")),
-    path("", include("clubs.night_urls")),
+    path("", include("clubs.night.urls")),
     path("", include("ladder.page_urls")),
 ]
 

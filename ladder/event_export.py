@@ -76,7 +76,7 @@ def event_trf(event: Event, *, viewer_is_director: bool) -> str:
     text = trf_text(event_file(event, viewer_is_director=viewer_is_director))
     if event.pairing_system:
         # A club night's board the director changed by hand after the engine paired it
-        # (clubs/night_changes.py): a TRF comment, which every reader skips.
+        # (clubs/night/changes.py): a TRF comment, which every reader skips.
         changed = event.boards.filter(changed_by_director=True).order_by("round", "number")
         text += "".join(
             f"### round {round_no} board {number}: changed by the director\r\n"

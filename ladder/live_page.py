@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clubs.club_night import boards_of, paired_rounds
 from clubs.models import Event
+from clubs.night.evening import boards_of, paired_rounds
 from ladder.event_pages import EventPage, event_page
 from ladder.result_labels import RESULT_LABELS
 from ladder.rosters import Roster

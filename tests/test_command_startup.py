@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The views (what the URL system check imports) and the libraries only some commands need.
 NOT_NEEDED = [
     "billing.views",
-    "clubs.night_round_views",
+    "clubs.night.round_views",
     "ladder.views",
     "py4swiss",
     "chess",

@@ -6,9 +6,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.db import transaction
 
-from clubs import club_night, night_rounds
 from clubs.demo import create_demo_club
 from clubs.models import Club, PairingSystem
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from ladder.results import Result
 from tests.factories import make_event
 
@@ -137,7 +138,7 @@ def test_a_club_nights_live_page_has_no_accessibility_violation(
     """The members' live page of a club night with a round on the boards (one result in,
     one board still playing) and the events list that links it."""
     players = list(demo.players.on_ladder().in_ladder_order()[:5])
-    night = club_night.start_event(
+    night = evening.start_event(
         demo, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
         rounds=3, players=players, user=None,
     )  # fmt: skip

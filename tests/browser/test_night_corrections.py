@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from clubs import club_night, night_rounds
 from clubs.models import Board, Club, Game, PairingSystem, Player
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from ladder.results import Result
 from tests.browser.test_publish_flow import sign_in
 from tests.factories import make_club, make_user
@@ -24,7 +25,7 @@ def test_a_late_correction_and_a_stale_tab_at_phone_width(browser, live_server):
     director = make_user("night@example.org")
     club = make_club(slug="knights", owner=director, visibility=Club.Visibility.PUBLIC)
     players = [Player.objects.create(club=club, name=name) for name in NAMES[:4]]
-    event = club_night.start_event(
+    event = evening.start_event(
         club, name="Tuesday", date=dt.date(2026, 3, 3), system=PairingSystem.SWISS,
         rounds=3, players=players, user=None,
     )  # fmt: skip
@@ -54,11 +55,11 @@ def test_a_late_correction_and_a_stale_tab_at_phone_width(browser, live_server):
     tab_b.get_by_role("button", name="Pair round 3 again").click()
     tab_b.wait_for_url(re.compile(r"/night/\d+/$"))
     late = Player.objects.create(club=club, name=NAMES[4])
-    club_night.add_entrant(event.pk, late, None)
+    evening.add_entrant(event.pk, late, None)
     tab_b.goto(night)
     tab_b.get_by_role("button", name="Pair round 3", exact=True).click()
     tab_b.wait_for_url(re.compile(r"/round/3/sheet/$"))
-    now = club_night.boards_of(event, 3)[0]
+    now = evening.boards_of(event, 3)[0]
     tab_a.get_by_role("button", name="Board 1: 1–0", exact=True).click()
     tab_a.wait_for_load_state()
     said = tab_a.locator("body").inner_text()

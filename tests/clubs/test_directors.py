@@ -13,7 +13,7 @@ def test_the_owner_invites_a_director_by_email_and_nobody_is_added_yet(client, c
         reverse("director_add", args=[club.slug]), {"email": "HELPER@example.org"}, follow=True
     )
     assert "We sent an invitation to helper@example.org" in response.content.decode()
-    assert club.roles.count() == 2  # joins only by accepting (tests/clubs/test_invitations.py)
+    assert club.roles.count() == 2  # joins only by accepting (accounts/test_invitations.py)
 
 
 def test_inviting_an_unknown_address_does_not_say_it_has_no_account(client, club, owner):

@@ -177,11 +177,11 @@ def test_import_event_leaving_a_draft_holds_its_new_players_and_publish_shows_th
 
 
 def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(client, club, director):
-    from clubs import club_night
+    from clubs.night import evening
 
     ann, bob = make_players(club, ["Ann Archer", "Bob Baker"])
     with transaction.atomic():
-        night = club_night.start_event(
+        night = evening.start_event(
             club, name="Tuesday", date=ann.created_at.date(), system="swiss", rounds=1,
             players=[ann, bob], user=director,
         )  # fmt: skip

@@ -8,8 +8,9 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from clubs import club_night, night_rounds
 from clubs.models import Club, ClubRole, Event, PairingSystem, Player
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from clubs.players import add_player
 from ladder.live_page import live_page
 from ladder.results import Result
@@ -32,7 +33,7 @@ def night(club: Club, *, junior: str | None = None) -> Event:
         add_player(club, name, junior=name == junior, start_rating=None, user=None)
         for name in NAMES
     ]
-    return club_night.start_event(
+    return evening.start_event(
         club, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
         rounds=3, players=players, user=None,
     )  # fmt: skip
@@ -62,7 +63,7 @@ def test_members_follow_the_round_as_results_come_in(client, public):
     after = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
     assert after.count(">playing<") == 1  # the kept page was replaced by the door
     assert "1–0" in after
-    board_one = club_night.boards_of(event, 1)[0]
+    board_one = evening.boards_of(event, 1)[0]
     winner = Player.objects.get(pk=board_one.white.player_id)
     assert f'players/{winner.pk}/">{winner.name}</a>' in after
     assert "Rating change" not in after  # a draft moves no rating yet
@@ -123,7 +124,7 @@ def test_a_round_robin_night_ranks_alike_for_members_and_the_director(public):
     players = [
         add_player(public, name, junior=False, start_rating=None, user=None) for name in NAMES
     ]
-    event = club_night.start_event(
+    event = evening.start_event(
         public, name="Robin", date=dt.date(2026, 12, 1), system=PairingSystem.ROUND_ROBIN,
         rounds=None, players=players, user=None,
     )  # fmt: skip
@@ -143,12 +144,12 @@ def test_a_withdrawn_player_is_marked_in_the_live_standings(client, public):
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.DRAW], None)
     gone = event.entries.select_related("player").get(player__name="Dee Dogwood")
-    club_night.withdraw(event.pk, gone.pk, None)
+    evening.withdraw(event.pk, gone.pk, None)
     html = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
     assert f'{gone.player.name}</a> <span class="tag">withdrawn</span>' in html
     assert html.count(">withdrawn<") == 1
     # Back in the pairing, the mark goes.
-    club_night.withdraw(event.pk, gone.pk, None, back=True)
+    evening.withdraw(event.pk, gone.pk, None, back=True)
     assert ">withdrawn<" not in client.get(url(public, f"events/{event.pk}/live/")).content.decode()
 
 
@@ -165,7 +166,7 @@ def test_the_bye_is_numbered_last_alike_on_the_sheet_the_live_page_and_the_event
     ClubRole.objects.create(club=public, user=director, role=ClubRole.Role.OWNER)
     event = night(public)  # five players: two boards and the bye, board 3
     night_rounds.pair_next_round(event.pk, None)
-    bye = next(board for board in club_night.boards_of(event, 1) if board.is_bye)
+    bye = next(board for board in evening.boards_of(event, 1) if board.is_bye)
     name = bye.white.player.name
     assert bye.number == 3
     client.force_login(director)
@@ -195,7 +196,7 @@ def test_a_correction_of_an_earlier_round_shows_at_once_on_the_live_page(public)
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.WHITE_WIN], None)
     night_rounds.pair_next_round(event.pk, None)
-    first = club_night.boards_of(event, 1)[0]
+    first = evening.boards_of(event, 1)[0]
     roster = load_roster(public, viewer_is_director=False)
 
     def points() -> dict[int, float]:

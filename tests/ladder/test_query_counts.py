@@ -129,17 +129,18 @@ def test_a_club_nights_live_page_runs_a_fixed_number_of_queries(
 ):
     """4 players or 40, half the boards in: club, event, the round on the boards, its
     boards, roster, entries, games, rating results, the withdrawn entries."""
-    from clubs import club_night, night_rounds
     from clubs.models import PairingSystem
+    from clubs.night import evening
+    from clubs.night import rounds as night_rounds
 
     club, _player, _event = sizes[size]
     field = list(club.players.order_by("pk")[: min(40, club.players.count())])
-    night = club_night.start_event(
+    night = evening.start_event(
         club, name="Tonight", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
         rounds=3, players=field, user=None,
     )  # fmt: skip
     night_rounds.pair_next_round(night.pk, None)
-    for board in club_night.boards_of(night, 1)[::2]:
+    for board in evening.boards_of(night, 1)[::2]:
         if not board.is_bye:
             night_rounds.enter_result(night.pk, 1, board.number, Result.DRAW, None)
     path = reverse("club_event_live", args=[club.slug, night.pk])

@@ -85,7 +85,7 @@ def test_no_director_form_answers_5xx_to_hostile_values(client, world, route):
         )
         assert not Merge.objects.exclude(club=club).exists()
 
-    # The per-address limit on club creation (tested in tests/clubs/test_accounts.py) would
+    # The per-address limit on club creation (tested in tests/clubs/accounts/test_accounts.py) would
     # answer 429 after a few examples and hide the form from the fuzzer.
     with override_settings(ADDRESS_RATE_LIMIT=10_000):
         post()

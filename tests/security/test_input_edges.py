@@ -196,7 +196,7 @@ def test_no_nul_or_bidi_mark_anywhere_is_a_500_or_stored(world):
     if connection.vendor == "postgresql":
         pytest.skip("the walk marked postgres below covers this database")
     ids, users = world
-    # The per-address limits (tests/clubs/test_accounts.py) would answer 429 and hide forms.
+    # The per-address limits (tests/clubs/accounts/test_accounts.py) would answer 429, hide forms.
     with override_settings(ADDRESS_RATE_LIMIT=100_000):
         assert walk(ids, users) == []
 

@@ -11,8 +11,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.account_models import SIGN_IN_LINK_SECONDS
-from clubs.auth import DEVICE_COOKIE
+from clubs.accounts.auth import DEVICE_COOKIE
+from clubs.accounts.models import SIGN_IN_LINK_SECONDS
 from clubs.models import SignInLink, User
 from tests.factories import PASSWORD, make_user
 

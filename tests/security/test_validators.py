@@ -10,11 +10,12 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs import club_night, night_rounds
 from clubs.models import Club, Event
+from clubs.night import evening
+from clubs.night import rounds as night_rounds
 from ladder.changes import club_changed
 from ladder.results import Result
-from tests.clubs.test_night_views import tap
+from tests.clubs.night.test_night_views import tap
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def knights(owner, director):
     )
     ann, bob, cid, dan = make_players(club, ["Ann Archer", "Bob Baker", "Cid Carter", "Dan Dale"])
     spring = make_event(club, [(1, ann, bob, Result.WHITE_WIN)], name="Spring Open")
-    tonight = club_night.start_event(
+    tonight = evening.start_event(
         club,
         name="Tuesday night",
         date=dt.date(2026, 3, 3),

@@ -6,9 +6,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import night_of
-from clubs.night_corrections import correct_result
-from clubs.night_pairs import Shown
-from clubs.night_rounds import BOARD_RESULTS, BoardChange
+from clubs.night.corrections import correct_result
+from clubs.night.pairs import Shown
+from clubs.night.rounds import BOARD_RESULTS, BoardChange
 
 CODES = {result.value: result for result in BOARD_RESULTS}
 # "-+" and "--" would read as options (or the end of them); as arguments here they are codes.

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import night_of
-from clubs.night_pairs import Shown
-from clubs.night_rounds import BOARD_RESULTS, enter_round_results
+from clubs.night.pairs import Shown
+from clubs.night.rounds import BOARD_RESULTS, enter_round_results
 from ladder.results import Result
 
 CODES = {result.value: result for result in BOARD_RESULTS}

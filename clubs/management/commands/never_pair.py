@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import club_named
-from clubs.night_changes import set_never_pair
-from clubs.night_names import players_named
+from clubs.night.changes import set_never_pair
+from clubs.night.names import players_named
 
 
 class Command(BaseCommand):

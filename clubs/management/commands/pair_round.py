@@ -5,11 +5,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.club_night import boards_of
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import night_of
 from clubs.models import Round
-from clubs.night_rounds import pair_next_round
+from clubs.night.evening import boards_of
+from clubs.night.rounds import pair_next_round
 
 
 class Command(BaseCommand):

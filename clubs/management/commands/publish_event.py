@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import club_named
 from clubs.models import Event
-from clubs.night_rounds import publish_night
+from clubs.night.rounds import publish_night
 from clubs.publishing import publish_event
 
 

@@ -6,10 +6,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Max
 
-from clubs.club_night import paired_rounds
 from clubs.management.commands._night import club_named
 from clubs.models import Event
-from clubs.night_rounds import club_tiebreak_order, standings
+from clubs.night.evening import paired_rounds
+from clubs.night.rounds import club_tiebreak_order, standings
 
 
 class Command(BaseCommand):

@@ -6,11 +6,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.club_night import BY_LOT, start_event
 from clubs.event_drafts import PublishingError
 from clubs.management.commands._night import club_named
 from clubs.models import FirstColour, PairingSystem
-from clubs.night_names import players_named
+from clubs.night.evening import BY_LOT, start_event
+from clubs.night.names import players_named
 
 SYSTEMS = {"swiss": PairingSystem.SWISS, "roundrobin": PairingSystem.ROUND_ROBIN}
 

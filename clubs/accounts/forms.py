@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from clubs.accounts.auth import REFUSED_ADDRESS, REFUSED_DEVICE, REFUSED_NEW_BROWSER
+
+
+def too_many_from_address() -> forms.ValidationError:
+    return forms.ValidationError(
+        _("Too many attempts from your network. Please try again later."), code="throttled"
+    )
+
+
+class ThrottledLoginForm(AuthenticationForm):
+    """Says plainly when sign-ins are cooling off instead of "wrong password"."""
+
+    def clean(self) -> dict[str, object]:
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            # accounts/auth.py marks the request when it refused the try before any password check.
+            reason = getattr(self.request, "sign_in_refused", None)
+            if reason == REFUSED_ADDRESS:
+                raise too_many_from_address() from None
+            if reason == REFUSED_NEW_BROWSER:
+                # The same words whether or not the address has an account.
+                raise forms.ValidationError(
+                    _(
+                        "This account has had many failed sign-ins, so a browser it has not "
+                        "signed in from before needs a one-time link. If the address belongs to "
+                        "an account, we have e-mailed a sign-in link to it. Or try again in "
+                        "15 minutes."
+                    ),
+                    code="link_sent",
+                ) from None
+            if reason == REFUSED_DEVICE:
+                raise forms.ValidationError(
+                    _("Too many failed sign-ins for this account. Please try again in 15 minutes."),
+                    code="locked",
+                ) from None
+            raise

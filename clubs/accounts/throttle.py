@@ -1,0 +1,98 @@
+"""Abuse limits: attempts counted per key in fixed windows, in the database.
+
+In the database, not a per-process cache, so the three web workers share one count.
+Each attempt is counted with a single INSERT ... ON CONFLICT DO UPDATE ... RETURNING
+(PostgreSQL and SQLite alike) before the work it guards, so parallel tries each get
+their own number and only as many as the limit get through. A window starts with the
+first attempt and ends a fixed time later, whatever happens in it: a busy school network
+is not locked for ever by a steady trickle, and an attacker cannot extend a lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F
+from django.http import HttpRequest
+from django.utils import timezone
+
+from clubs.accounts.client_address import client_address
+from clubs.models import LoginThrottle
+
+
+def key_hash(*parts: str) -> str:
+    """A keyed hash, so the table holds no e-mail or network address in plain text."""
+    text = "\x1f".join(parts).encode()
+    return hmac.new(settings.SECRET_KEY.encode(), text, hashlib.sha256).hexdigest()
+
+
+def normalised_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def count_attempt(key: str, window_seconds: int) -> int:
+    """Count one attempt against `key`; the attempts in its current window, this one included."""
+    now = timezone.now()
+    table = connection.ops.quote_name(LoginThrottle._meta.db_table)
+    adapt = connection.ops.adapt_datetimefield_value
+    window_over = f"{table}.window_start < %s"
+    sql = (
+        f"INSERT INTO {table} (key_hash, attempts, window_start) VALUES (%s, 1, %s) "
+        f"ON CONFLICT (key_hash) DO UPDATE SET "
+        f"attempts = CASE WHEN {window_over} THEN 1 ELSE {table}.attempts + 1 END, "
+        f"window_start = CASE WHEN {window_over} THEN %s ELSE {table}.window_start END "
+        f"RETURNING attempts"
+    )
+    cutoff = adapt(now - dt.timedelta(seconds=window_seconds))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, adapt(now), cutoff, cutoff, adapt(now)])
+        (attempts,) = cursor.fetchone()
+    return int(attempts)
+
+
+def undo_attempt(key: str) -> None:
+    """Take back one counted attempt (it turned out to be the rightful owner's)."""
+    LoginThrottle.objects.filter(key_hash=key, attempts__gt=0).update(attempts=F("attempts") - 1)
+
+
+def forget(key: str) -> None:
+    LoginThrottle.objects.filter(key_hash=key).delete()
+
+
+def request_address(request: HttpRequest | None) -> str:
+    """The client's network address: REMOTE_ADDR, or behind our proxy X-Forwarded-For's
+    right-most hop that is not one of our proxies (clubs/accounts/client_address.py)."""
+    meta = request.META if request is not None else {}
+    return client_address(
+        meta.get("REMOTE_ADDR"),
+        meta.get("HTTP_X_FORWARDED_FOR"),
+        behind_proxy=settings.BEHIND_TLS_PROXY,
+        trusted_proxies=settings.TRUSTED_PROXIES,
+    )
+
+
+def address_limit_key(action: str, address: str) -> str:
+    return key_hash("address", action, address)
+
+
+def address_allows(request: HttpRequest | None, action: str) -> bool:
+    """Count one `action` request from this network address; False once over the limit.
+
+    Each action ("sign-up", "password-reset", "club-create", "director-invite") has its own
+    count, so a burst of sign-ups does not stop a new club from being made from the same
+    office. Sign-in counts its own way, failures only (clubs/accounts/auth.py).
+    """
+    key = address_limit_key(action, request_address(request))
+    attempts = count_attempt(key, settings.ADDRESS_RATE_WINDOW_SECONDS)
+    return attempts <= settings.ADDRESS_RATE_LIMIT
+
+
+def mail_allowed(email: str, kind: str) -> bool:
+    """Count one mail of `kind` to this e-mail address; False once over ACCOUNT_MAIL_LIMIT."""
+    key = key_hash("mail", kind, normalised_email(email))
+    attempts = count_attempt(key, settings.ADDRESS_RATE_WINDOW_SECONDS)
+    return attempts <= settings.ACCOUNT_MAIL_LIMIT
