@@ -13,10 +13,10 @@ the "being recalculated" notice in the region ladder/status.html marks. Download
 whether the ladder is current in their content, so they are keyed on data_version too.
 
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser
-that takes gzip: the 102 KB page of a player in 3,000 events travels as 9 KB. Nothing a visitor can choose is
-echoed into a kept page (only ?active=1, fixed sort and kind words, ?after=<round number>
-and ?year=<year> are allowed), so the compression cannot become an oracle for the club's
-secret in its links (BREACH).
+that takes gzip: the 102 KB page of a player in 3,000 events travels as 9 KB. Nothing a
+visitor can choose is echoed into a kept page (only ?active=1, fixed sort and kind words,
+?after=<round number> and ?year=<year> are allowed), so the compression cannot become an
+oracle for the club's secret in its links (BREACH).
 
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
