@@ -75,6 +75,10 @@ class DirectorRules:
 
 NO_DIRECTOR_RULES = DirectorRules()
 
+# Above this many players a Swiss round takes more than a few seconds to pair (about 25 s
+# for round 1 of 1,000: bench/pairing.py, BENCHMARKS.md), so the evening page says so.
+SLOW_PAIRING_FIELD = 300
+
 
 def baku_group_size(players: int) -> int:
     """How many players the Baku acceleration's group A holds (C.04.5.1): the first half,

@@ -24,7 +24,7 @@ from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_
 from clubs.event_drafts import PublishingError
 from clubs.merging import RosterChangeError
 from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
-from clubs.night import changes, evening, names
+from clubs.night import changes, evening, names, pairing
 from clubs.night import rounds as night_rounds
 from clubs.night.forms import (
     NEW_PERSON,
@@ -290,6 +290,8 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             **_waiting_newcomer(request, event, entries),
             **changes.evening_tools(event, paired, closed),
             "apart_failed": request.GET.get("apart") == "failed",
+            # A large Swiss field is slow to pair: the director is told to press once and wait.
+            "slow_pairing": not round_robin and len(entries) > pairing.SLOW_PAIRING_FIELD,
         },
     )
 
