@@ -72,11 +72,22 @@ def _winners(winners: Sequence[Winner], base: str) -> str:
 
 def tiebreak_heads(page: EventPage) -> SafeString:
     """The standings' tie-break column heads, in the club's order."""
+    return tiebreak_head_cells(page.order)
+
+
+def tiebreak_head_cells(order: Sequence[Tiebreak], *, coded: bool = False) -> SafeString:
+    """Tie-break column heads in `order`; `coded` marks each with its code (data-tiebreak),
+    as the director's standings of a club night are."""
+
+    def code(t: Tiebreak) -> str:
+        return f' data-tiebreak="{escape(t.value)}"' if coded else ""
+
     return mark_safe(
         "".join(
-            f'<th scope="col" class="num"><abbr title="{escape(str(TIEBREAK_LABELS[t].name))}">'
+            f'<th scope="col" class="num"{code(t)}>'
+            f'<abbr title="{escape(str(TIEBREAK_LABELS[t].name))}">'
             f"{escape(str(TIEBREAK_LABELS[t].short))}</abbr></th>"
-            for t in page.order
+            for t in order
         )
     )
 
