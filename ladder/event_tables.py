@@ -16,6 +16,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ladder.event_pages import Board, EventPage, EventSummary, Standing, Winner
+from ladder.event_ratings import RatingLine
 from ladder.explain import (
     EXPECTED_DIGITS,
     ChangeSum,
@@ -26,7 +28,6 @@ from ladder.explain import (
     to_decimal,
 )
 from ladder.live_page import LivePage
-from ladder.pages import Board, EventPage, EventSummary, RatingLine, Standing, Winner
 from ladder.player_page import ClubRules
 from ladder.tables import DASH, Formats, player_link
 from ladder.tiebreak_labels import TIEBREAK_LABELS
