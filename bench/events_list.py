@@ -5,7 +5,7 @@ page cache): every event's winner needs its games, and a shared lead its tie-bre
     DATABASE_URL=postgres://… DEBUG=true .venv/bin/python bench/events_list.py
 
 Uses the club `bench-pages` of bench/sample_clubs.py (300 events of 40 players and 5
-rounds, 30,000 games). Builds the list 5 times (ladder.pages.event_summaries, the view's
+rounds, 30,000 games). Builds the list 5 times (ladder.event_pages.event_summaries, the view's
 work without the template) and prints each time and the median.
 """
 
@@ -26,14 +26,15 @@ def main() -> None:
 
     django.setup()
     from clubs.models import Club
-    from ladder import pages
+    from ladder.event_pages import event_summaries
+    from ladder.rosters import load_roster
 
     club = Club.objects.get(slug="bench-pages")
-    roster = pages.load_roster(club, False)
+    roster = load_roster(club, False)
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        events = pages.event_summaries(club, None, roster, "unconfirmed player")
+        events = event_summaries(club, None, roster, "unconfirmed player")
         times.append(time.perf_counter() - start)
     print(f"{len(events)} events: " + ", ".join(f"{t:.3f}" for t in times))
     print(f"median {statistics.median(times):.3f} s")

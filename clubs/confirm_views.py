@@ -48,15 +48,35 @@ def submit(
     change: pending_changes.PendingChange,
     *,
     changes: Callable[[object], bool] | None = None,
+    may_change: Callable[[], bool] | None = None,
 ) -> Submitted:
     """Apply `change` to a draft at once; for a published event return its confirm page,
     unless `changes` says the previewed write changes nothing (then it applies at once, as a
-    save of an unchanged form always has). Raises what the write raises."""
-    if pending_changes.needs_confirmation(event):
+    save of an unchanged form always has). `may_change`, when it cheaply finds the change
+    moves nothing, spares that preview. Raises what the write raises."""
+    impact, result = preview_or_apply(
+        request, event, change, changes=changes, may_change=may_change
+    )
+    page = None if impact is None else confirm_page(request, event, change, impact)
+    return Submitted(page, result)
+
+
+def preview_or_apply(
+    request: AuthedRequest,
+    event: Event,
+    change: pending_changes.PendingChange,
+    *,
+    changes: Callable[[object], bool] | None = None,
+    may_change: Callable[[], bool] | None = None,
+) -> tuple[LadderImpact | None, object]:
+    """`submit`'s first step, for a screen that adds its own notes before the confirm page:
+    what the change would move (None when it was applied at once) and what the write
+    returned (or, waiting, would return)."""
+    if pending_changes.needs_confirmation(event) and (may_change is None or may_change()):
         shown = pending_changes.preview(event.club_id, change, request.user)
         if changes is None or changes(shown.result):
-            return Submitted(confirm_page(request, event, change, shown.impact), shown.result)
-    return Submitted(None, change.apply(request.user))
+            return shown.impact, shown.result
+    return None, change.apply(request.user)
 
 
 def confirm_page(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import MutableMapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,11 +17,7 @@ from clubs import pending_changes, results
 from clubs.date_notes import from_stored, stored_date
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer
 from clubs.models import Event, User
-from ladder.impact import LadderImpact
 from ladder.results import Result
-
-SESSION_KEY = pending_changes.SESSION_KEY
-needs_confirmation = pending_changes.needs_confirmation
 
 
 @pending_changes.register
@@ -40,7 +35,20 @@ class PendingCorrection:
     token: str = dataclasses.field(default_factory=pending_changes.new_token)
 
     def apply(self, user: User | None) -> Event:
-        return apply(self, user)
+        """Store the corrected results, as a draft's are stored at once."""
+        if self.round_no is None:
+            return results.set_results(
+                self.event_id,
+                self.version,
+                self.imported,
+                user,
+                source=self.source,
+                replace_entries=self.replace_entries,
+                newcomer_start=self.newcomer_start,
+            )
+        return results.set_round_results(
+            self.event_id, self.version, self.round_no, self.imported, user
+        )
 
     def to_json(self) -> dict[str, Any]:
         return _to_json(self)
@@ -48,41 +56,6 @@ class PendingCorrection:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PendingCorrection:
         return _from_json(data)
-
-
-def apply(pending: PendingCorrection, user: User | None) -> Event:
-    """Store the corrected results, as a draft's are stored at once."""
-    if pending.round_no is None:
-        return results.set_results(
-            pending.event_id,
-            pending.version,
-            pending.imported,
-            user,
-            source=pending.source,
-            replace_entries=pending.replace_entries,
-            newcomer_start=pending.newcomer_start,
-        )
-    return results.set_round_results(
-        pending.event_id, pending.version, pending.round_no, pending.imported, user
-    )
-
-
-def preview(event: Event, pending: PendingCorrection, user: User | None) -> LadderImpact:
-    """What applying `pending` would move; raises what applying it would raise."""
-    return pending_changes.preview(event.club_id, pending, user).impact
-
-
-def hold(session: MutableMapping[str, Any], pending: PendingCorrection) -> None:
-    pending_changes.hold(session, pending)
-
-
-def take(session: MutableMapping[str, Any], event_id: int, token: str) -> PendingCorrection | None:
-    """The correction held for the event, if `token` is the one its confirm page showed."""
-    held = pending_changes.take(session, event_id, token)
-    return held if isinstance(held, PendingCorrection) else None
-
-
-drop = pending_changes.drop
 
 
 _PLAYER_FIELDS = [f.name for f in dataclasses.fields(ImportedPlayer)]

@@ -108,6 +108,29 @@ def names_change_anything(applied: DecisionsApplied) -> bool:
     return bool(applied.linked or applied.created or applied.dropped)
 
 
+def decisions_may_change(event: Event, decisions: tuple[NameDecision, ...]) -> bool:
+    """Whether the decisions could change a link, read from the links as they are (one or two
+    small queries) instead of a preview's replay. False only when each one leaves its entrant
+    as it is, as names_change_anything would find after applying them; a decision it cannot
+    judge (an entrant no longer in the event) says True, and the preview decides."""
+    links = dict(event.entries.values_list("id", "player"))
+    left_out: set[int] = set()
+    for decision in decisions:
+        if decision.entry_id not in links or decision.action == Action.NEW:
+            return True
+        if decision.action == Action.LINK and links[decision.entry_id] != decision.player_id:
+            return True
+        if decision.action == Action.NONE:
+            if links[decision.entry_id] is not None:
+                return True
+            left_out.add(decision.entry_id)
+    if not left_out:
+        return False
+    # Leaving an entrant without a player also takes their own byes away.
+    with_byes = event.games.filter(black__isnull=True).values_list("white", flat=True)
+    return not left_out.isdisjoint(with_byes)
+
+
 def decisions_described(event: Event, decisions: tuple[NameDecision, ...]) -> list[str]:
     """One line per entrant the decisions would move: the typed name and where it goes."""
     entries = event.entries.in_bulk([d.entry_id for d in decisions])

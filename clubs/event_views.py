@@ -248,6 +248,8 @@ def _submit_names(
             isinstance(applied, name_decisions.DecisionsApplied)
             and event_changes.names_change_anything(applied)
         ),
+        # A save of the names as they are (the usual one) needs no replay to say so.
+        may_change=lambda: event_changes.decisions_may_change(event, change.decisions),
     )
 
 

@@ -190,12 +190,8 @@ def event_upload_progress(
 def _store(
     request: AuthedRequest, event: Event, pending: corrections.PendingCorrection
 ) -> HttpResponse:
-    impact: LadderImpact | None = None
     try:
-        if corrections.needs_confirmation(event):
-            impact = corrections.preview(event, pending, request.user)
-        else:
-            corrections.apply(pending, request.user)
+        impact, _applied = confirm_views.preview_or_apply(request, event, pending)
     except ImportFileError as error:
         messages.error(request, error.message)
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
@@ -267,7 +263,6 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
         round_no = bounded_int(request.POST.get("round"), 0, 0, results.MAX_ROUND) or None
         if formset.is_valid() and version_form.is_valid():
             version = version_form.cleaned_data["version"]
-            impact: LadderImpact | None = None
             try:
                 imported = results.grid_to_imported(grid_rows_from(formset, round_no))
                 pending = corrections.PendingCorrection(
@@ -281,18 +276,15 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
                     if "more" in request.POST
                     else reverse("event_names", kwargs={"slug": slug, "event_id": event.pk}),
                 )
-                if corrections.needs_confirmation(event):
-                    impact = corrections.preview(event, pending, request.user)
-                else:
-                    corrections.apply(pending, request.user)
+                submitted = confirm_views.submit(request, event, pending)
             except event_drafts.StaleEditError as error:
                 messages.error(request, error.message)
                 return redirect(_grid_url(event, round_no))
             except (ImportFileError, event_drafts.PublishingError) as error:
                 messages.error(request, error.message)
             else:
-                if impact is not None:
-                    return confirm_views.confirm_page(request, event, pending, impact)
+                if submitted.page is not None:
+                    return submitted.page
                 messages.success(request, _("The results are saved."))
                 return redirect(pending.next_url)
         else:

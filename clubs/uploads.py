@@ -24,7 +24,7 @@ from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from clubs import corrections
+from clubs import corrections, pending_changes
 from clubs.event_drafts import PublishingError
 from clubs.importers import (
     ImportedEvent,
@@ -229,9 +229,9 @@ def read_upload(upload_id: int) -> None:
         try:
             imported, fmt = read_received(received, upload.event)
             pending = pending_for(upload.event, received, imported, fmt)
-            applied = not corrections.needs_confirmation(upload.event)
+            applied = not pending_changes.needs_confirmation(upload.event)
             if applied:
-                corrections.apply(pending, upload.user)
+                pending.apply(upload.user)
             status, outcome = Upload.Status.DONE, {"pending": pending.to_json(), "applied": applied}
         except SeveralEventsError as error:
             outcome = {"error": error.message, "events": [list(e) for e in error.events]}

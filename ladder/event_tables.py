@@ -16,6 +16,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ladder.event_pages import Board, EventPage, EventSummary, Standing, Winner
+from ladder.event_ratings import RatingLine
 from ladder.explain import (
     EXPECTED_DIGITS,
     ChangeSum,
@@ -26,7 +28,6 @@ from ladder.explain import (
     to_decimal,
 )
 from ladder.live_page import LivePage
-from ladder.pages import Board, EventPage, EventSummary, RatingLine, Standing, Winner
 from ladder.player_page import ClubRules
 from ladder.tables import DASH, Formats, player_link
 from ladder.tiebreak_labels import TIEBREAK_LABELS
@@ -72,11 +73,22 @@ def _winners(winners: Sequence[Winner], base: str) -> str:
 
 def tiebreak_heads(page: EventPage) -> SafeString:
     """The standings' tie-break column heads, in the club's order."""
+    return tiebreak_head_cells(page.order)
+
+
+def tiebreak_head_cells(order: Sequence[Tiebreak], *, coded: bool = False) -> SafeString:
+    """Tie-break column heads in `order`; `coded` marks each with its code (data-tiebreak),
+    as the director's standings of a club night are."""
+
+    def code(t: Tiebreak) -> str:
+        return f' data-tiebreak="{escape(t.value)}"' if coded else ""
+
     return mark_safe(
         "".join(
-            f'<th scope="col" class="num"><abbr title="{escape(str(TIEBREAK_LABELS[t].name))}">'
+            f'<th scope="col" class="num"{code(t)}>'
+            f'<abbr title="{escape(str(TIEBREAK_LABELS[t].name))}">'
             f"{escape(str(TIEBREAK_LABELS[t].short))}</abbr></th>"
-            for t in page.order
+            for t in order
         )
     )
 

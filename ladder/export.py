@@ -14,7 +14,7 @@ from clubs.models import Club
 from ladder.spreadsheet import csv_table
 
 if TYPE_CHECKING:
-    from ladder.pages import LadderRow
+    from ladder.rosters import LadderRow
 
 LADDER_FIELDS = [
     "rank",

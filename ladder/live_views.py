@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 
 from clubs.access import NOT_FOUND
 from clubs.models import Event
-from ladder import pages
 from ladder.live_page import live_page
+from ladder.rosters import load_roster
 from ladder.views import Visit, club_view
 
 # Long enough for a parent's phone to stay calm, short enough to follow a round.
@@ -24,7 +24,7 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     if event.status == Event.Status.PUBLISHED:
         # Over: its page is the event's own, rated.
         return redirect(f"{visit.base}events/{event.pk}/")
-    roster = pages.load_roster(visit.club, visit.is_director)
+    roster = load_roster(visit.club, visit.is_director)
     # A club night's newcomer is held (clubs.models.Player.held): named once it is published.
     live = live_page(event, roster, _("newcomer"))
     # Reloading by itself only when the visitor asks (?follow=1), with a link to stop: a

@@ -12,7 +12,7 @@ from django.db import connection
 from clubs.models import Club, Entry, Event, Game
 from ladder.models import PlayerEventResult, RatedEvent
 from ladder.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
-from ladder.player_stats import GameSummaries, KindSummary, PlayedGame
+from ladder.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
 from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
@@ -22,34 +22,27 @@ from ladder.rosters import Roster, RosterPlayer
 
 
 @dataclass
-class Record:
-    """A lifetime record: games played over the board apart from byes and forfeits."""
+class Record(Tally):
+    """A lifetime record: games played over the board (counted as every Tally counts them)
+    apart from byes and forfeits."""
 
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
     byes: int = 0
     forfeits_won: int = 0
     forfeits_lost: int = 0
 
     @property
     def played(self) -> int:
-        return self.won + self.drawn + self.lost
+        return self.games
 
     @property
     def forfeits(self) -> int:
         return self.forfeits_won + self.forfeits_lost
 
-    def add(self, result: Result, mine: float, theirs: float) -> None:
+    def add_result(self, result: Result, mine: float, theirs: float) -> None:
         if result.is_bye:
             self.byes += 1
         elif result.is_played or result.is_unrated_result:
-            if mine > theirs:
-                self.won += 1
-            elif mine < theirs:
-                self.lost += 1
-            else:
-                self.drawn += 1
+            self.add(mine, theirs)
         elif mine > theirs:
             self.forfeits_won += 1
         else:
@@ -311,7 +304,7 @@ def player_page(
     ) in _player_games(club, player_id):
         result, white_score, black_score, over_the_board = facts[result_code]
         mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
-        record.add(result, mine, theirs)
+        record.add_result(result, mine, theirs)
         opponent_name = roster.names.get(opponent, "") if opponent else ""
         event = events.get(event_id)
         counted: bool | None = None

@@ -8,6 +8,7 @@ rules of ladder.display), links to players only where the page may link (``link`
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from html import escape
 
@@ -59,22 +60,26 @@ def player_chart(page: PlayerPage) -> SafeString:
         )
     ]
     not_rated = _("not rated")
-    written = {e.event_id for e in page.events}
+    written = rating_rows(page, f)
     for n, e in enumerate(history):
-        rating = f.whole(e.post_rating)
-        if e.event_id not in written:
+        row = written.get(e.event_id)
+        if row is None:
             later = history[n + 1].date if n + 1 < len(history) else None
             if later is None or (later.year, later.month) != (e.date.year, e.date.month):
-                points.append(ChartPoint(e.post_rating, "", e.date, shown=rating, marked=False))
+                points.append(
+                    ChartPoint(
+                        e.post_rating, "", e.date, shown=f.whole(e.post_rating), marked=False
+                    )
+                )
             continue
-        label = f"{f.date(e.date)} {e.name}: {rating}"
+        label = f"{row.day} {row.name}: {row.shown}"
         points.append(
             ChartPoint(
-                e.post_rating,
-                label if e.rated else f"{label} ({not_rated})",
+                row.rating,
+                label if row.rated else f"{label} ({not_rated})",
                 e.date,
-                RATED if e.rated else UNRATED,
-                rating,
+                RATED if row.rated else UNRATED,
+                row.shown,
             )
         )
     text = ChartText(
@@ -106,12 +111,34 @@ def history_body(page: PlayerPage) -> SafeString:
         f'<td class="num">{f.whole(first.pre_rating)}</td></tr>\n'
     ]
     out += [
-        f"<tr><td>{f.date(e.date)}</td>"
-        f"<td>{escape(e.name)}{'' if e.rated else f' ({not_rated})'}</td>"
-        f'<td class="num">{f.whole(e.post_rating)}</td></tr>\n'
-        for e in page.events
+        f"<tr><td>{row.day}</td>"
+        f"<td>{escape(row.name)}{'' if row.rated else f' ({not_rated})'}</td>"
+        f'<td class="num">{row.shown}</td></tr>\n'
+        for row in rating_rows(page, f).values()
     ]
     return mark_safe("".join(out))
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """An event this page writes out, as the chart's marker and the history table's row both
+    show it."""
+
+    day: str  # the date as the page writes it
+    name: str
+    rated: bool
+    rating: float  # after the event
+    shown: str  # the rating as the page writes it
+
+
+def rating_rows(page: PlayerPage, f: Formats) -> dict[int, RatingRow]:
+    """The rows of the events this page writes out, oldest first, by event id."""
+    return {
+        e.event_id: RatingRow(
+            f.date(e.date), e.name, e.rated, e.post_rating, f.whole(e.post_rating)
+        )
+        for e in page.events
+    }
 
 
 def years_body(page: PlayerPage, base: str) -> SafeString:

@@ -22,11 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ladder.list_options import ListOptions, games_to_go
-from ladder.pages import (
-    LadderRow,
-    RosterPlayer,
-    half_up,
-)
+from ladder.page_texts import half_up
+from ladder.rosters import LadderRow, RosterPlayer
 
 MINUS = "\u2212"
 DASH = "—"

@@ -35,7 +35,7 @@ from clubs.access import (
     event_for_share_token,
 )
 from clubs.models import Club, Event, Player
-from ladder import page_cache, pages, rating_rules
+from ladder import event_pages, page_cache, rating_rules, rosters
 from ladder.changes import request_full_rebuild
 from ladder.event_export import event_csv, event_trf
 from ladder.event_export import file_name as export_file_name
@@ -49,6 +49,8 @@ from ladder.export import (
 )
 from ladder.language import use_club_language
 from ladder.list_pages import ladder_list, roster_list
+from ladder.player_page import RECENT_LIMIT, Shown
+from ladder.player_page import player_page as player_page_data
 from ladder.player_tables import player_chart
 
 
@@ -211,10 +213,10 @@ def _page(
     return response
 
 
-def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[pages.LadderRow], bool]:
+def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[rosters.LadderRow], bool]:
     active_only = request.GET.get("active") == "1"
-    since = pages.active_since(timezone.localdate()) if active_only else None
-    roster = pages.load_roster(visit.club, visit.is_director)
+    since = rosters.active_since(timezone.localdate()) if active_only else None
+    roster = rosters.load_roster(visit.club, visit.is_director)
     return roster.ladder(since), active_only
 
 
@@ -228,7 +230,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
         visit.context(
             rows=rows,
             listed=listed,
-            provisional_below=pages.provisional_below(visit.club),
+            provisional_below=rosters.provisional_below(visit.club),
             active_only=active_only,
             section="ladder",
         ),
@@ -289,10 +291,10 @@ def _download(text: str, content_type: str, filename: str, club: Club) -> HttpRe
 
 @club_view()
 def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
-    roster = pages.load_roster(visit.club, visit.is_director)
+    roster = rosters.load_roster(visit.club, visit.is_director)
     players = roster.by_name()
     listed = roster_list(players, request.GET)
-    below = pages.provisional_below(visit.club)
+    below = rosters.provisional_below(visit.club)
     return render(
         request,
         "ladder/roster.html",
@@ -307,12 +309,12 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
     line always cover the whole history."""
     year = _year(request.GET.get("year"))
     if year is None:
-        since = pages.active_since(timezone.localdate())
-        shown = pages.Shown(since=since, limit=pages.RECENT_LIMIT)
+        since = rosters.active_since(timezone.localdate())
+        shown = Shown(since=since, limit=RECENT_LIMIT)
     else:
-        shown = pages.Shown(year=year)
-    roster = pages.load_roster(visit.club, visit.is_director)
-    page = pages.player_page(visit.club, roster, player_id, shown)
+        shown = Shown(year=year)
+    roster = rosters.load_roster(visit.club, visit.is_director)
+    page = player_page_data(visit.club, roster, player_id, shown)
     if page is not None and year is not None and not page.events:
         raise Http404(NOT_FOUND)
     if page is None:
@@ -351,8 +353,8 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     kind = request.GET.get("kind")
     if kind not in kinds:
         kind = None  # an unknown kind shows every event rather than failing
-    roster = pages.load_roster(visit.club, visit.is_director)
-    events = pages.event_summaries(visit.club, kind, roster, _("unconfirmed player"))
+    roster = rosters.load_roster(visit.club, visit.is_director)
+    events = event_pages.event_summaries(visit.club, kind, roster, _("unconfirmed player"))
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
@@ -374,9 +376,9 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     event = visit.club.events.published().filter(pk=event_id).first()
     if event is None:
         raise Http404(NOT_FOUND)
-    roster = pages.load_roster(visit.club, visit.is_director)
-    after = pages.read_after(request.GET.get("after"))
-    page = pages.event_page(event, roster, _("unconfirmed player"), after)
+    roster = rosters.load_roster(visit.club, visit.is_director)
+    after = event_pages.read_after(request.GET.get("after"))
+    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(request, "ladder/event.html", visit.context(page=page, section="events"))
 
 
@@ -416,9 +418,9 @@ def shared_event(request: HttpRequest, share_token: str) -> HttpResponse:
 
 
 def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> HttpResponse:
-    roster = pages.load_roster(visit.club, viewer_is_director=False)
-    after = pages.read_after(request.GET.get("after"))
-    page = pages.event_page(event, roster, _("unconfirmed player"), after)
+    roster = rosters.load_roster(visit.club, viewer_is_director=False)
+    after = event_pages.read_after(request.GET.get("after"))
+    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(
         request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
     )

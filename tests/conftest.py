@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from ladder import page_cache, pages
+from ladder import page_cache, rosters
 from tests.factories import make_club, make_user
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -48,7 +48,7 @@ def _services(request: pytest.FixtureRequest):
         overrides["REDIS_URL"] = None
     # Test databases reuse ids and versions, so a page kept by one test could answer another.
     caches[page_cache.CACHE_ALIAS].clear()
-    pages.forget_rosters()
+    rosters.forget_rosters()
     # override_settings, not the `settings` fixture: some tests name a parameter `settings`.
     with override_settings(**overrides):
         yield

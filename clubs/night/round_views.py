@@ -19,9 +19,9 @@ from clubs.access import NOT_FOUND, AuthedRequest
 from clubs.event_drafts import PublishingError, listed
 from clubs.models import Board, Entry, Event, Round
 from clubs.night import changes, evening, rounds
-from clubs.night.forms import BoardResultForm, tiebreak_label
+from clubs.night.forms import BoardResultForm
 from clubs.night.views import entrant_name, is_closed, night_for_director
-from ladder.event_tables import tiebreak_text
+from ladder.event_tables import tiebreak_head_cells, tiebreak_text
 from ladder.page_texts import points_text
 from ladder.result_labels import RESULT_LABELS
 from ladder.tables import Formats
@@ -235,7 +235,7 @@ def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpRes
             "event": event,
             "after": after,
             "rounds": range(1, paired + 1),
-            "tiebreaks": [tiebreak_label(t) for t in order],
+            "tiebreak_heads": tiebreak_head_cells(order, coded=True),
             "rows": rows,
         },
     )

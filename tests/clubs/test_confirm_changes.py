@@ -333,3 +333,67 @@ def test_every_kind_survives_the_session_round_trip_whole(published):
         pending_changes.hold(session, change)
         assert pending_changes.take(session, published.pk, "wrong") is None
         assert pending_changes.take(session, published.pk, change.token) == change
+
+
+@pytest.fixture
+def previews(monkeypatch):
+    """Every preview a submit runs (the in-memory replay), still run as before."""
+    calls = []
+    real = pending_changes.preview
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pending_changes, "preview", counted)
+    return calls
+
+
+def unchanged_names(event):
+    return {"version": v(event)} | {
+        f"decision_{e.pk}": f"p{e.player_id}" for e in Entry.objects.filter(event=event)
+    }
+
+
+def test_an_unchanged_names_form_of_a_published_event_is_saved_without_a_preview(
+    signed_in, club, published, previews
+):
+    before = state(club, published)
+    target = reverse("event_names", args=[club.slug, published.pk])
+    response = signed_in.post(target, unchanged_names(published), follow=True)
+    assert previews == []
+    assert "Saved: 0 linked to existing players" in response.content.decode()
+    links, ratings, versions = before[1], before[0], before[3:5]
+    after = state(club, published)
+    assert (after[1], after[0], after[3:5]) == (links, ratings, versions)
+
+
+def test_a_changed_names_form_is_still_previewed_first(signed_in, club, published, previews):
+    data = unchanged_names(published)
+    data[f"decision_{bobs_entry(published).pk}"] = f"p{Player.objects.get(name='Eve Evans').pk}"
+    response = signed_in.post(reverse("event_names", args=[club.slug, published.pk]), data)
+    assert len(previews) == 1
+    assert response.status_code == 200
+    assert response.context["pending"].decisions
+
+
+def test_what_may_change_is_read_from_the_links_as_they_are(club, published, players):
+    bob = bobs_entry(published)
+    eve = players[4]
+    late = make_event(club, [(1, players[0], None, Result.BYE_FULL)], date=dt.date(2026, 3, 7))
+    with_bye = Entry.objects.get(event=late)
+    Entry.objects.filter(pk=with_bye.pk).update(player=None)
+    Entry.objects.filter(pk=bob.pk).update(player=None)
+    may_change = event_changes.decisions_may_change
+
+    def decided(*decisions):
+        return tuple(NameDecision(*d) for d in decisions)
+
+    assert not may_change(published, decided((bob.pk, Action.NONE)))
+    assert may_change(published, decided((bob.pk, Action.LINK, eve.pk)))
+    assert may_change(published, decided((bob.pk, Action.NEW)))
+    assert may_change(published, decided((with_bye.pk, Action.NONE)))  # not this event's
+    # Left without a player already, but their own bye would go.
+    assert may_change(late, decided((with_bye.pk, Action.NONE)))
+    ann = Entry.objects.get(event=published, typed_name="Ann Apple")
+    assert not may_change(published, decided((ann.pk, Action.LINK, ann.player_id)))

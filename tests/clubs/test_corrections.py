@@ -10,7 +10,7 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs import corrections
+from clubs import corrections, pending_changes
 from clubs.models import AuditEntry, Club, Event, Game, Player
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
@@ -176,7 +176,7 @@ def test_a_correction_the_event_would_refuse_is_refused_before_any_confirmation(
     assert "not confirmed players" in response.content.decode()
     assert "impact" not in response.context
     assert state(club, published) == before
-    assert not signed_in.session.get(corrections.SESSION_KEY)
+    assert not signed_in.session.get(pending_changes.SESSION_KEY)
 
 
 def test_a_drafts_grid_is_still_saved_at_once(signed_in, club, players):
@@ -205,8 +205,8 @@ def test_a_held_correction_survives_the_session_round_trip_whole(club, published
         next_url="/x/",
     )
     session: dict = {}
-    corrections.hold(session, pending)
-    assert corrections.take(session, published.pk, "wrong") is None
-    assert corrections.take(session, published.pk, pending.token) == pending
-    corrections.drop(session, published.pk)
-    assert corrections.take(session, published.pk, pending.token) is None
+    pending_changes.hold(session, pending)
+    assert pending_changes.take(session, published.pk, "wrong") is None
+    assert pending_changes.take(session, published.pk, pending.token) == pending
+    pending_changes.drop(session, published.pk)
+    assert pending_changes.take(session, published.pk, pending.token) is None

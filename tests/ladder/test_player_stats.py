@@ -2,7 +2,9 @@
 
 import datetime as dt
 
-from ladder.player_stats import GameSummaries, PlayedGame
+from ladder.player_page import Record
+from ladder.player_stats import GameSummaries, PlayedGame, Tally
+from ladder.results import Result
 
 JAN, FEB = dt.date(2026, 1, 10), dt.date(2026, 2, 7)
 
@@ -86,3 +88,18 @@ def test_kinds_come_in_the_given_order_any_other_last():
         for k in s.by_kind(["standard", "blitz"])
     ]
     assert rows == [("standard", 2, 2, 1.5), ("blitz", 1, 1, 1), ("odd", 1, 1, 1)]
+
+
+def test_the_lifetime_record_counts_played_games_as_a_tally_does_and_keeps_the_rest_apart():
+    record, tally = Record(), Tally()
+    for mine, theirs in [(1, 0), (0.5, 0.5), (0, 1), (1, 0)]:
+        record.add_result(Result.WHITE_WIN, mine, theirs)
+        tally.add(mine, theirs)
+    record.add_result(Result.UNRATED_DRAW, 0.5, 0.5)
+    tally.add(0.5, 0.5)
+    record.add_result(Result.BYE_FULL, 1, 0)
+    record.add_result(Result.WHITE_FORFEIT_WIN, 1, 0)
+    record.add_result(Result.BLACK_FORFEIT_WIN, 0, 1)
+    assert (record.won, record.drawn, record.lost) == (tally.won, tally.drawn, tally.lost)
+    assert (record.played, record.byes, record.forfeits) == (5, 1, 2)
+    assert (record.forfeits_won, record.forfeits_lost) == (1, 1)

@@ -16,9 +16,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
-from ladder.pages import event_page, load_roster
+from ladder.event_pages import event_page
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.rosters import load_roster
 from ladder.wallchart import WallGame, cell_text, wall_chart
 from tests.factories import make_club, make_event
 

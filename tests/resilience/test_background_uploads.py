@@ -166,7 +166,7 @@ def test_a_job_that_fails_unexpectedly_leaves_a_refusal_not_a_row_in_progress(
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(uploads.corrections, "apply", broken)
+    monkeypatch.setattr(uploads.corrections.PendingCorrection, "apply", broken)
     response = post_file(signed_in, draft, big_csv())
     assert Upload.objects.get().status == Upload.Status.FAILED
     page = signed_in.get(response["Location"], follow=True)

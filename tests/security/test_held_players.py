@@ -16,7 +16,7 @@ from django.urls import NoReverseMatch, reverse
 from clubs.models import Board, Club, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision, apply_name_decisions
 from clubs.publishing import publish_event
-from ladder import pages
+from ladder import rosters
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
@@ -105,7 +105,7 @@ def test_a_held_player_is_on_no_visitor_route_in_any_language_until_published(
     answered, leaks = 0, []
     for url in urls:
         for language in LANGUAGES:
-            pages.forget_rosters()
+            rosters.forget_rosters()
             response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
             answered += response.status_code == 200
             body = response.content.decode()
@@ -131,7 +131,7 @@ def test_a_held_player_is_on_no_visitor_route_in_any_language_until_published(
     replay_ladder(world["club"].pk, full=True)
     shown = HELD if name_display == "full" else HELD_INITIALS
     for language in LANGUAGES:
-        pages.forget_rosters()
+        rosters.forget_rosters()
         for name, kwargs in (
             ("club_roster", {}),
             ("club_player", {"player_id": world["held"].pk}),

@@ -105,7 +105,7 @@ def grid_correction(event: Event, row_at: int, result: Result, *, one_round: boo
         event_id=event.pk, version=event.edit_version, source="grid", replace_entries=False,
         round_no=round_no, imported=results.grid_to_imported(rows), next_url="/",
     )  # fmt: skip
-    corrections.apply(pending, None)
+    pending.apply(None)
 
 
 # --- The exact case of the issue ---------------------------------------------------------------
