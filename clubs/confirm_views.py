@@ -26,9 +26,9 @@ from clubs.access import AuthedRequest, event_for_director
 from clubs.event_drafts import PublishingError, fields_of
 from clubs.event_forms import EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
-from clubs.merging import RosterChangeError
 from clubs.models import Entry, Event, Player
 from clubs.name_decisions import DecisionsApplied
+from clubs.roster.merging import RosterChangeError
 from ladder.impact import LadderImpact
 
 MOVES_SHOWN = 25  # the largest rating moves a confirm page lists

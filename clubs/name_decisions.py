@@ -23,9 +23,9 @@ from clubs.event_drafts import (
     refuse_deleted,
 )
 from clubs.importers.base import name_key as typed_key
-from clubs.merging import REASON_LABELS, prepared_roster
 from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
 from clubs.results import MAX_NAME_LENGTH
+from clubs.roster.merging import REASON_LABELS, prepared_roster
 from ladder.changes import club_changed
 from ladder.policies import get_policy
 from ladder.results import Result

@@ -25,9 +25,9 @@ from clubs.access import (
 from clubs.accounts import invitations
 from clubs.accounts.forms import too_many_from_address
 from clubs.accounts.throttle import address_allows
-from clubs.erasure import erase_player
 from clubs.forms import AuditFilterForm, ClubCreateForm, InviteDirectorForm
 from clubs.models import Club, ClubRole
+from clubs.roster.erasure import erase_player
 
 AUDIT_PER_PAGE = 100
 

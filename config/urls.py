@@ -63,7 +63,7 @@ urlpatterns = [
         name="player_erase",
     ),
     path("", include("billing.urls")),
-    path("", include("clubs.roster_urls")),
+    path("", include("clubs.roster.urls")),
     path("", include("clubs.event_urls")),
     path("", include("clubs.night.urls")),
     path("", include("ladder.page_urls")),

@@ -17,7 +17,7 @@ from clubs.event_drafts import MAX_EVENT_NAME_LENGTH
 from clubs.models import Event, FirstColour, PairingBye, PairingSystem
 from clubs.night.evening import BY_LOT
 from clubs.night.pairs import Shown
-from clubs.players import MAX_NAME_LENGTH
+from clubs.roster.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
 from ladder.results import Result
 from ladder.tiebreak_labels import TIEBREAK_LABELS

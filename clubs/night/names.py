@@ -2,7 +2,7 @@
 
 The check-in search, the late-arrival search, "add a newcomer" and the start_event
 command all read a typed name the way the roster's name suggestions do
-(clubs.merging.prepared_roster and matching.suggest_prepared, aliases included): a name
+(clubs.roster.merging.prepared_roster and matching.suggest_prepared, aliases included): a name
 that is exactly one roster player or alias after normalisation is that player; a name
 close to roster players shows them, and a new player is made only when the director
 says, explicitly, that this is a new person.
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from clubs.merging import prepared_roster
 from clubs.models import Club, Player
+from clubs.roster.merging import prepared_roster
 from matching import suggest_prepared
 
 SHOWN = 5  # close players shown for one typed name

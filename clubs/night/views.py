@@ -19,10 +19,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import players
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
 from clubs.event_drafts import PublishingError
-from clubs.merging import RosterChangeError
 from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
 from clubs.night import changes, evening, names, pairing
 from clubs.night import rounds as night_rounds
@@ -37,7 +35,9 @@ from clubs.night.forms import (
     StartNightForm,
 )
 from clubs.night.names import check_newcomer
-from clubs.players import MAX_NAME_LENGTH
+from clubs.roster import players
+from clubs.roster.merging import RosterChangeError
+from clubs.roster.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
 
 # The start form's fields a search or a newcomer carries over in the page's address.

@@ -10,9 +10,9 @@ from django.utils import translation
 
 from clubs import audit
 from clubs.audit_sentences import SENTENCES, names_for, sentence, sentences
-from clubs.merging import merge_players
 from clubs.models import AuditEntry, Club, User
-from clubs.players import rename_player, update_player_details
+from clubs.roster.merging import merge_players
+from clubs.roster.players import rename_player, update_player_details
 from ladder.results import Result
 from tests.factories import make_event, make_players
 

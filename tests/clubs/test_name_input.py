@@ -13,13 +13,13 @@ from clubs import name_decisions, results
 from clubs.event_drafts import EventDetails
 from clubs.event_forms import AddEntryForm
 from clubs.importers import parse_file
-from clubs.merging import duplicate_candidates, prepared_roster, repoint_entry
 from clubs.models import Entry, Event, Player
 from clubs.name_decisions import Action, NameDecision
 from clubs.results import GridRow
 from clubs.results_forms import GridRowForm
-from clubs.roster_views import RepointForm
-from clubs.starting_ladder import import_starting_ladder, parse_starting_ladder
+from clubs.roster.merging import duplicate_candidates, prepared_roster, repoint_entry
+from clubs.roster.starting_ladder import import_starting_ladder, parse_starting_ladder
+from clubs.roster.views import RepointForm
 from matching import KEY_VERSION, Reason, name_key, suggest_prepared
 from tests.factories import make_players
 

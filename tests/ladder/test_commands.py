@@ -141,7 +141,7 @@ def test_createclub_requires_a_name(db):
 IN_CI = os.environ.get("CI", "").lower() == "true"
 NAME_KEY_MISSING = (
     "matching.name_key is not importable yet (the matching package is being written); "
-    "clubs/starting_ladder.py imports it to store each player's name key"
+    "clubs/roster/starting_ladder.py imports it to store each player's name key"
 )
 
 

@@ -15,12 +15,12 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.erasure import erase_player
 from clubs.event_drafts import EventDetails, update_event
 from clubs.models import Club, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision, apply_name_decisions
-from clubs.players import release_player, update_player_details
 from clubs.publishing import delete_event, unpublish_event
+from clubs.roster.erasure import erase_player
+from clubs.roster.players import release_player, update_player_details
 from ladder import page_cache
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder

@@ -14,8 +14,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 
 import ladder.replay
 from clubs import publishing
-from clubs.merging import RosterChangeError, merge_players, undo_merge
 from clubs.models import Club, Event, Game, Merge, Player
+from clubs.roster.merging import RosterChangeError, merge_players, undo_merge
 from ladder.changes import club_changed
 from ladder.jobs import sweep_ladders
 from ladder.replay import verify_ladder

@@ -6,7 +6,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
-from clubs.starting_ladder import StartingLadderError, import_starting_ladder, parse_starting_ladder
+from clubs.roster.starting_ladder import (
+    StartingLadderError,
+    import_starting_ladder,
+    parse_starting_ladder,
+)
 
 
 class Command(BaseCommand):

@@ -27,7 +27,7 @@ from clubs.models import (
 )
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
-from clubs.players import add_player
+from clubs.roster.players import add_player
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event

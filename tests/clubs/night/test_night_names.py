@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from clubs.models import Event, Player, PlayerAlias
 from clubs.night import evening as club_night
-from clubs.players import add_player
+from clubs.roster.players import add_player
 from matching import name_key
 
 pytestmark = pytest.mark.django_db

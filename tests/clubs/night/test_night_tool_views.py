@@ -15,7 +15,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Player
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
-from clubs.players import add_player
+from clubs.roster.players import add_player
 from ladder.event_pages import event_page
 from ladder.results import Result
 from ladder.rosters import load_roster

@@ -16,7 +16,7 @@ from clubs.models import AuditEntry, Board, Club, Event, Game, NeverPair, Pairin
 from clubs.night import changes, evening
 from clubs.night import rounds as night_rounds
 from clubs.night.models import Round
-from clubs.players import add_player
+from clubs.roster.players import add_player
 from ladder.event_export import event_trf
 from ladder.event_pages import event_page
 from ladder.results import Result

@@ -25,7 +25,7 @@ from clubs.models import (
 )
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
-from clubs.players import rename_player
+from clubs.roster.players import rename_player
 from ladder import tiebreaks
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players

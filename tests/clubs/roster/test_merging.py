@@ -5,8 +5,9 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from clubs.erasure import erase_player
-from clubs.merging import (
+from clubs.models import AuditEntry, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
+from clubs.roster.erasure import erase_player
+from clubs.roster.merging import (
     RosterChangeError,
     dismiss_duplicate,
     duplicate_candidates,
@@ -17,7 +18,6 @@ from clubs.merging import (
     undo_blockers,
     undo_merge,
 )
-from clubs.models import AuditEntry, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder

@@ -1,6 +1,6 @@
 """A director's writes to one player: adding, renaming, deleting, and their own details.
 
-Merges, undos and re-pointed entries are clubs/merging.py; erasure is clubs/erasure.py.
+Merges, undos and re-pointed entries are merging.py beside it; erasure is erasure.py.
 Each write runs in one transaction with its audit entry and `club_changed`; a refused
 one raises RosterChangeError with a message for the director.
 """
@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.erasure import placeholder_name
 from clubs.event_drafts import max_length
-from clubs.merging import RosterChangeError
 from clubs.models import Club, Merge, Player, PlayerAlias, User
+from clubs.roster.erasure import placeholder_name
+from clubs.roster.merging import RosterChangeError
 from ladder.changes import club_changed
 from matching import clean_name, first_last, name_key
 

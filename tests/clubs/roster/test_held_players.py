@@ -11,11 +11,8 @@ from django.db import transaction
 from django.urls import reverse
 
 from clubs import audit_sentences
-from clubs.erasure import erase_player, placeholder_name
-from clubs.merging import merge_players, prepared_roster, undo_merge
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision, apply_name_decisions
-from clubs.players import add_player, release_player
 from clubs.publishing import (
     delete_event,
     publish_event,
@@ -23,6 +20,9 @@ from clubs.publishing import (
     unconfirmed_names,
     unpublish_event,
 )
+from clubs.roster.erasure import erase_player, placeholder_name
+from clubs.roster.merging import merge_players, prepared_roster, undo_merge
+from clubs.roster.players import add_player, release_player
 from ladder.results import Result
 from matching import suggest_prepared
 from tests.clubs.test_import_event import SWISS_MANAGER
@@ -200,7 +200,7 @@ def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(clie
 
 
 def test_a_draft_entry_re_pointed_to_a_new_player_holds_that_player(club, director):
-    from clubs.merging import repoint_entry
+    from clubs.roster.merging import repoint_entry
 
     (ann,) = make_players(club, ["Ann Archer"])
     draft, zoe = draft_with_newcomer(club, director, ann)

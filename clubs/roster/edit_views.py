@@ -1,7 +1,7 @@
 """The directors' roster, its own writes: add a player, rename one, offer "First Last" for
 names that arrived as "Last,First", delete an empty one.
 
-Thin views: the access helpers answer 404 to outsiders and clubs.players makes every
+Thin views: the access helpers answer 404 to outsiders and clubs.roster.players makes every
 change (and refuses, with a message, what it must not do).
 """
 
@@ -18,9 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.access import AuthedRequest, club_for_director, player_for_director
 from clubs.event_forms import PlayerNameField
-from clubs.merging import RosterChangeError
 from clubs.models import Player
-from clubs.players import (
+from clubs.roster.merging import RosterChangeError
+from clubs.roster.players import (
     MAX_BULK_RENAMES,
     add_player,
     delete_player,

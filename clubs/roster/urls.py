@@ -2,8 +2,8 @@
 
 from django.urls import URLPattern, path
 
-from clubs import roster_edit_views as edits
-from clubs import roster_views as views
+from clubs.roster import edit_views as edits
+from clubs.roster import views
 
 urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/players/", views.players, name="roster_players"),

@@ -1,7 +1,7 @@
 """The directors' roster: players, possible duplicates, merges and their undo, re-pointing.
 
 Thin views: the access helpers answer 404 to outsiders, the forms turn posted ids
-into this club's active players, and clubs.merging makes every change.
+into this club's active players, and clubs.roster.merging makes every change.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, player_for
 from clubs.event_changes import PendingRepoint
 from clubs.event_drafts import PublishingError
 from clubs.event_forms import PlayerNameField
-from clubs.merging import (
+from clubs.models import Club, Entry, Merge, NeverPair, Player, PlayerAlias
+from clubs.roster.edit_views import RenameForm
+from clubs.roster.merging import (
     REASON_LABELS,
     RosterChangeError,
     check_merge,
@@ -36,9 +38,7 @@ from clubs.merging import (
     undo_blockers,
     undo_merge,
 )
-from clubs.models import Club, Entry, Merge, NeverPair, Player, PlayerAlias
-from clubs.players import update_player_details
-from clubs.roster_edit_views import RenameForm
+from clubs.roster.players import update_player_details
 from matching import first_last, suggest_prepared
 
 if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from clubs.merging import merge_players
 from clubs.models import AuditEntry, Club, DuplicateDismissal, Entry, Merge, Player, PlayerAlias
+from clubs.roster.merging import merge_players
 from ladder.replay import verify_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
