@@ -174,10 +174,11 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from django.test import Client
     from django.urls import reverse
 
-    from clubs import event_drafts, name_decisions, publishing, results
+    from clubs import event_drafts, publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
-    from clubs.name_decisions import apply_name_decisions
+    from clubs.names import decisions as name_decisions
+    from clubs.names.decisions import apply_name_decisions
     from clubs.roster import merging
     from ladder import jobs, preview
     from ladder.changes import club_changed

@@ -103,9 +103,10 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
     from django.urls import reverse
     from django.utils.http import urlencode
 
-    from clubs import event_drafts, name_decisions, publishing, results
+    from clubs import event_drafts, publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Player, User
+    from clubs.names import decisions as name_decisions
     from matching import name_key
 
     trf_file = bench_module("import_event").trf_file

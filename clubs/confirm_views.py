@@ -27,7 +27,7 @@ from clubs.event_drafts import PublishingError, fields_of
 from clubs.event_forms import EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
 from clubs.models import Entry, Event, Player
-from clubs.name_decisions import DecisionsApplied
+from clubs.names.decisions import DecisionsApplied
 from clubs.roster.merging import RosterChangeError
 from ladder.impact import LadderImpact
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from clubs import pending_changes
 from clubs.event_drafts import EventDetails, fields_of, update_event
 from clubs.models import Entry, Event, Player, User
-from clubs.name_decisions import Action, DecisionsApplied, NameDecision, apply_name_decisions
+from clubs.names.decisions import Action, DecisionsApplied, NameDecision, apply_name_decisions
 from clubs.roster.merging import RosterChangeError, repoint_entry
 
 

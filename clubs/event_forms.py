@@ -1,5 +1,5 @@
 """Forms of the event screens (details, names, actions): they read input; the modules they
-name (clubs/event_drafts.py, clubs/name_decisions.py, clubs/publishing.py) decide what it means.
+name (clubs/event_drafts.py, clubs/names/decisions.py, clubs/publishing.py) decide what it means.
 The results screens' forms are clubs/results_forms.py."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from django import forms
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from clubs import names_html
 from clubs.event_drafts import EventDetails
 from clubs.models import Event
-from clubs.name_decisions import Action, NameDecision, NameReview, NameRoster
-from clubs.name_table import Bulk, PlayerDetails
+from clubs.names import html as names_html
+from clubs.names.decisions import Action, NameDecision, NameReview, NameRoster
+from clubs.names.table import Bulk, PlayerDetails
 from matching import clean_name
 
 
@@ -245,7 +245,7 @@ class NamesForm(forms.Form):
     def rows_html(
         self, reviews: list[NameReview], details: Mapping[int, PlayerDetails]
     ) -> SafeString:
-        """Every shown typed name's table row (clubs/names_html.py), as a browser shows the
+        """Every shown typed name's table row (clubs/names/html.py), as a browser shows the
         form: the submitted values of a bound form, else the initial ones. `reviews` are the
         suggestions to offer (a bound form was read without them), `details` their players'
         ladder standing."""

@@ -1,7 +1,7 @@
 """The director's event screens: details, names, preview, publishing (results: results_views.py).
 
 Thin views: the access helper, a form, one function of the event modules (clubs/event_drafts.py,
-clubs/name_decisions.py, clubs/publishing.py), a redirect.
+clubs/names/decisions.py, clubs/publishing.py), a redirect.
 """
 
 from __future__ import annotations
@@ -15,16 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import (
-    audit,
-    confirm_views,
-    event_changes,
-    event_drafts,
-    name_decisions,
-    name_table,
-    names_html,
-    publishing,
-)
+from clubs import audit, confirm_views, event_changes, event_drafts, publishing
 from clubs.access import AuthedRequest, club_for_director, event_for_director
 from clubs.event_forms import (
     ActionForm,
@@ -36,6 +27,9 @@ from clubs.event_forms import (
     roster_label,
 )
 from clubs.models import Club, Entry, Event
+from clubs.names import decisions as name_decisions
+from clubs.names import html as names_html
+from clubs.names import table as name_table
 from ladder.event_export import event_csv, event_trf
 from ladder.event_export import file_name as export_file_name
 from ladder.preview import preview_event

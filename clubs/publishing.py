@@ -27,7 +27,7 @@ from clubs.event_drafts import (
 )
 from clubs.importers import ImportedEvent
 from clubs.models import Club, Entry, Event, Game, Merge, NewcomerStart, Player, User
-from clubs.name_decisions import (
+from clubs.names.decisions import (
     DecisionsApplied,
     apply_name_decisions,
     automatic_decisions,

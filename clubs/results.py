@@ -1,7 +1,7 @@
 """An event's results: storing imported files, pasted CSV and the results grid.
 
 Entrants are matched by their typed name, so confirmed links survive a corrected file;
-nothing here links a typed name to a player (clubs/name_decisions.py does, on a decision).
+nothing here links a typed name to a player (clubs/names/decisions.py does, on a decision).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from django.urls import reverse
 from clubs import event_changes, pending_changes
 from clubs.event_drafts import EventDetails
 from clubs.models import AuditEntry, Club, Entry, Event, Player
-from clubs.name_decisions import Action, NameDecision
+from clubs.names.decisions import Action, NameDecision
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result

@@ -718,7 +718,7 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
 ):
     # Suggestions are most of a names page's work: a submitted form of 2,000 names is read
     # without them, and only a page shown again (here with an error) computes them.
-    import clubs.name_decisions
+    import clubs.names.decisions
 
     ann, _bob = make_players(club, ["Ann Archer", "Bob Baker"])
     event = make_event(club, [], published=False)
@@ -726,9 +726,9 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
     black = Entry.objects.create(event=event, typed_name="Carl Cook", start_rank=2)
     Game.objects.create(event=event, round=1, white=white, black=black, result=Result.DRAW)
     calls = []
-    real = clubs.name_decisions.suggest_prepared
+    real = clubs.names.decisions.suggest_prepared
     monkeypatch.setattr(
-        clubs.name_decisions,
+        clubs.names.decisions,
         "suggest_prepared",
         lambda *a, **k: calls.append(a[0]) or real(*a, **k),
     )

@@ -9,12 +9,13 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from clubs import name_decisions, results
+from clubs import results
 from clubs.event_drafts import EventDetails
 from clubs.event_forms import AddEntryForm
 from clubs.importers import parse_file
 from clubs.models import Entry, Event, Player
-from clubs.name_decisions import Action, NameDecision
+from clubs.names import decisions as name_decisions
+from clubs.names.decisions import Action, NameDecision
 from clubs.results import GridRow
 from clubs.results_forms import GridRowForm
 from clubs.roster.merging import duplicate_candidates, prepared_roster, repoint_entry

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
-from clubs import event_drafts, name_decisions, publishing, results
+from clubs import event_drafts, publishing, results
 from clubs.event_drafts import EventDetails, PublishingError, StaleEditError
 from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.name_decisions import Action, NameDecision
+from clubs.names import decisions as name_decisions
+from clubs.names.decisions import Action, NameDecision
 from clubs.results import GridRow
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
@@ -317,7 +318,7 @@ def test_a_player_of_another_club_cannot_be_linked(club, director, draft, outsid
     ],
 )
 def test_automatic_decisions(review, expected):
-    from clubs.name_decisions import Candidate, NameReview
+    from clubs.names.decisions import Candidate, NameReview
     from matching import Reason
 
     kinds = {

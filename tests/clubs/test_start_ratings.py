@@ -14,7 +14,7 @@ from django.urls import reverse
 from clubs.importers import parse_file
 from clubs.management.commands.import_event import Command as ImportEventCommand
 from clubs.models import AuditEntry, Club, Event, NewcomerStart, Player
-from clubs.name_decisions import start_from_file
+from clubs.names.decisions import start_from_file
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from tests.clubs.importers.trf_lines import player as trf_player

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from clubs.event_drafts import EventDetails, update_event
 from clubs.models import Club, Entry, Event, Game, Player
-from clubs.name_decisions import Action, NameDecision, apply_name_decisions
+from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from clubs.publishing import delete_event, unpublish_event
 from clubs.roster.erasure import erase_player
 from clubs.roster.players import release_player, update_player_details

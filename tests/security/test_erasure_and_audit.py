@@ -7,7 +7,7 @@ from django.db import models
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Entry, Player, PlayerAlias
-from clubs.name_decisions import review_names
+from clubs.names.decisions import review_names
 from ladder.replay import verify_ladder
 from ladder.results import Result
 from tests.factories import make_event, make_players, make_user

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from clubs.models import Board, Club, Entry, Event, Game, Player
-from clubs.name_decisions import Action, NameDecision, apply_name_decisions
+from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from clubs.publishing import publish_event
 from ladder import rosters
 from ladder.replay import replay_ladder

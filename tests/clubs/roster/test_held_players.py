@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from clubs import audit_sentences
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.name_decisions import Action, NameDecision, apply_name_decisions
+from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from clubs.publishing import (
     delete_event,
     publish_event,

@@ -21,8 +21,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from clubs.name_decisions import Candidate, NameReview
-from clubs.name_table import PlayerDetails, likely, weak
+from clubs.names.decisions import Candidate, NameReview
+from clubs.names.table import PlayerDetails, likely, weak
 
 
 @dataclass(frozen=True)

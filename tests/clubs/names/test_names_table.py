@@ -16,7 +16,7 @@ from ladder.results import Result
 from tests.factories import make_event, make_players
 
 KARL_MALA = (
-    Path(__file__).resolve().parents[3]
+    Path(__file__).resolve().parents[4]
     / "shared"
     / "trf-corpus"
     / "karl_mala_gedenkturnier_2005.trf"

@@ -1,6 +1,6 @@
-"""The names step's one read of the roster (clubs.name_decisions.NameRoster), without a database."""
+"""The names step's one read of the roster (clubs.names.decisions.NameRoster), no database."""
 
-from clubs.name_decisions import NameRoster
+from clubs.names.decisions import NameRoster
 
 ROSTER = NameRoster({3: "Ann Archer", 5: "Bob Baker", 8: "bob baker", 9: "Cid"})
 

@@ -1,4 +1,4 @@
-"""What the names table adds to the suggestions (clubs/name_decisions.py): each candidate's
+"""What the names table adds to the suggestions (clubs/names/decisions.py): each candidate's
 ladder details, the filters a director narrows the table by, and the bulk decisions.
 
 A candidate is "likely" unless it is weak (only alike as text, `matching.is_weak`): a weak
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from clubs.models import Entry, Event, Player
-from clubs.name_decisions import Action, Candidate, NameDecision, NameReview
+from clubs.names.decisions import Action, Candidate, NameDecision, NameReview
 
 
 class Show(enum.StrEnum):
