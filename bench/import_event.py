@@ -174,7 +174,8 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from django.test import Client
     from django.urls import reverse
 
-    from clubs import event_drafts, publishing, results
+    from clubs.events import drafts as event_drafts
+    from clubs.events import publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
     from clubs.names import decisions as name_decisions

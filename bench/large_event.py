@@ -103,7 +103,8 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
     from django.urls import reverse
     from django.utils.http import urlencode
 
-    from clubs import event_drafts, publishing, results
+    from clubs.events import drafts as event_drafts
+    from clubs.events import publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Player, User
     from clubs.names import decisions as name_decisions

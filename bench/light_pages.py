@@ -76,7 +76,8 @@ def history_club() -> Club:
 
 
 def open_club() -> Club:
-    from clubs import event_drafts, publishing, results
+    from clubs.events import drafts as event_drafts
+    from clubs.events import publishing, results
     from clubs.importers import parse_file
     from clubs.models import Club, Player
     from ladder.replay import replay_ladder

@@ -99,7 +99,8 @@ def run(runs: int, *, browser: bool) -> None:
     from django.urls import reverse
     from django.utils.http import urlencode
 
-    from clubs import event_drafts, results
+    from clubs.events import drafts as event_drafts
+    from clubs.events import results
     from clubs.importers import parse_file
     from clubs.models import Club, ClubRole, Entry, Event, Player, User
 

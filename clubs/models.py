@@ -477,10 +477,10 @@ class Game(models.Model):
 from clubs.accounts.models import ClubInvitation as ClubInvitation  # noqa: E402
 from clubs.accounts.models import LoginThrottle as LoginThrottle  # noqa: E402
 from clubs.accounts.models import SignInLink as SignInLink  # noqa: E402
+from clubs.events.upload_models import Upload as Upload  # noqa: E402
 from clubs.night.models import Board as Board  # noqa: E402
 from clubs.night.models import NeverPair as NeverPair  # noqa: E402
 from clubs.night.models import Round as Round  # noqa: E402
 from clubs.record_models import AuditEntry as AuditEntry  # noqa: E402
 from clubs.record_models import DuplicateDismissal as DuplicateDismissal  # noqa: E402
 from clubs.record_models import Merge as Merge  # noqa: E402
-from clubs.upload_models import Upload as Upload  # noqa: E402

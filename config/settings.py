@@ -208,12 +208,12 @@ EVENT_MAX_ENTRANTS = env_int("EVENT_MAX_ENTRANTS", 2000, minimum=2)
 EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
 EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
 # A results file is read by one request or job at a time per account and per club
-# (clubs/uploads.py); one left in progress longer than this (a crashed worker) no longer
+# (clubs/events/uploads.py); one left in progress longer than this (a crashed worker) no longer
 # counts, and a finished one nobody came back for is deleted.
 UPLOAD_STALE_SECONDS = env_int("UPLOAD_STALE_SECONDS", 600, minimum=60)
 
 # Uploads are parsed in memory and never written to disk. A results file may be 4 MiB
-# (clubs.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
+# (clubs.events.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
 # CSV about 2.4 MiB even with 33-character names. The handler keeps a little more than that
 # in memory so that the form, not the handler, answers a file just over the limit.
 FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]

@@ -64,7 +64,7 @@ urlpatterns = [
     ),
     path("", include("billing.urls")),
     path("", include("clubs.roster.urls")),
-    path("", include("clubs.event_urls")),
+    path("", include("clubs.events.urls")),
     path("", include("clubs.night.urls")),
     path("", include("ladder.page_urls")),
 ]

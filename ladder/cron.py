@@ -6,7 +6,7 @@ runs every minute whatever else happens.
 
 from rq import cron
 
-from clubs.uploads import forget_stale
+from clubs.events.uploads import forget_stale
 from ladder.jobs import sweep_job
 
 cron.register(sweep_job, queue_name="default", interval=60, name="sweep_ladders")

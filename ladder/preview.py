@@ -14,8 +14,8 @@ from functools import cached_property
 from django.db.models import Q
 
 from clubs.date_notes import event_date_note, from_stored
+from clubs.events.results import kept_without_player
 from clubs.models import Club, Event
-from clubs.results import kept_without_player
 from ladder import store
 from ladder.explain import ChangeSum, change_sum
 from ladder.history import rate_history

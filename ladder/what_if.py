@@ -1,7 +1,7 @@
 """What a change would do to a club's ladder, worked out in memory and written nowhere.
 
 The directors' screens show it before a change is made: other rating settings
-(clubs/rating_settings_views.py) or a correction to a published event (clubs/corrections.py).
+(clubs/rating_settings_views.py) or a correction to a published event (clubs/events/corrections.py).
 Both replay the club's whole history in memory, as verify_ladder does (the fold of
 ladder/history.py over store.event_inputs), and compare the final ratings with the ladder as
 it stands (ladder/impact.py). The work is one full replay without its writes: about a second

@@ -135,7 +135,7 @@ class TooLargeError(ImportFileError):
     """A file past one of the ``Limits``; ``what`` is "entrants", "rounds", "games" or "bytes".
 
     Raised as soon as the limit is passed, so the file's full count is not known: the message
-    says "more than". The web screens show it in the director's language (clubs/results.py).
+    says "more than". The web screens show it in the director's language (clubs/events/results.py).
     """
 
     _WHAT = {"entrants": "entrants", "rounds": "rounds", "games": "games and byes"}

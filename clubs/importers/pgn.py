@@ -319,7 +319,7 @@ def _is_start_position(fen: str) -> bool:
 
 def _next_game(reader: _CountingReader) -> _Game | None:
     # python-chess is imported where a PGN is read, not at the top: this module is imported by
-    # every data command (through clubs.publishing), and chess.pgn is slow to import.
+    # every data command (through clubs.events.publishing), and chess.pgn is slow to import.
     import chess.pgn
 
     reader.lines_read = []

@@ -17,14 +17,14 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.event_drafts import (
+from clubs.events.drafts import (
     PublishingError,
     claim,
     refuse_deleted,
 )
+from clubs.events.results import MAX_NAME_LENGTH
 from clubs.importers.base import name_key as typed_key
 from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
-from clubs.results import MAX_NAME_LENGTH
 from clubs.roster.merging import REASON_LABELS, prepared_roster
 from ladder.changes import club_changed
 from ladder.policies import get_policy

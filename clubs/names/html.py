@@ -1,4 +1,4 @@
-"""The names table's rows, written once in Python (clubs/event_forms.py NamesForm.rows_html
+"""The names table's rows, written once in Python (clubs/events/forms.py NamesForm.rows_html
 decides each row's values; this writes them).
 
 One row per entrant: the typed name, what the file says, the best likely candidate with its

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import Board, Club, Entry, Event, FirstColour, Game, NeverPair, Player, User
 from clubs.night import pairing
 from clubs.night.evening import lock_night, paired_rounds

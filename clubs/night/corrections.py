@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.event_drafts import PublishingError, claim
+from clubs.events.drafts import PublishingError, claim
 from clubs.models import Event, Game, User
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from clubs.night.rounds import BOARD_RESULTS, BoardChange, enter_result, played_board

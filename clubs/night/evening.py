@@ -23,7 +23,7 @@ from django.db.models import F, Max
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.event_drafts import EventDetails, PublishingError, create_event
+from clubs.events.drafts import EventDetails, PublishingError, create_event
 from clubs.models import (
     ROUND_ROBINS,
     Board,

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.event_drafts import MAX_EVENT_NAME_LENGTH
+from clubs.events.drafts import MAX_EVENT_NAME_LENGTH
 from clubs.models import Event, FirstColour, PairingBye, PairingSystem
 from clubs.night.evening import BY_LOT
 from clubs.night.pairs import Shown

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import Board, Entry, Event, Round
 
 

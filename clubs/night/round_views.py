@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs.access import NOT_FOUND, AuthedRequest
-from clubs.event_drafts import PublishingError, listed
+from clubs.events.drafts import PublishingError, listed
 from clubs.models import Board, Entry, Event, Round
 from clubs.night import changes, evening, rounds
 from clubs.night.forms import BoardResultForm

@@ -6,7 +6,7 @@ result is an ordinary Game, so standings, exports and publishing read a club nig
 any uploaded event. The last round can be paired again until its first result; any paired
 round's boards can be corrected, right up to publishing, and later rounds stay as paired
 (clubs/night/models.Round remembers they were paired on the old result); publishing
-rates the event exactly as an upload, through clubs/publishing.py and the one door.
+rates the event exactly as an upload, through clubs/events/publishing.py and the one door.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.event_drafts import PublishingError, listed
+from clubs.events.drafts import PublishingError, listed
+from clubs.events.publishing import publish_event
 from clubs.models import (
     ROUND_ROBINS,
     Board,
@@ -36,7 +37,6 @@ from clubs.night import pairing
 from clubs.night.changes import night_pairing_rules
 from clubs.night.evening import boards_of, lock_night, paired_rounds
 from clubs.night.pairs import Shown, pair_text, refuse_stale
-from clubs.publishing import publish_event
 from ladder import tiebreaks
 from ladder.changes import club_changed
 from ladder.event_pages import Tiebreaks, club_order, is_round_robin

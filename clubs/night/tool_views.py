@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs.access import AuthedRequest, club_for_director
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import Club, Event, Player
 from clubs.night import changes, evening, rounds
 from clubs.night.names import players_named

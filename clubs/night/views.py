@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
 from clubs.night import changes, evening, names, pairing
 from clubs.night import rounds as night_rounds

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs.access import AuthedRequest, club_for_director, player_for_director
-from clubs.event_forms import PlayerNameField
+from clubs.events.forms import PlayerNameField
 from clubs.models import Player
 from clubs.roster.merging import RosterChangeError
 from clubs.roster.players import (

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs import audit
-from clubs.event_drafts import claim, max_length
+from clubs.events.drafts import claim, max_length
 from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias, User
 from ladder.changes import club_changed
 from matching import (

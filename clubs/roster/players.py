@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.event_drafts import max_length
+from clubs.events.drafts import max_length
 from clubs.models import Club, Merge, Player, PlayerAlias, User
 from clubs.roster.erasure import placeholder_name
 from clubs.roster.merging import RosterChangeError

@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs import confirm_views
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, player_for_director
-from clubs.event_changes import PendingRepoint
-from clubs.event_drafts import PublishingError
-from clubs.event_forms import PlayerNameField
+from clubs.events import confirm_views
+from clubs.events.changes import PendingRepoint
+from clubs.events.drafts import PublishingError
+from clubs.events.forms import PlayerNameField
 from clubs.models import Club, Entry, Merge, NeverPair, Player, PlayerAlias
 from clubs.roster.edit_views import RenameForm
 from clubs.roster.merging import (

@@ -9,15 +9,15 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from clubs import results
-from clubs.event_drafts import EventDetails
-from clubs.event_forms import AddEntryForm
+from clubs.events import results
+from clubs.events.drafts import EventDetails
+from clubs.events.forms import AddEntryForm
+from clubs.events.results import GridRow
+from clubs.events.results_forms import GridRowForm
 from clubs.importers import parse_file
 from clubs.models import Entry, Event, Player
 from clubs.names import decisions as name_decisions
 from clubs.names.decisions import Action, NameDecision
-from clubs.results import GridRow
-from clubs.results_forms import GridRowForm
 from clubs.roster.merging import duplicate_candidates, prepared_roster, repoint_entry
 from clubs.roster.starting_ladder import import_starting_ladder, parse_starting_ladder
 from clubs.roster.views import RepointForm

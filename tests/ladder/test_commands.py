@@ -488,11 +488,11 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
 
 def _draft_with_new_players(club, start_rating=None):
     """A draft whose two names a director decided are new players; it is never published."""
-    from clubs import results
-    from clubs.event_drafts import EventDetails
+    from clubs.events import results
+    from clubs.events.drafts import EventDetails
+    from clubs.events.results import GridRow
     from clubs.names import decisions as name_decisions
     from clubs.names.decisions import Action, NameDecision
-    from clubs.results import GridRow
 
     imported = results.grid_to_imported([GridRow(1, "1", "Eve Evans", "Fay Fox", "1-0")])
     details = EventDetails(name="Next club night", date=dt.date(2026, 2, 2))

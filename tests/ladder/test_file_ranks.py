@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from clubs.events.results import set_results
 from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
-from clubs.results import set_results
 from ladder.changes import club_changed
 from ladder.event_export import event_trf
 from ladder.event_pages import first_place

@@ -15,10 +15,10 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.event_drafts import EventDetails, update_event
+from clubs.events.drafts import EventDetails, update_event
+from clubs.events.publishing import delete_event, unpublish_event
 from clubs.models import Club, Entry, Event, Game, Player
 from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from clubs.publishing import delete_event, unpublish_event
 from clubs.roster.erasure import erase_player
 from clubs.roster.players import release_player, update_player_details
 from ladder import page_cache

@@ -13,9 +13,9 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs.events.publishing import delete_event
 from clubs.importers import parse_file
 from clubs.models import AuditEntry, Club, Event, Player
-from clubs.publishing import delete_event
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event

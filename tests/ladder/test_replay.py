@@ -8,8 +8,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clubs.events.publishing import delete_event, restore_event
 from clubs.models import Club, Game
-from clubs.publishing import delete_event, restore_event
 from ladder.changes import club_changed, request_full_rebuild
 from ladder.jobs import sweep_ladders
 from ladder.models import LadderReplay, PlayerEventResult, RatedEvent

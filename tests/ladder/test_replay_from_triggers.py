@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
+from clubs.events.publishing import delete_event
 from clubs.models import Club, Entry, Event, Game, Player
-from clubs.publishing import delete_event
 from ladder import store
 from ladder.changes import club_changed
 from ladder.models import LadderReplay

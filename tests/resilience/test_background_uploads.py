@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import uploads
+from clubs.events import uploads
 from clubs.models import Entry, Event, Game, Upload
 from tests.factories import make_event, make_players
 

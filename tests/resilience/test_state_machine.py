@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 import ladder.replay
-from clubs import publishing
+from clubs.events import publishing
 from clubs.models import Club, Event, Game, Merge, Player
 from clubs.roster.merging import RosterChangeError, merge_players, undo_merge
 from ladder.changes import club_changed

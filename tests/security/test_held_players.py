@@ -13,9 +13,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
+from clubs.events.publishing import publish_event
 from clubs.models import Board, Club, Entry, Event, Game, Player
 from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from clubs.publishing import publish_event
 from ladder import rosters
 from ladder.replay import replay_ladder
 from ladder.results import Result

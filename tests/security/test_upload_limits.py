@@ -1,4 +1,4 @@
-"""One account, and one club, reads one results file at a time (clubs/uploads.py): a second
+"""One account, and one club, reads one results file at a time (clubs/events/uploads.py): a second
 upload is refused with a sentence, not queued, and a crashed one stops counting."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs import uploads
+from clubs.events import uploads
 from clubs.models import Club, Entry, Event, Game, Upload
 from tests.factories import make_club, make_user
 

@@ -4,9 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
+from clubs.events.publishing import delete_event
 from clubs.models import Event
-from clubs.publishing import delete_event
 
 
 class Command(BaseCommand):

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.management.commands._night import night_of
 from clubs.night.pairs import Shown
 from clubs.night.rounds import BOARD_RESULTS, enter_round_results

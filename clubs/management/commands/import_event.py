@@ -11,11 +11,11 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.date_notes import date_note
-from clubs.event_drafts import EventDetails, PublishingError
+from clubs.events.drafts import EventDetails, PublishingError
+from clubs.events.publishing import ImportOptions, import_event
+from clubs.events.uploads import event_limits, read_file
 from clubs.importers import ImportFileError, SeveralEventsError, detect_format
 from clubs.models import Club, Event, NewcomerStart
-from clubs.publishing import ImportOptions, import_event
-from clubs.uploads import event_limits, read_file
 from ladder.replay import replay_ladder
 
 NEEDS_REVIEW = 3

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.management.commands._night import club_named
 from clubs.night.changes import set_never_pair
 from clubs.night.names import players_named

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.management.commands._night import night_of
 from clubs.models import Round
 from clubs.night.evening import boards_of

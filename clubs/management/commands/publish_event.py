@@ -4,11 +4,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
+from clubs.events.publishing import publish_event
 from clubs.management.commands._night import club_named
 from clubs.models import Event
 from clubs.night.rounds import publish_night
-from clubs.publishing import publish_event
 
 
 class Command(BaseCommand):

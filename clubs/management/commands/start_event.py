@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.management.commands._night import club_named
 from clubs.models import FirstColour, PairingSystem
 from clubs.night.evening import BY_LOT, start_event

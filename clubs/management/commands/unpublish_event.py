@@ -4,10 +4,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
+from clubs.events.publishing import unpublish_event
 from clubs.management.commands._night import club_named
 from clubs.models import Event
-from clubs.publishing import unpublish_event
 
 
 class Command(BaseCommand):

@@ -10,8 +10,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from clubs.events.publishing import unconfirmed_names
 from clubs.models import Event, Player
-from clubs.publishing import unconfirmed_names
 from tests.clubs.importers.trf_lines import player
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.importers.trf import parse_trf
 from clubs.models import (
     AuditEntry,

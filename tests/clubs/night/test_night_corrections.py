@@ -14,14 +14,14 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from clubs.audit_sentences import sentences
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, PairingSystem, Player, Round
 from clubs.night import evening as club_night
 from clubs.night import rounds as night_rounds
 from clubs.night.pairs import Shown
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.clubs.test_event_views import grid_post
+from tests.clubs.events.test_event_views import grid_post
 from tests.factories import make_players
 
 pytestmark = pytest.mark.django_db

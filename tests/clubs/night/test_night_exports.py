@@ -19,15 +19,15 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs import corrections, results
-from clubs.event_drafts import PublishingError
+from clubs.events import corrections, results
+from clubs.events.drafts import PublishingError
 from clubs.importers.csvfile import parse_csv
 from clubs.importers.trf import parse_trf
 from clubs.models import Club, Event, Game, PairingSystem, Player
 from clubs.night import evening as club_night
 from clubs.night import rounds as night_rounds
 from ladder.results import Result
-from tests.clubs.test_event_views import grid_post
+from tests.clubs.events.test_event_views import grid_post
 from tests.factories import make_players
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs.event_drafts import PublishingError
+from clubs.events.drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, NeverPair, PairingSystem, Player
 from clubs.night import changes, evening
 from clubs.night import rounds as night_rounds

@@ -11,15 +11,15 @@ from django.db import transaction
 from django.urls import reverse
 
 from clubs import audit_sentences
-from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from clubs.publishing import (
+from clubs.events.publishing import (
     delete_event,
     publish_event,
     restore_event,
     unconfirmed_names,
     unpublish_event,
 )
+from clubs.models import AuditEntry, Entry, Event, Game, Player
+from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from clubs.roster.erasure import erase_player, placeholder_name
 from clubs.roster.merging import merge_players, prepared_roster, undo_merge
 from clubs.roster.players import add_player, release_player

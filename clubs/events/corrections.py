@@ -1,8 +1,8 @@
 """A correction to a published event: held until the director has seen what it moves.
 
 A file, pasted CSV or grid save on a published event changes the ladder, so it goes in the
-two steps of clubs/pending_changes.py: previewed in a rolled-back savepoint, held in the
-director's session, and made on confirmation through clubs/results.py, claiming the event's
+two steps of clubs/events/pending_changes.py: previewed in a rolled-back savepoint, held in the
+director's session, and made on confirmation through clubs/events/results.py, claiming the event's
 edit_version taken at submit. Drafts do not touch the ladder and are saved at once, as before.
 """
 
@@ -13,8 +13,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from clubs import pending_changes, results
 from clubs.date_notes import from_stored, stored_date
+from clubs.events import pending_changes, results
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer
 from clubs.models import Event, User
 from ladder.results import Result

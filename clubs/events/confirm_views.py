@@ -1,4 +1,4 @@
-"""The two steps of a change to a published event (clubs/pending_changes.py), for every screen.
+"""The two steps of a change to a published event (pending_changes.py), for every screen.
 
 `submit` is what a screen's view calls with the change the director made: a draft's applies
 at once; a published event's is previewed and its confirm page returned. `event_change_confirm`
@@ -21,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from clubs import corrections, event_changes, pending_changes
 from clubs.access import AuthedRequest, event_for_director
-from clubs.event_drafts import PublishingError, fields_of
-from clubs.event_forms import EventDetailsForm
+from clubs.events import changes as event_changes
+from clubs.events import corrections, pending_changes
+from clubs.events.drafts import PublishingError, fields_of
+from clubs.events.forms import EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
 from clubs.models import Entry, Event, Player
 from clubs.names.decisions import DecisionsApplied

@@ -1,4 +1,4 @@
-"""clubs.publishing: drafts, results, name decisions, preview, publish and corrections."""
+"""clubs.events.publishing: drafts, results, name decisions, preview, publish and corrections."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
-from clubs import event_drafts, publishing, results
-from clubs.event_drafts import EventDetails, PublishingError, StaleEditError
+from clubs.events import drafts as event_drafts
+from clubs.events import publishing, results
+from clubs.events.drafts import EventDetails, PublishingError, StaleEditError
+from clubs.events.results import GridRow
 from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.names import decisions as name_decisions
 from clubs.names.decisions import Action, NameDecision
-from clubs.results import GridRow
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.preview import preview_event
@@ -24,7 +25,7 @@ from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
-FILES = Path(__file__).parent / "importers" / "files"
+FILES = Path(__file__).parents[1] / "importers" / "files"
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 DETAILS = EventDetails(name="Club night", date=dt.date(2026, 3, 1))
 

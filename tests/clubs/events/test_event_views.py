@@ -12,8 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from clubs.events.publishing import delete_event
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.publishing import delete_event
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
@@ -22,7 +22,7 @@ from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
-FILES = Path(__file__).parent / "importers" / "files"
+FILES = Path(__file__).parents[1] / "importers" / "files"
 SWISS_MANAGER = FILES / "swiss_manager_cp1252_crlf.trf"
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 
@@ -207,7 +207,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
 
 
 def _rows_of(formset):
-    from clubs.results import GridRow
+    from clubs.events.results import GridRow
 
     return [
         GridRow(n, f.initial["round"], f.initial["white"], f.initial["black"], f.initial["result"])

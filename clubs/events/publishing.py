@@ -1,7 +1,7 @@
 """Publishing: a draft becomes a ladder input, or stops being one (unpublish, delete, restore);
 and a whole file at once for the import_event command.
 
-Every function here claims the event's edit version first (clubs/event_drafts.py) and
+Every function here claims the event's edit version first (clubs/events/drafts.py) and
 calls `club_changed` in the same transaction when the ladder's inputs change.
 """
 
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.event_drafts import (
+from clubs.events.drafts import (
     EventDetails,
     PublishingError,
     claim,
@@ -25,6 +25,7 @@ from clubs.event_drafts import (
     refuse_deleted,
     reload_event,
 )
+from clubs.events.results import KEPT_WITHOUT_PLAYER, create_draft_from_import
 from clubs.importers import ImportedEvent
 from clubs.models import Club, Entry, Event, Game, Merge, NewcomerStart, Player, User
 from clubs.names.decisions import (
@@ -33,7 +34,6 @@ from clubs.names.decisions import (
     automatic_decisions,
     review_names,
 )
-from clubs.results import KEPT_WITHOUT_PLAYER, create_draft_from_import
 from ladder.changes import club_changed
 
 

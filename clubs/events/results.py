@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.date_notes import stored_date
-from clubs.event_drafts import (
+from clubs.events.drafts import (
     EventDetails,
     PublishingError,
     claim,

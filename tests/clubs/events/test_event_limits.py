@@ -15,11 +15,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs import event_drafts, publishing, results
+from clubs.events import drafts as event_drafts
+from clubs.events import publishing, results
+from clubs.events.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.models import Entry, Event, Game, Player
 from clubs.names import decisions as name_decisions
-from clubs.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
 from ladder.replay import replay_ladder
 from ladder.results import Result
 

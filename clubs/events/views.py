@@ -1,7 +1,7 @@
 """The director's event screens: details, names, preview, publishing (results: results_views.py).
 
-Thin views: the access helper, a form, one function of the event modules (clubs/event_drafts.py,
-clubs/names/decisions.py, clubs/publishing.py), a redirect.
+Thin views: the access helper, a form, one function of the event modules (clubs/events/drafts.py,
+clubs/names/decisions.py, clubs/events/publishing.py), a redirect.
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import audit, confirm_views, event_changes, event_drafts, publishing
+from clubs import audit
 from clubs.access import AuthedRequest, club_for_director, event_for_director
-from clubs.event_forms import (
+from clubs.events import changes as event_changes
+from clubs.events import confirm_views, publishing
+from clubs.events import drafts as event_drafts
+from clubs.events.forms import (
     ActionForm,
     AddEntryForm,
     BulkNamesForm,

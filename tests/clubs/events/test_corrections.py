@@ -10,12 +10,12 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs import corrections, pending_changes
+from clubs.events import corrections, pending_changes
 from clubs.models import AuditEntry, Club, Event, Game, Player
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
-from tests.clubs.test_event_views import grid_post
+from tests.clubs.events.test_event_views import grid_post
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from clubs import confirm_views, results_views
-from clubs import event_views as views
+from clubs.events import confirm_views, results_views, views
 
 _EVENT = "manage/<slug:slug>/events/<int:event_id>/"
 

@@ -1,5 +1,5 @@
 """Forms of the results screens (a file, pasted CSV, the grid): they read input;
-clubs/results.py decides what it means."""
+clubs/events/results.py decides what it means."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from clubs.event_forms import PlayerNameField, VersionField
+from clubs.events.forms import PlayerNameField, VersionField
+from clubs.events.results import MAX_ROUND, MAX_UPLOAD_BYTES, GridRow
 from clubs.models import NewcomerStart
-from clubs.results import MAX_ROUND, MAX_UPLOAD_BYTES, GridRow
 
 FORMAT_CHOICES = [
     ("auto", _("Recognise from the file")),

@@ -2,7 +2,7 @@
 
 The event's details (clubs/event_drafts.update_event), its name decisions
 (clubs/name_decisions.apply_name_decisions) and a re-pointed entry
-(clubs/merging.repoint_entry) each go through the two steps of clubs/pending_changes.py: each
+(clubs/merging.repoint_entry) each go through the two steps of clubs/events/pending_changes.py: each
 kind here is only what the write function needs, its JSON form, and `apply`, which calls that
 very function with the event's edit version taken at submit.
 """
@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 from django.utils.translation import gettext as _
 
-from clubs import pending_changes
-from clubs.event_drafts import EventDetails, fields_of, update_event
+from clubs.events import pending_changes
+from clubs.events.drafts import EventDetails, fields_of, update_event
 from clubs.models import Entry, Event, Player, User
 from clubs.names.decisions import Action, DecisionsApplied, NameDecision, apply_name_decisions
 from clubs.roster.merging import RosterChangeError, repoint_entry

@@ -1,6 +1,6 @@
 """Forms of the event screens (details, names, actions): they read input; the modules they
-name (clubs/event_drafts.py, clubs/names/decisions.py, clubs/publishing.py) decide what it means.
-The results screens' forms are clubs/results_forms.py."""
+name (drafts.py, clubs/names/decisions.py, publishing.py) decide what it means.
+The results screens' forms are results_forms.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django import forms
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from clubs.event_drafts import EventDetails
+from clubs.events.drafts import EventDetails
 from clubs.models import Event
 from clubs.names import html as names_html
 from clubs.names.decisions import Action, NameDecision, NameReview, NameRoster

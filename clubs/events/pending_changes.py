@@ -10,8 +10,8 @@ other change to the event is refused; a token ties the confirm page to the chang
 (a newer change to the same event, of any kind, submitted in another tab replaces it).
 Drafts do not touch the ladder and are saved at once.
 
-The kinds of change (results corrections in clubs/corrections.py; details, names and
-re-points in clubs/event_changes.py) are dataclasses that say how they apply and how they
+The kinds of change (results corrections in clubs/events/corrections.py; details, names and
+re-points in clubs/events/changes.py) are dataclasses that say how they apply and how they
 are held as JSON; this module holds, finds and previews any of them.
 """
 

@@ -1,6 +1,6 @@
 """The director's results screens of an event: a file, pasted CSV, the grid.
 
-Thin views like clubs/event_views.py's: the access helper, a form, one clubs.results
+Thin views like clubs/events/views.py's: the access helper, a form, one clubs.events.results
 function, a redirect.
 """
 
@@ -16,18 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubs import confirm_views, corrections, event_drafts, results, uploads
 from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
-from clubs.event_views import bounded_int, version_initial
-from clubs.grid_keys import keys_by_result, keys_json
-from clubs.importers import (
-    ImportedEvent,
-    ImportFileError,
-    SeveralEventsError,
-)
-from clubs.models import Event, Upload
-from clubs.results_forms import (
+from clubs.events import confirm_views, corrections, results, uploads
+from clubs.events import drafts as event_drafts
+from clubs.events.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
     GridFormSet,
@@ -39,6 +32,14 @@ from clubs.results_forms import (
     several_events_message,
     too_large_message,
 )
+from clubs.events.views import bounded_int, version_initial
+from clubs.grid_keys import keys_by_result, keys_json
+from clubs.importers import (
+    ImportedEvent,
+    ImportFileError,
+    SeveralEventsError,
+)
+from clubs.models import Event, Upload
 from ladder.impact import LadderImpact
 from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
 

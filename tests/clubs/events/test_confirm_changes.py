@@ -11,8 +11,9 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs import event_changes, pending_changes
-from clubs.event_drafts import EventDetails
+from clubs.events import changes as event_changes
+from clubs.events import pending_changes
+from clubs.events.drafts import EventDetails
 from clubs.models import AuditEntry, Club, Entry, Event, Player
 from clubs.names.decisions import Action, NameDecision
 from ladder.changes import club_changed

@@ -2,7 +2,7 @@
 time, and (for a large file) the bytes the background worker reads.
 
 Part of the clubs app's models (clubs/models.py imports it so Django registers it). The rules
-that use it are in clubs/uploads.py.
+that use it are in clubs/events/uploads.py.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Upload(models.Model):
     # What the form said: format, file name, event in the file, newcomer start, version,
     # source and the director's language (the worker answers in it).
     options = models.JSONField(default=dict)
-    # Once done or failed: the results read (clubs.corrections.PendingCorrection's JSON) and
+    # Once done or failed: the results read (clubs.events.corrections.PendingCorrection's JSON) and
     # whether they are stored already, or the refusal.
     outcome = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
