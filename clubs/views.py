@@ -14,7 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from clubs import audit, audit_sentences
+from clubs import audit
 from clubs.access import (
     NOT_FOUND,
     AuthedRequest,
@@ -25,6 +25,7 @@ from clubs.access import (
 from clubs.accounts import invitations
 from clubs.accounts.forms import too_many_from_address
 from clubs.accounts.throttle import address_allows
+from clubs.audit import sentences as audit_sentences
 from clubs.forms import AuditFilterForm, ClubCreateForm, InviteDirectorForm
 from clubs.models import Club, ClubRole
 from clubs.roster.erasure import erase_player

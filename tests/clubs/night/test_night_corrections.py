@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from clubs.audit_sentences import sentences
+from clubs.audit.sentences import sentences
 from clubs.events.drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, PairingSystem, Player, Round
 from clubs.night import evening as club_night

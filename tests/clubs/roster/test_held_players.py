@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.urls import reverse
 
-from clubs import audit_sentences
+from clubs.audit import sentences as audit_sentences
 from clubs.events.publishing import (
     delete_event,
     publish_event,

@@ -12,7 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from clubs import audit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SHAPE = re.compile(r"[a-z]+(_[a-z]+)*\.[a-z]+")
 BEFORE = [("clubs", "0010_event_file_date")]
 AFTER = [("clubs", "0011_audit_action_names")]

@@ -1,4 +1,7 @@
-"""The club's audit log: call record() inside the transaction that makes the change."""
+"""The club's audit log: record() (call it inside the transaction that makes the change) and
+ACTIONS here, each action as a translated sentence in sentences.py, its values in values.py.
+It may import clubs' models and the rating settings' labels, and ladder's tie-break labels.
+"""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs import audit
-from clubs.audit_sentences import SENTENCES, names_for, sentence, sentences
+from clubs.audit.sentences import SENTENCES, names_for, sentence, sentences
 from clubs.models import AuditEntry, Club, User
 from clubs.roster.merging import merge_players
 from clubs.roster.players import rename_player, update_player_details

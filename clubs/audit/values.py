@@ -1,5 +1,5 @@
 """How an audit sentence writes the fields and values of a change: "family consent from yes to
-no", a page setting's choice in words, a rating policy by its name (clubs.audit_sentences)."""
+no", a page setting's choice in words, a rating policy by its name (clubs.audit.sentences)."""
 
 from __future__ import annotations
 

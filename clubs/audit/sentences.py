@@ -19,11 +19,11 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from clubs.audit_values import RATING_FIELDS as _RATING_FIELDS
-from clubs.audit_values import changes_text as _changes
-from clubs.audit_values import page_value as _page_value
-from clubs.audit_values import plain_value as _plain
-from clubs.audit_values import rating_value as _rating_value
+from clubs.audit.values import RATING_FIELDS as _RATING_FIELDS
+from clubs.audit.values import changes_text as _changes
+from clubs.audit.values import page_value as _page_value
+from clubs.audit.values import plain_value as _plain
+from clubs.audit.values import rating_value as _rating_value
 from clubs.models import AuditEntry, Event, Player, User
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 
