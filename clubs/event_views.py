@@ -36,8 +36,8 @@ from clubs.event_forms import (
     roster_label,
 )
 from clubs.models import Club, Entry, Event
-from ladder.event_export import event_csv, event_trf
-from ladder.event_export import file_name as export_file_name
+from ladder.files.event_export import event_csv, event_trf
+from ladder.files.event_export import file_name as export_file_name
 from ladder.preview import preview_event
 from ladder.result_labels import RESULT_CHOICES
 

@@ -37,9 +37,9 @@ from clubs.access import (
 from clubs.models import Club, Event, Player
 from ladder import event_pages, page_cache, rating_rules, rosters
 from ladder.changes import request_full_rebuild
-from ladder.event_export import event_csv, event_trf
-from ladder.event_export import file_name as export_file_name
-from ladder.export import (
+from ladder.files.event_export import event_csv, event_trf
+from ladder.files.event_export import file_name as export_file_name
+from ladder.files.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
     csv_text,

@@ -14,9 +14,9 @@ from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
 from clubs.results import set_results
 from ladder.changes import club_changed
-from ladder.event_export import event_trf
 from ladder.event_pages import first_place
 from ladder.file_ranks import file_order
+from ladder.files.event_export import event_trf
 from ladder.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER
 from tests.factories import make_club, make_event

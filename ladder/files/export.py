@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from clubs.models import Club
-from ladder.spreadsheet import csv_table
+from ladder.files.spreadsheet import csv_table
 
 if TYPE_CHECKING:
     from ladder.rosters import LadderRow
@@ -62,7 +62,7 @@ def public_ladder(rows: Iterable[LadderRow]) -> list[dict[str, object]]:
 
 
 def csv_text(rows: Iterable[dict[str, object]], fields: Sequence[str]) -> str:
-    # ladder.spreadsheet defuses formulas for `;` and `,` spreadsheets alike.
+    # ladder.files.spreadsheet defuses formulas for `;` and `,` spreadsheets alike.
     return csv_table(fields, ([row.get(key) for key in fields] for row in rows))
 
 

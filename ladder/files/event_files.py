@@ -1,6 +1,6 @@
 """One event as the files directors' other tools read: FIDE TRF16 and the CSV we import.
 
-Pure Python: no Django. ladder.event_export builds an `EventFile` from the database (names as
+Pure Python: no Django. ladder.files.event_export builds an `EventFile` from the database (names as
 the viewer may see them, ratings as the ladder stood at the event's start) and calls these.
 
 TRF16 (FIDE handbook C04 Annex 2; columns 1-based, inclusive): a 001 line per player with the
@@ -23,7 +23,7 @@ not in the round                  ``0000 - -``
 ================================  =====================================================
 
 The CSV has the columns clubs.importers.csvfile reads (round, white, black, result), one row per
-game or bye, written through ladder.spreadsheet so no spreadsheet runs a cell as a formula;
+game or bye, written through ladder.files.spreadsheet so no spreadsheet runs a cell as a formula;
 the importer takes the defusing `'` off again.
 """
 
@@ -33,8 +33,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ladder.files.spreadsheet import csv_table
 from ladder.results import RESULT_SCORES, Result
-from ladder.spreadsheet import csv_table
 
 TRF_NAME_WIDTH = 33  # columns 15-47
 FIRST_CELL_COLUMN = 92

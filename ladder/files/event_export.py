@@ -1,4 +1,4 @@
-"""One event out as TRF16 or CSV: the database side of ladder.event_files.
+"""One event out as TRF16 or CSV: the database side of ladder.files.event_files.
 
 Names follow ladder.display like every page: a director (and the export_event command) gets
 full names; the public download gets the names the event's public page shows, and an entrant
@@ -17,7 +17,7 @@ from django.db.models import F
 from clubs.models import Event
 from ladder import store
 from ladder.display import initials
-from ladder.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
 from ladder.policies import get_policy
 from ladder.preview import events_before
 from ladder.results import Result

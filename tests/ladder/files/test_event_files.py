@@ -1,4 +1,4 @@
-"""ladder.event_files: an event out as FIDE TRF16 and as CSV, read back by our own importers.
+"""ladder.files.event_files: an event out as FIDE TRF16 and as CSV, read back by our own importers.
 
 No database: the writer takes plain dataclasses, the readers return plain dataclasses.
 """
@@ -14,11 +14,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from clubs.importers import parse_file
-from ladder.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from ladder.files.spreadsheet import defused, undefused
 from ladder.results import Result
-from ladder.spreadsheet import defused, undefused
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "trf-corpus"
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*.trf"))
 
 PLAYERS = (
@@ -203,7 +203,7 @@ def test_the_001_lines_keep_the_original_files_fields_in_the_same_columns(name):
                 assert mine[1] == theirs[1], (rank, start)
 
 
-# ladder.spreadsheet.undefused: what the CSV importer does to each cell ------------------
+# ladder.files.spreadsheet.undefused: what the CSV importer does to each cell ------------------
 
 
 @given(st.text(alphabet=st.sampled_from("ab =+-@;,\t1")))
