@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import NOT_FOUND
 from clubs.models import Event
-from ladder.live_page import live_page
+from ladder.pages.live_page import live_page
 from ladder.rosters import load_roster
 from ladder.views import Visit, club_view
 

@@ -49,7 +49,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from clubs.models import Club, Event
-from ladder.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS
+from ladder.pages.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS
 
 CACHE_ALIAS = "pages"
 # "hit" or "miss" on every page that could be shared: for operators and the load bench.
@@ -63,7 +63,7 @@ SHARED_MAX_AGE = 60
 
 # The queries a club page reads and the values it may keep a page for: ?active=1 on the
 # ladder and its exports, and the ladder's and roster's sort links (fixed words, see
-# ladder.list_options). A search (?q=) is never kept: it would echo a visitor's text into a
+# ladder.pages.list_options). A search (?q=) is never kept: it would echo a visitor's text into a
 # compressed page; the roster it filters is kept per process, so it stays cheap. Any other
 # query, or another value, gets a fresh page (which falls back to the default) rather than
 # filling the cache with copies.

@@ -3,7 +3,7 @@
 Pure Python: no Django. A parent who recomputes a printed sum with a calculator must get
 the printed answer, so every printed operand is chosen here, as an exact Decimal, and the
 printed result is computed from the printed operands, never from the stored full-precision
-values. ladder.tables only swaps in the language's decimal mark.
+values. ladder.pages.tables only swaps in the language's decimal mark.
 
 Two rules hold for every event (tests/ladder/test_explain.py and the page tests check both):
 

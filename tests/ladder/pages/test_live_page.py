@@ -12,7 +12,7 @@ from clubs.models import Club, ClubRole, Event, PairingSystem, Player
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.players import add_player
-from ladder.live_page import live_page
+from ladder.pages.live_page import live_page
 from ladder.results import Result
 from ladder.rosters import load_roster
 from tests.factories import make_club, make_event, make_user

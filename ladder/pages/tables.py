@@ -21,8 +21,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ladder.list_options import ListOptions, games_to_go
-from ladder.page_texts import half_up
+from ladder.pages.list_options import ListOptions, games_to_go
+from ladder.pages.page_texts import half_up
 from ladder.rosters import LadderRow, RosterPlayer
 
 MINUS = "\u2212"
@@ -97,7 +97,7 @@ class Formats:
         return text
 
     def exact(self, value: Decimal) -> str:
-        """A number of a written sum exactly as ladder.explain chose it: 4.2425, 1400.0."""
+        """A number of a written sum exactly as ladder.pages.explain chose it: 4.2425, 1400.0."""
         return format(value, "f").replace(".", self.decimal)
 
     def exact_signed(self, value: Decimal) -> str:

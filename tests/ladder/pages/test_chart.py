@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ladder.chart import (
+from ladder.pages.chart import (
     HEIGHT,
     LEFT,
     RIGHT,

@@ -16,15 +16,15 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
-from ladder.event_pages import event_page
+from ladder.pages.event_pages import event_page
+from ladder.pages.wallchart import WallGame, cell_text, wall_chart
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.rosters import load_roster
-from ladder.wallchart import WallGame, cell_text, wall_chart
 from tests.factories import make_club, make_event
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "trf-corpus"
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*.trf")) if CORPUS.is_dir() else []
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import caches
 
 from clubs.models import Club, Event, Player
-from ladder.list_options import (
+from ladder.pages.list_options import (
     LADDER_COLUMNS,
     folded,
     games_to_go,
@@ -14,7 +14,7 @@ from ladder.list_options import (
     read_options,
 )
 from tests.factories import make_club, make_event
-from tests.ladder.test_pages import rated, table, url
+from tests.ladder.pages.test_pages import rated, table, url
 
 # --- pure rules -------------------------------------------------------------------------------
 

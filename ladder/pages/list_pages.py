@@ -1,5 +1,5 @@
 """The ladder's and the roster's search and sort: the rows a query string asks for, and the
-column heads that link to the other orders. The rules live in ladder.list_options."""
+column heads that link to the other orders. The rules live in ladder.pages.list_options."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from ladder.list_options import (
+from ladder.pages.list_options import (
     LADDER_COLUMNS,
     ROSTER_COLUMNS,
     ListOptions,
@@ -18,8 +18,8 @@ from ladder.list_options import (
     read_options,
     sorted_rows,
 )
+from ladder.pages.tables import roster_status, sort_heads
 from ladder.rosters import LadderRow, RosterPlayer
-from ladder.tables import roster_status, sort_heads
 
 _STATUS_ORDER = {"established": 0, "provisional": 1, "unrated": 2}
 

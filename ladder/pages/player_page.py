@@ -11,8 +11,8 @@ from django.db import connection
 
 from clubs.models import Club, Entry, Event, Game
 from ladder.models import PlayerEventResult, RatedEvent
-from ladder.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
-from ladder.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
+from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
+from ladder.pages.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
 from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
@@ -95,7 +95,7 @@ def club_rules(club: Club) -> ClubRules:
         settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
     except ValueError:
         # A broken setting stops the replay, which says so to the directors; the page
-        # still explains the stored numbers (ladder.explain finds the bonus they used).
+        # still explains the stored numbers (ladder.pages.explain finds the bonus they used).
         return ClubRules(club.rating_policy)
     return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
 

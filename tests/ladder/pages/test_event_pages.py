@@ -11,11 +11,11 @@ from django.urls import reverse
 
 from clubs.models import Club, Entry, Event, Game, Player
 from ladder.changes import club_changed
-from ladder.event_pages import Tiebreaks, first_place, read_after, round_robin
+from ladder.pages.event_pages import Tiebreaks, first_place, read_after, round_robin
 from ladder.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER
 from tests.factories import make_club, make_event
-from tests.ladder.test_pages import replay, table, tables, url
+from tests.ladder.pages.test_pages import replay, table, tables, url
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 
 import datetime as dt
 
-from ladder.player_page import Record
-from ladder.player_stats import GameSummaries, PlayedGame, Tally
+from ladder.pages.player_page import Record
+from ladder.pages.player_stats import GameSummaries, PlayedGame, Tally
 from ladder.results import Result
 
 JAN, FEB = dt.date(2026, 1, 10), dt.date(2026, 2, 7)

@@ -14,14 +14,14 @@ from django.db.models import Count, F, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
-from ladder.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 from ladder.file_ranks import file_order, file_ranking
-from ladder.page_texts import VARIANT_TEXT, points_text, score_symbol
-from ladder.player_page import ClubRules, club_rules
+from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
+from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
+from ladder.pages.player_page import ClubRules, club_rules
+from ladder.pages.wallchart import WallRow, wall_chart
 from ladder.result_labels import RESULT_LABELS
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.rosters import Roster
-from ladder.wallchart import WallRow, wall_chart
 
 
 @dataclass
@@ -78,7 +78,7 @@ class EventPage:
     hides_tiebreaks: bool = False
     # What the rating-changes table's written sums need of the club's rating settings.
     club_rules: ClubRules | None = None
-    # A Swiss event's wall chart (ladder.wallchart): its rounds, and each final standing
+    # A Swiss event's wall chart (ladder.pages.wallchart): its rounds, and each final standing
     # with its row. None for a round robin, which has its crosstable.
     wallchart_rounds: Sequence[int] = ()
     wallchart: list[tuple[Standing, WallRow]] | None = None

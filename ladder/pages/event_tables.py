@@ -1,8 +1,8 @@
 """The rows of the event page's tables and of the list of events, built in Python.
 
-As in ladder.tables (which says why): every text is escaped here, labels come from gettext
+As in ladder.pages.tables (which says why): every text is escaped here, labels come from gettext
 in the active language, numbers use the active language's formats. Every name is the shown
-name of the roster (ladder.display), and a link to the player's page only where the page
+name of the roster (ladder.pages.display), and a link to the player's page only where the page
 may link (not on an event's own link, not for an unconfirmed entrant).
 """
 
@@ -16,9 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ladder.event_pages import Board, EventPage, EventSummary, Standing, Winner
-from ladder.event_ratings import RatingLine
-from ladder.explain import (
+from ladder.pages.event_pages import Board, EventPage, EventSummary, Standing, Winner
+from ladder.pages.event_ratings import RatingLine
+from ladder.pages.explain import (
     EXPECTED_DIGITS,
     ChangeSum,
     change_sum,
@@ -27,12 +27,12 @@ from ladder.explain import (
     rounded,
     to_decimal,
 )
-from ladder.live_page import LivePage
-from ladder.player_page import ClubRules
-from ladder.tables import DASH, Formats, player_link
+from ladder.pages.live_page import LivePage
+from ladder.pages.player_page import ClubRules
+from ladder.pages.tables import DASH, Formats, player_link
+from ladder.pages.wallchart import cell_text
 from ladder.tiebreak_labels import TIEBREAK_LABELS
 from ladder.tiebreaks import Tiebreak
-from ladder.wallchart import cell_text
 
 # Winners shown by name; more than this share first place and the list says how many.
 NAMED_WINNERS = 3

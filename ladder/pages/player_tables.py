@@ -1,8 +1,8 @@
-"""The player page's tables and chart, built in Python as ladder.tables builds the others.
+"""The player page's tables and chart, built in Python as ladder.pages.tables builds the others.
 
 Every text is escaped here, labels come from gettext in the active language, numbers
-and dates use ladder.tables.Formats. Names are the roster's shown names (the privacy
-rules of ladder.display), links to players only where the page may link (``link``).
+and dates use ladder.pages.tables.Formats. Names are the roster's shown names (the privacy
+rules of ladder.pages.display), links to players only where the page may link (``link``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Event
-from ladder.chart import RATED, START, UNRATED, ChartPoint, ChartText, rating_chart
-from ladder.explain import (
+from ladder.pages.chart import RATED, START, UNRATED, ChartPoint, ChartText, rating_chart
+from ladder.pages.explain import (
     EXPECTED_DIGITS,
     HsbSum,
     change_sum,
@@ -29,10 +29,10 @@ from ladder.explain import (
     shown_rating,
     to_decimal,
 )
-from ladder.page_texts import half_up, points_text
-from ladder.player_page import ClubRules, EventLine, PlayerPage
-from ladder.player_stats import BestWin, HeadToHead, KindSummary
-from ladder.tables import DASH, RULES_PAGE, Formats, player_link
+from ladder.pages.page_texts import half_up, points_text
+from ladder.pages.player_page import ClubRules, EventLine, PlayerPage
+from ladder.pages.player_stats import BestWin, HeadToHead, KindSummary
+from ladder.pages.tables import DASH, RULES_PAGE, Formats, player_link
 
 KIND_LABELS = dict(Event.Kind.choices)
 

@@ -14,10 +14,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ladder.page_texts import score_symbol
+from ladder.pages.page_texts import score_symbol
 from ladder.results import Result
 
-# (round, white entry, black entry or None for a bye, result code, variant): ladder.event_pages
+# (round, white entry, black entry or None for a bye, result code, variant):
+# ladder.pages.event_pages
 GameRow = tuple[int, int, int | None, str, str]
 
 WHITE, BLACK = "w", "b"
