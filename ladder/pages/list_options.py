@@ -2,7 +2,7 @@
 
 Pure Python, no Django. Every value is checked against a fixed list: an unknown column,
 direction or kind falls back to the default, so a hand-edited link never fails, and a
-cacheable query (ladder.page_cache) only ever holds values from these lists.
+cacheable query (ladder.web.page_cache) only ever holds values from these lists.
 """
 
 from __future__ import annotations

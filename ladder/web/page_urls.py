@@ -4,7 +4,7 @@ the public directory, robots.txt, the sitemap and the directors' page settings."
 from django.urls import URLPattern, path
 
 from clubs import rating_settings_views, settings_views
-from ladder import live_views, views
+from ladder.web import live_views, views
 
 CLUB_PAGES = [
     ("", views.club_page, "club_page"),

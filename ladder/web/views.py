@@ -35,7 +35,7 @@ from clubs.access import (
     event_for_share_token,
 )
 from clubs.models import Club, Event, Player
-from ladder import page_cache, rating_rules, rosters
+from ladder import rating_rules, rosters
 from ladder.changes import request_full_rebuild
 from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
@@ -47,12 +47,13 @@ from ladder.files.export import (
     seeding_rows,
     seeding_trf,
 )
-from ladder.language import use_club_language
 from ladder.pages import event_pages
 from ladder.pages.list_pages import ladder_list, roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown
 from ladder.pages.player_page import player_page as player_page_data
 from ladder.pages.player_tables import player_chart
+from ladder.web import page_cache
+from ladder.web.language import use_club_language
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from django.template import loader
 
 from clubs.access import club_for_visitor
 
-# /c/<slug>/… and /c/<slug>/s/<secret>/… (ladder.page_urls)
+# /c/<slug>/… and /c/<slug>/s/<secret>/… (ladder.web.page_urls)
 CLUB_PATH = re.compile(r"^/c/(?P<slug>[-a-zA-Z0-9_]+)/(?:s/(?P<secret>[-\w]+)/)?")
 
 

@@ -12,10 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import Club, Player
-from ladder import page_cache
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.web import page_cache
 from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db

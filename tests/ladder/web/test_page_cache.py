@@ -21,10 +21,10 @@ from clubs.models import Club, Entry, Event, Game, Player
 from clubs.name_decisions import Action, NameDecision, apply_name_decisions
 from clubs.players import release_player, update_player_details
 from clubs.publishing import delete_event, unpublish_event
-from ladder import page_cache
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.web import page_cache
 from tests.factories import make_club, make_event, make_user
 
 pytestmark = pytest.mark.django_db
