@@ -5,7 +5,7 @@ page cache): every event's winner needs its games, and a shared lead its tie-bre
     DATABASE_URL=postgres://… DEBUG=true .venv/bin/python bench/events_list.py
 
 Uses the club `bench-pages` of bench/sample_clubs.py (300 events of 40 players and 5
-rounds, 30,000 games). Builds the list 5 times (ladder.event_pages.event_summaries, the view's
+rounds, 30,000 games). Builds the list 5 times (ladder.pages.event_pages.event_summaries, the view's
 work without the template) and prints each time and the median.
 """
 
@@ -26,7 +26,7 @@ def main() -> None:
 
     django.setup()
     from clubs.models import Club
-    from ladder.event_pages import event_summaries
+    from ladder.pages.event_pages import event_summaries
     from ladder.rosters import load_roster
 
     club = Club.objects.get(slug="bench-pages")

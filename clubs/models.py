@@ -138,7 +138,7 @@ class Club(models.Model):
     full_rebuild_requested = models.BooleanField(default=False)
     # What the club's pages show beyond its own row and its ladder versions: names, a
     # family's consent, events' names, who is on the roster. ladder.changes.club_changed
-    # (shown=True) bumps it, and every cache is keyed on it (ladder/page_cache.py).
+    # (shown=True) bumps it, and every cache is keyed on it (ladder/web/page_cache.py).
     pages_version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -340,7 +340,7 @@ class Event(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     # Incremented on every saved edit; a save based on an older version is refused.
     edit_version = models.PositiveIntegerField(default=0)
-    # Opens this published event's results page and nothing else (ladder.views.shared_event),
+    # Opens this published event's results page and nothing else (ladder.web.views.shared_event),
     # so sharing one event never shares the club's secret.
     share_token = models.CharField(
         max_length=64, default=new_share_token, unique=True, editable=False

@@ -19,7 +19,7 @@ from clubs.models import Club, NewcomerStart
 from clubs.night.forms import TiebreakOrderForm
 from clubs.views import club_page_path
 from ladder.changes import club_changed
-from ladder.event_pages import club_order
+from ladder.pages.event_pages import club_order
 
 
 class PageSettingsForm(forms.ModelForm):

@@ -106,7 +106,7 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Club pages as visitors without a session see them, kept whole in each process's memory
-# (ladder/page_cache.py). Per process on purpose: keys carry every version a change bumps,
+# (ladder/web/page_cache.py). Per process on purpose: keys carry every version a change bumps,
 # so no process has to tell another to forget a page, and a deploy starts empty.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

@@ -7,7 +7,7 @@ from clubs import views as club_views
 from clubs.accounts import views as account_views
 from config.health import healthz, livez, readyz
 from config.static_files import collected_later
-from ladder import views as ladder_views
+from ladder.web import views as ladder_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
@@ -66,8 +66,8 @@ urlpatterns = [
     path("", include("clubs.roster.urls")),
     path("", include("clubs.events.urls")),
     path("", include("clubs.night.urls")),
-    path("", include("ladder.page_urls")),
+    path("", include("ladder.web.page_urls")),
 ]
 
-# A 404 under a club the visitor may see links back to it (ladder.not_found).
-handler404 = "ladder.not_found.page_not_found"
+# A 404 under a club the visitor may see links back to it (ladder.web.not_found).
+handler404 = "ladder.web.not_found.page_not_found"

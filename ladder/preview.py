@@ -17,8 +17,8 @@ from clubs.date_notes import event_date_note, from_stored
 from clubs.events.results import kept_without_player
 from clubs.models import Club, Event
 from ladder import store
-from ladder.explain import ChangeSum, change_sum
 from ladder.history import rate_history
+from ladder.pages.explain import ChangeSum, change_sum
 from ladder.policies import get_policy
 from ladder.replay import load_inputs
 

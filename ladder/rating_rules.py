@@ -1,7 +1,7 @@
 """The club page "How ratings are calculated", written from the club's own rating settings.
 
 Each policy has a writer here that turns its settings into plain sentences and a worked
-example with the club's numbers; the example's sums come from ladder.explain, like the
+example with the club's numbers; the example's sums come from ladder.pages.explain, like the
 player page's, so they add up from the numbers they show. A policy without a writer gets
 the list of what is never rated and its settings as they are stored.
 """
@@ -16,12 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club
-from ladder.explain import elo_sum, hsb_sum, plain, to_decimal
+from ladder.pages.explain import elo_sum, hsb_sum, plain, to_decimal
+from ladder.pages.tables import Formats
 from ladder.policies import get_policy
 from ladder.policies.base import PlayerState
 from ladder.policies.hsb import HsbSettings
 from ladder.policies.ladder import LadderPolicy, LadderSettings, expected_score
-from ladder.tables import Formats
 
 
 @dataclass(frozen=True)

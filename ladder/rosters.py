@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import Club
-from ladder.display import NameFacts, shown_names
-from ladder.page_texts import half_up
+from ladder.pages.display import NameFacts, shown_names
+from ladder.pages.page_texts import half_up
 from ladder.policies import get_policy
 
 ACTIVE_DAYS = 365

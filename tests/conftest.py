@@ -11,7 +11,8 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from ladder import page_cache, rosters
+from ladder import rosters
+from ladder.web import page_cache
 from tests.factories import make_club, make_user
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOT_NEEDED = [
     "billing.views",
     "clubs.night.round_views",
-    "ladder.views",
+    "ladder.web.views",
     "py4swiss",
     "chess",
     "stripe",

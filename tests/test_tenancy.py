@@ -20,7 +20,7 @@ def club_scoped_requests(club):
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
         ("get", reverse("club_rating_rules", args=[club.slug])),
-        # A player's page of one year (ladder.views.player_page) of a club that is not public.
+        # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         ("get", reverse("audit_log", args=[club.slug])),
         ("get", reverse("player_erase", args=[club.slug, player.pk])),

@@ -33,8 +33,8 @@ from clubs.models import Club, Entry, Event
 from clubs.names import decisions as name_decisions
 from clubs.names import html as names_html
 from clubs.names import table as name_table
-from ladder.event_export import event_csv, event_trf
-from ladder.event_export import file_name as export_file_name
+from ladder.files.event_export import event_csv, event_trf
+from ladder.files.event_export import file_name as export_file_name
 from ladder.preview import preview_event
 from ladder.result_labels import RESULT_CHOICES
 

@@ -41,8 +41,8 @@ import csv
 import re
 from dataclasses import replace
 
+from ladder.files.spreadsheet import undefused
 from ladder.results import Result
-from ladder.spreadsheet import undefused
 
 from .base import (
     ImportedEvent,
@@ -139,7 +139,7 @@ def parse_csv(data: bytes, *, limits: Limits | None = None) -> ImportedEvent:
         number = header_line + reader.line_num
         if not any(cell.strip() for cell in row):
             continue
-        # undefused: a cell our own export (ladder.event_files) wrote with a `'` so that no
+        # undefused: a cell our own export (ladder.files.event_files) wrote with a `'` so that no
         # spreadsheet runs it as a formula ("+/-", a name starting with "-") reads as written.
         values = {
             name: clean_text(undefused(row[index])) if index < len(row) else ""

@@ -29,7 +29,7 @@ from clubs.night.names import players_named
 from clubs.night.round_views import paired_round
 from clubs.night.views import entrant_name, night_for_director
 from clubs.roster.players import MAX_NAME_LENGTH
-from ladder.page_texts import points_text
+from ladder.pages.page_texts import points_text
 
 
 class PairOfPlayersForm(forms.Form):

@@ -38,7 +38,7 @@ from clubs.night.names import check_newcomer
 from clubs.roster import players
 from clubs.roster.merging import RosterChangeError
 from clubs.roster.players import MAX_NAME_LENGTH
-from ladder.page_texts import points_text
+from ladder.pages.page_texts import points_text
 
 # The start form's fields a search or a newcomer carries over in the page's address.
 _KEPT = (

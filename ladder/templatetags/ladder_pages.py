@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from ladder import event_tables, player_tables, tables
+from ladder.pages import event_tables, player_tables, tables
 
 register = template.Library()
 

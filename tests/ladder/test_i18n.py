@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder.language import accepted_languages
+from ladder.web.language import accepted_languages
 from tests.conftest import IN_CI
 from tests.factories import make_club
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder.display import initials
-from ladder.player_page import RECENT_LIMIT, EventLine, Shown, year_summaries
+from ladder.pages.display import initials
+from ladder.pages.player_page import RECENT_LIMIT, EventLine, Shown, year_summaries
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_history

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club, Event
-from ladder.event_export import event_csv, event_trf
+from ladder.files.event_export import event_csv, event_trf
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Club
-from ladder.export import ladder_rows
-from ladder.spreadsheet import csv_table
+from ladder.files.export import ladder_rows
+from ladder.files.spreadsheet import csv_table
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from clubs.importers import parse_file
-from ladder.event_files import FilePlayer, player_line
+from ladder.files.event_files import FilePlayer, player_line
 from ladder.results import Result
 
 CSV = (

@@ -16,7 +16,7 @@ from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Pla
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
-from ladder.event_pages import event_page
+from ladder.pages.event_pages import event_page
 from ladder.results import Result
 from ladder.rosters import load_roster
 from tests.factories import make_club

@@ -17,8 +17,8 @@ from clubs.night import changes, evening
 from clubs.night import rounds as night_rounds
 from clubs.night.models import Round
 from clubs.roster.players import add_player
-from ladder.event_export import event_trf
-from ladder.event_pages import event_page
+from ladder.files.event_export import event_trf
+from ladder.pages.event_pages import event_page
 from ladder.results import Result
 from ladder.rosters import load_roster
 from tests.factories import make_club

@@ -1,0 +1,44 @@
+"""Club pages, each at c/<slug>/… (public clubs, directors) and c/<slug>/s/<secret>/… (unlisted),
+the public directory, robots.txt, the sitemap and the directors' page settings."""
+
+from django.urls import URLPattern, path
+
+from clubs import rating_settings_views, settings_views
+from ladder.web import live_views, views
+
+CLUB_PAGES = [
+    ("", views.club_page, "club_page"),
+    ("ladder.csv", views.ladder_csv, "club_ladder_csv"),
+    ("ladder.json", views.ladder_json, "club_ladder_json"),
+    ("seeding.trf", views.seeding_list_trf, "club_seeding_trf"),
+    ("seeding.csv", views.seeding_list_csv, "club_seeding_csv"),
+    ("players/", views.roster_page, "club_roster"),
+    ("players/<int:player_id>/", views.player_page, "club_player"),
+    ("events/", views.events_page, "club_events"),
+    ("events/<int:event_id>/", views.event_page, "club_event"),
+    ("events/<int:event_id>/live/", live_views.live_event, "club_event_live"),
+    ("events/<int:event_id>/results.trf", views.event_results_trf, "club_event_trf"),
+    ("events/<int:event_id>/results.csv", views.event_results_csv, "club_event_csv"),
+    ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
+]
+
+urlpatterns: list[URLPattern] = [
+    path("clubs/", views.directory, name="club_directory"),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
+    path("sitemap.xml", views.sitemap_xml, name="sitemap"),
+    path("results/<str:share_token>/", views.shared_event, name="shared_event"),
+    path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
+    path(
+        "manage/<slug:slug>/ratings/",
+        rating_settings_views.rating_settings,
+        name="rating_settings",
+    ),
+    path(
+        "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
+    ),
+]
+for suffix, view, name in CLUB_PAGES:
+    urlpatterns += [
+        path(f"c/<slug:slug>/{suffix}", view, name=name),
+        path(f"c/<slug:slug>/s/<str:secret>/{suffix}", view, name=f"{name}_secret"),
+    ]
