@@ -104,7 +104,9 @@ def take(session: MutableMapping[str, Any], event_id: int, token: str) -> Pendin
     data = (session.get(SESSION_KEY) or {}).get(str(event_id))
     if not isinstance(data, dict) or not token:
         return None
-    if not secrets.compare_digest(str(data.get("token", "")), token):
+    # As bytes: compare_digest raises TypeError on a str with non-ASCII characters (a forged
+    # token), which would be a 500.
+    if not secrets.compare_digest(str(data.get("token", "")).encode(), token.encode()):
         return None
     # Held before changes had kinds: a results correction.
     kind = _KINDS.get(str(data.get(KIND_KEY, "results")))

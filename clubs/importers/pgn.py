@@ -182,6 +182,9 @@ def parse_pgn(
             )
 
     numbering = number_rounds(seats, newest_first=newest_first)
+    if limits is not None:
+        # Rounds numbered here (no usable Round tag) were not counted while reading.
+        limits.check(rounds=len(set(numbering.rounds)))
     games = [
         replace(game, round=number) for game, number in zip(read, numbering.rounds, strict=True)
     ]

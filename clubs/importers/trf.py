@@ -115,6 +115,10 @@ def parse_trf(
     warnings.extend(date_warnings)
     on = event_date or start
     games = check_points(players, pair_rounds(players, warnings), warnings)
+    if limits is not None:
+        # A game is two halves on two lines, so games are counted once paired; pairing is
+        # bounded by the entrants and rounds limits checked line by line above.
+        limits.check(games=len(games))
 
     imported_players = []
     for player in players.values():

@@ -78,6 +78,29 @@ def test_the_games_limit_counts_games_and_byes_as_they_are_read():
     )
 
 
+def test_a_trf_file_past_the_games_limit_is_refused():
+    limits = Limits(entrants=100, rounds=100, games=2, file_bytes=100_000)
+    # Two games and a bye: within the entrants and rounds limits, past the games limit.
+    data = trf(
+        (1, [(2, "w", "1"), (0, "-", "F")]),
+        (2, [(1, "b", "0"), (3, "w", "1")]),
+        (3, [(0, "-", "-"), (2, "b", "0")]),
+    )
+    with pytest.raises(TooLargeError) as caught:
+        parse_file(data, "trf", limits=limits)
+    assert caught.value.what == "games"
+    assert len(parse_file(data, "trf").games) == 3
+
+
+def test_a_pgn_file_numbered_into_rounds_past_the_limit_is_refused():
+    # No usable Round tag: the three games of A and B are numbered into three rounds.
+    data = pgn(("?", "A", "B"), ("?", "A", "B"), ("?", "A", "B"))
+    with pytest.raises(TooLargeError) as caught:
+        parse_file(data, "pgn", limits=SMALL)
+    assert caught.value.what == "rounds"
+    assert parse_file(data, "pgn").rounds == 3
+
+
 def test_a_pgn_file_stops_at_the_game_past_the_limit():
     limits = Limits(entrants=100, rounds=100, games=2, file_bytes=100_000)
     data = pgn(("1", "A", "B"), ("1", "C", "D"), ("2", "A", "C")) + BROKEN_PGN_GAME
