@@ -93,3 +93,19 @@ def test_a_file_collected_after_start_up_is_served_and_nothing_outside_static_ro
     with pytest.raises(SuspiciousFileOperation):  # Django answers it 400
         collected_later(rf.get("/"), "../secret.txt")
     assert collected_later(rf.post("/"), "css/site.fedcba987654.css").status_code == 405
+
+
+def test_a_file_collected_after_start_up_without_a_hash_in_its_name_is_not_immutable(
+    rf, settings, tmp_path
+):
+    """collectstatic also writes the unhashed copy (css/site.css), whose content changes with
+    every deploy: a browser must not keep it for a year."""
+    from config.static_files import collected_later
+
+    settings.STATIC_ROOT = tmp_path / "static"
+    plain = settings.STATIC_ROOT / "css" / "site.css"
+    plain.parent.mkdir(parents=True)
+    plain.write_text("body { color: navy }")
+    response = collected_later(rf.get("/"), "css/site.css")
+    assert response.status_code == 200
+    assert "immutable" not in response.get("Cache-Control", "")

@@ -80,8 +80,8 @@ def visitor_urls(world: dict) -> list[str]:
         combos: list[dict[str, object]] = [{}]
         for param in r.params:
             combos = [{**c, param: v} for c in combos for v in values[param]]
-        # Every visitor route takes only these parameters: a NoReverseMatch here fails loudly.
-        urls += [reverse(r.name, kwargs=kwargs) for kwargs in combos]
+        for kwargs in combos:
+            urls.append(reverse(r.name, kwargs=kwargs))
     return urls
 
 
