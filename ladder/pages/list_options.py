@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
+from matching.normalize import expanded, fold, plain
+
 MAX_QUERY = 60  # longer text is cut: no name on a roster is longer
 
 # Columns each page sorts by, and the direction a first click on a column gives: numbers and
@@ -76,15 +78,13 @@ def folded(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-# German umlauts as they are typed without them: "Brühl" is also written "Bruehl".
-UMLAUT_SPELLINGS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-
-
 def spellings(text: str) -> set[str]:
     """The ways a reader may type `text`: without accents ("bruhl"), and with German
-    umlauts spelt out ("bruehl"); an "ue" typed for a ü folds to the second form."""
-    lowered = unicodedata.normalize("NFC", text.casefold())
-    return {folded(lowered), folded(lowered.translate(UMLAUT_SPELLINGS))}
+    umlauts spelt out ("bruehl"); an "ue" typed for a ü folds to the second form. The
+    folding is the name matcher's (matching.normalize), so letters that decompose into
+    no base letter ("Sørensen", "Łukasz") are found as typed on an English keyboard too."""
+    written = fold(unicodedata.normalize("NFC", text))
+    return {plain(written), expanded(written)}
 
 
 def matches(shown_name: str, q: str) -> bool:

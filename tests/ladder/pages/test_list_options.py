@@ -41,6 +41,14 @@ def test_search_finds_an_umlaut_typed_without_it_and_the_reverse(name, typed):
     assert matches(name, typed)
 
 
+@pytest.mark.parametrize(
+    ("name", "typed"),
+    [("Mette Sørensen", "sorensen"), ("Łukasz Wójcik", "lukasz wojcik"), ("Sven Åberg", "aberg")],
+)
+def test_search_finds_letters_without_a_decomposition_typed_plainly(name, typed):
+    assert matches(name, typed)
+
+
 def test_an_umlaut_spelt_out_is_no_wildcard():
     assert not matches("Jan Brühl", "brhl")
     assert not matches("Jan Bruhl", "bruehl ann")
