@@ -1,10 +1,11 @@
 """The changes to a published event besides its results, held until confirmed.
 
-The event's details (clubs/event_drafts.update_event), its name decisions
-(clubs/name_decisions.apply_name_decisions) and a re-pointed entry
-(clubs/merging.repoint_entry) each go through the two steps of clubs/events/pending_changes.py: each
-kind here is only what the write function needs, its JSON form, and `apply`, which calls that
-very function with the event's edit version taken at submit.
+The event's details (clubs/events/drafts.update_event), its name decisions
+(clubs/names/decisions.apply_name_decisions) and a re-pointed entry
+(clubs/roster/merging.repoint_entry) each go through the two steps of
+clubs/events/pending_changes.py: each kind here is only what the write function needs, its
+JSON form, and `apply`, which calls that very function with the event's edit version taken at
+submit.
 """
 
 from __future__ import annotations

@@ -273,11 +273,6 @@ def shown_rating(value: float) -> Decimal:
     return rounded(true, MAX_RATING_DIGITS)
 
 
-def ratings_sum(*, pre: float, change: Decimal, post: float) -> tuple[Decimal, Decimal]:
-    """Printed before and after for a printed change (an event with no formula)."""
-    return _ratings(to_decimal(pre), to_decimal(post), change)
-
-
 @dataclass(frozen=True)
 class ChangeSum:
     """Before + change = after of one player's event, as every table prints it."""
