@@ -265,15 +265,6 @@ def _changed(event: Event, number: int, user: User | None, *, boards: list[int],
     club_changed(event.club_id, shown=True)
 
 
-def director_changes(event: Event) -> list[tuple[int, int]]:
-    """(round, board) of every board the director changed by hand, in order."""
-    return list(
-        event.boards.filter(changed_by_director=True)
-        .order_by("round", "number")
-        .values_list("round", "number")
-    )
-
-
 def evening_tools(event: Event, paired: int, closed: bool) -> dict[str, object]:
     """What the evening page shows of the director's tools: the first colour, the
     never-pair couples (the club's and the evening's own), and whether the current round

@@ -37,8 +37,7 @@ def correct_result(
     if event.status != Event.Status.PUBLISHED:
         return enter_result(event_id, round_number, board_number, result, user, shown=shown)
     with transaction.atomic():
-        version = Event.objects.select_for_update().values_list("edit_version", flat=True)
-        event = claim(event_id, version.get(pk=event_id))
+        event = Event.objects.select_for_update().select_related("club").get(pk=event_id)
         if event.deleted_at is not None:
             raise PublishingError(_("This event is deleted: restore it before changing it."))
         if shown is not None:
@@ -47,6 +46,11 @@ def correct_result(
         if board.game is None:
             raise PublishingError(_("There is no such board in this round."))
         old = board.game.result_code
+        if old == result:
+            # Run twice (or from a second tab): nothing changes, so no open page turns
+            # stale and the ladder does not replay.
+            return BoardChange(board, old, result, ())
+        event = claim(event_id, event.edit_version)
         Game.objects.filter(pk=board.game.pk).update(result=result)
         board.game.result = result
         audit.record(

@@ -31,13 +31,16 @@ from clubs.night.views import entrant_name, night_for_director
 from clubs.roster.players import MAX_NAME_LENGTH
 from ladder.pages.page_texts import points_text
 
+MAX_ID = 2**63 - 1
+
 
 class PairOfPlayersForm(forms.Form):
     """Two roster players for the never-pair list, by id (a list's buttons) or by name as
     typed (the roster screen, read as start_event reads names); the service checks the club."""
 
-    first = forms.IntegerField(required=False, min_value=1)
-    second = forms.IntegerField(required=False, min_value=1)
+    # Bounded by the id column (BigAutoField): a forged larger id is a form error, not a 500.
+    first = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    second = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     name1 = forms.CharField(required=False, max_length=MAX_NAME_LENGTH)
     name2 = forms.CharField(required=False, max_length=MAX_NAME_LENGTH)
     remove = forms.BooleanField(required=False)

@@ -320,6 +320,24 @@ def test_correct_result_on_a_published_night_replays_the_ladder(club, players):
     assert Game.objects.get(pk=board.game_id).result == Result.BLACK_WIN
 
 
+def test_correct_result_twice_on_a_published_night_changes_nothing_the_second_time(club, players):
+    event = night(club, players[:4], rounds=1)
+    night_rounds.pair_next_round(event.pk, None)
+    play(event, 1, [Result.WHITE_WIN, Result.WHITE_WIN])
+    night_rounds.publish_night(event.pk, None)
+    replay_ladder(club.pk)
+    run("correct_result", club.slug, str(event.pk), "1", "1", "0-1")
+    replay_ladder(club.pk)
+    version = Event.objects.get(pk=event.pk).edit_version
+    logged = AuditEntry.objects.count()
+    line = run("correct_result", club.slug, str(event.pk), "1", "1", "0-1")
+    assert line.endswith("0-1 → 0-1")
+    assert Event.objects.get(pk=event.pk).edit_version == version  # no open page turns stale
+    assert AuditEntry.objects.count() == logged
+    club.refresh_from_db()
+    assert club.ladder_is_current  # nothing to replay
+
+
 def test_audit_sentences_name_both_players_and_the_old_and_new_result(club, players):
     event = night(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)

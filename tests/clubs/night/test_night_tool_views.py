@@ -173,6 +173,18 @@ def test_the_roster_screen_keeps_the_clubs_never_pair_list(signed_in, club, rost
     assert not NeverPair.objects.exists()
 
 
+@pytest.mark.parametrize("where", ["roster_never_pair", "night_never_pair"])
+def test_a_forged_id_too_large_for_the_database_is_refused_not_a_500(
+    signed_in, club, roster, where
+):
+    event = night(club, roster)
+    args = [club.slug] if where == "roster_never_pair" else [club.slug, event.pk]
+    response = signed_in.post(reverse(where, args=args), {"first": roster[0].pk, "second": 10**20})
+    assert response.status_code == 302
+    assert "exactly one player" in " ".join(said(response))
+    assert not NeverPair.objects.exists()
+
+
 def test_another_clubs_players_cannot_be_kept_apart_here(signed_in, club, roster):
     other = make_club(slug="others")
     a, b = (
