@@ -142,13 +142,21 @@ def first_colour_note(event: Event) -> dict[str, object]:
 
 
 def swap_players(
-    event_id: int, first: int, second: int, user: User | None, *, confirmed: bool = False
+    event_id: int,
+    first: int,
+    second: int,
+    user: User | None,
+    *,
+    confirmed: bool = False,
+    pairing: int | None = None,
 ) -> None:
     """Swap two entrants of the current round between their boards (or one with the
-    pairing-allocated bye), before the round's first result."""
+    pairing-allocated bye), before the round's first result. With `pairing` (the round's
+    pairing version the screen showed) a change sent twice, or from a tab that shows an
+    older pairing, is refused instead of undoing the first or moving other boards."""
     with transaction.atomic():
         event = lock_night(event_id)
-        number, boards = _current_round(event)
+        number, boards = _current_round(event, pairing)
         at = {b.white_id: (b, "white_id") for b in boards}
         at |= {b.black_id: (b, "black_id") for b in boards if b.black_id is not None}
         if first not in at or second not in at or first == second:
@@ -172,12 +180,18 @@ def swap_players(
 
 
 def swap_colours(
-    event_id: int, board_number: int, user: User | None, *, confirmed: bool = False
+    event_id: int,
+    board_number: int,
+    user: User | None,
+    *,
+    confirmed: bool = False,
+    pairing: int | None = None,
 ) -> None:
-    """Exchange the colours of one board of the current round, before its first result."""
+    """Exchange the colours of one board of the current round, before its first result;
+    `pairing` as for swap_players."""
     with transaction.atomic():
         event = lock_night(event_id)
-        number, boards = _current_round(event)
+        number, boards = _current_round(event, pairing)
         board = next((b for b in boards if b.number == board_number and not b.is_bye), None)
         if board is None:
             raise PublishingError(_("There is no such board in this round."))
@@ -190,10 +204,18 @@ def swap_colours(
         _changed(event, number, user, boards=[board.number], how="colours")
 
 
-def _current_round(event: Event) -> tuple[int, list[Board]]:
+def _current_round(event: Event, pairing: int | None = None) -> tuple[int, list[Board]]:
     number = paired_rounds(event)
     if number < 1:
         raise PublishingError(_("No round is paired yet."))
+    if pairing is not None and pairing != Round.pairing_of(event.pk, number):
+        raise PublishingError(
+            _(
+                "The pairing of round %(round)d changed since your screen showed it (another "
+                "tab, or the same change sent twice), so nothing was changed: here it is now."
+            )
+            % {"round": number}
+        )
     boards = list(event.boards.filter(round=number).order_by("number"))
     if any(b.game_id is not None for b in boards if not b.is_bye):
         raise PublishingError(

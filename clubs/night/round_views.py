@@ -99,6 +99,8 @@ def night_sheet(
             # A hand change: only the current round, before its first result.
             "can_change": tools["can_change_by_hand"] and round_number == paired,
             "confirm": _confirm_asked(request),
+            # Sent with every hand change, so a change sent twice or from a stale tab is refused.
+            "pairing": Round.pairing_of(event.pk, round_number),
         },
     )
 
@@ -113,7 +115,7 @@ def _confirm_asked(request: AuthedRequest) -> dict[str, str] | None:
     """A hand change refused for a broken rule, offered again to confirm (digits only)."""
     if request.GET.get("confirm") != "1":
         return None
-    asked = {key: request.GET.get(key, "") for key in ("first", "second", "board")}
+    asked = {key: request.GET.get(key, "") for key in ("first", "second", "board", "pairing")}
     return {key: value for key, value in asked.items() if value.isascii() and value.isdigit()}
 
 

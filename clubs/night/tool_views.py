@@ -53,6 +53,8 @@ class HandChangeForm(forms.Form):
     second = forms.IntegerField(required=False, min_value=1)
     board = forms.IntegerField(required=False, min_value=1)
     confirmed = forms.BooleanField(required=False)
+    # The round's pairing version the sheet showed (clubs.night.models.Round.pairing).
+    pairing = forms.IntegerField(min_value=0, max_value=MAX_ID)
 
 
 def _two_players(club: Club, data: dict[str, Any]) -> tuple[Player, Player] | None:
@@ -117,18 +119,18 @@ def night_hand_change(request: AuthedRequest, slug: str, event_id: int) -> HttpR
         return redirect(sheet)
     data = form.cleaned_data
     try:
+        shown = {"confirmed": data["confirmed"], "pairing": data["pairing"]}
         if data["board"]:
-            changes.swap_colours(event.pk, data["board"], request.user, confirmed=data["confirmed"])
+            changes.swap_colours(event.pk, data["board"], request.user, **shown)
         elif data["first"] and data["second"]:
-            changes.swap_players(
-                event.pk, data["first"], data["second"], request.user, confirmed=data["confirmed"]
-            )
+            changes.swap_players(event.pk, data["first"], data["second"], request.user, **shown)
         else:
             messages.error(request, _("Choose two players, or a board."))
             return redirect(sheet)
     except changes.NeedsConfirming as error:
         messages.warning(request, error.message)
         asked = {k: data[k] for k in ("first", "second", "board") if data[k]}
+        asked["pairing"] = data["pairing"]
         return redirect(f"{sheet}?{urlencode({'confirm': 1, **asked})}#change")
     except PublishingError as error:
         messages.error(request, error.message)

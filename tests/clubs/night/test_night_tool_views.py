@@ -12,7 +12,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Player
+from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Player, Round
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
@@ -91,12 +91,35 @@ def test_a_swap_by_hand_through_the_sheet_and_its_mark(signed_in, club, roster):
     assert 'id="change"' in sheet
     board1, board2 = evening.boards_of(event, 1)
     response = signed_in.post(
-        url("night_hand_change", event), {"first": board1.black_id, "second": board2.black_id}
+        url("night_hand_change", event),
+        {"first": board1.black_id, "second": board2.black_id, "pairing": shown_pairing(sheet)},
     )
     assert response.status_code == 302
     html = signed_in.get(url("night_sheet", event, 1)).content.decode()
     assert html.count("changed by the director") == 2
     assert Board.objects.get(pk=board1.pk).black_id == board2.black_id
+
+
+def shown_pairing(sheet: str) -> int:
+    """The round's pairing version the sheet's hand-change forms carry."""
+    found = re.findall(r'name="pairing" value="(\d+)"', sheet)
+    assert found and len(set(found)) == 1
+    return int(found[0])
+
+
+def test_a_hand_change_sent_twice_or_from_a_stale_tab_changes_nothing_more(signed_in, club, roster):
+    event = night(club, roster[:4])
+    night_rounds.pair_next_round(event.pk, None)
+    sheet = signed_in.get(url("night_sheet", event, 1)).content.decode()
+    exchange = {"board": 1, "confirmed": "1", "pairing": shown_pairing(sheet)}
+    signed_in.post(url("night_hand_change", event), exchange)
+    once = list(Board.objects.filter(event=event).order_by("number").values_list("white", "black"))
+    # The same form again (a double tap, a second tab, the back button): refused, not undone.
+    response = signed_in.post(url("night_hand_change", event), exchange)
+    assert "changed since your screen showed it" in " ".join(said(response))
+    after = list(Board.objects.filter(event=event).order_by("number").values_list("white", "black"))
+    assert after == once
+    assert AuditEntry.objects.filter(action="board.changed").count() == 1
 
 
 def test_a_rematch_by_hand_asks_and_is_made_only_when_confirmed(signed_in, club, roster):
@@ -111,11 +134,13 @@ def test_a_rematch_by_hand_asks_and_is_made_only_when_confirmed(signed_in, club,
     if frozenset((first.white_id, second.black_id)) not in round_one:
         swap = {"first": first.white_id, "second": second.black_id}
     before = [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)]
+    swap["pairing"] = Round.pairing_of(event.pk, 2)
     response = signed_in.post(url("night_hand_change", event), swap)
     assert "already played each other" in " ".join(said(response))
     assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] == before
     page = signed_in.get(response.url).content.decode()
     assert 'name="confirmed" value="1"' in page and "Make the change anyway" in page
+    assert f'name="pairing" value="{swap["pairing"]}"' in page  # the confirm form carries it
     signed_in.post(url("night_hand_change", event), {**swap, "confirmed": "1"})
     assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] != before
     assert AuditEntry.objects.filter(action="board.changed").count() == 1
@@ -125,7 +150,14 @@ def test_a_forged_hand_change_changes_nothing(signed_in, club, roster):
     event = night(club, roster[:4])
     night_rounds.pair_next_round(event.pk, None)
     before = list(Board.objects.filter(event=event).values_list("white", "black"))
-    for posted in ({"first": "x"}, {"board": 99}, {"first": 999_998, "second": 999_999}, {}):
+    pairing = Round.pairing_of(event.pk, 1)
+    for posted in (
+        {"first": "x", "pairing": pairing},
+        {"board": 99, "pairing": pairing},
+        {"first": 999_998, "second": 999_999, "pairing": pairing},
+        {"board": 1},  # without the pairing version it was shown for
+        {},
+    ):
         response = signed_in.post(url("night_hand_change", event), posted)
         assert response.status_code == 302 and said(response)
     assert list(Board.objects.filter(event=event).values_list("white", "black")) == before
