@@ -183,7 +183,10 @@ def clean_sent_text(text: str) -> str:
     text = _ASCII_CONTROL_BUT_LAYOUT.sub("", text)
     if text.isascii():
         return text
-    return unicodedata.normalize("NFC", "".join(filter(_shows_or_lays_out, text)))
+    # Each distinct character is judged once, then dropped in one C-level pass: a 3.5 MB
+    # accented post judged char by char cost half a second of CPU before any throttle ran.
+    hidden = {ord(char): None for char in set(text) if not _shows_or_lays_out(char)}
+    return unicodedata.normalize("NFC", text.translate(hidden) if hidden else text)
 
 
 def _shows_or_lays_out(char: str) -> bool:

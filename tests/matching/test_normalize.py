@@ -1,9 +1,18 @@
+import unicodedata
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from matching import KEY_VERSION, NameKey, name_key
-from matching.normalize import MAX_KEY_LENGTH, fold, loose, parse_name
+from matching import KEY_VERSION, NameKey, clean_sent_text, name_key
+from matching.normalize import (
+    _ASCII_CONTROL_BUT_LAYOUT,
+    MAX_KEY_LENGTH,
+    _shows_or_lays_out,
+    fold,
+    loose,
+    parse_name,
+)
 
 KEY_EXAMPLES = [
     pytest.param("Emma de Vries", "2:emma|de vries|", id="first-last-with-particle"),
@@ -164,3 +173,11 @@ def test_a_very_long_name_keeps_whole_words_within_the_column():
     assert len(key) <= MAX_KEY_LENGTH
     assert NameKey.from_str(key) == key
     assert key.surname == ("ivanov",)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_sent_text_drops_exactly_the_characters_that_show_nothing(sent: str) -> None:
+    # Spelled out one character at a time, as the rule reads; the module judges each
+    # distinct character once and drops them in one pass.
+    kept = "".join(filter(_shows_or_lays_out, _ASCII_CONTROL_BUT_LAYOUT.sub("", sent)))
+    assert clean_sent_text(sent) == unicodedata.normalize("NFC", kept)
