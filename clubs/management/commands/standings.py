@@ -36,6 +36,9 @@ class Command(BaseCommand):
             raise CommandError(f"No event {options['event_id']} in club {club.slug!r}")
         after = options["after_round"]
         rounds = _rounds(found) if after is not None else 0
+        if after is not None and after < 1:
+            # "After round 0" would print every player at 0 points, ranked by nothing.
+            raise CommandError(f"--after-round counts from 1: no round {after}")
         if after is not None and after > rounds:
             raise CommandError(f"Event {found.pk} has {rounds} paired rounds: no round {after}")
         names = dict(found.entries.values_list("pk", "typed_name"))

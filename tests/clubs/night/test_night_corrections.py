@@ -389,3 +389,12 @@ def test_standings_after_a_round_beyond_the_paired_ones_exits_1(club, players):
     assert len(json.loads(run("standings", club.slug, str(event.pk), "--after-round", "1"))) == 4
     with pytest.raises(CommandError, match="1 paired rounds: no round 2"):
         run("standings", club.slug, str(event.pk), "--after-round", "2")
+
+
+@pytest.mark.parametrize("before_the_first", ["0", "-1"])
+def test_standings_after_no_round_at_all_exits_1(club, players, before_the_first):
+    event = night(club, players[:4], rounds=3)
+    night_rounds.pair_next_round(event.pk, None)
+    play(event, 1, [Result.WHITE_WIN, Result.DRAW])
+    with pytest.raises(CommandError, match="counts from 1"):
+        run("standings", club.slug, str(event.pk), "--after-round", before_the_first)
