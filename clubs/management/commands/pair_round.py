@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from clubs.events.drafts import PublishingError
 from clubs.management.commands._night import night_of
@@ -30,11 +31,16 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         event = night_of(options["slug"], options["event_id"])
-        try:
-            number = pair_next_round(event.pk, None)
-        except PublishingError as error:
-            raise CommandError(error.message) from None
-        boards = boards_of(event, number)
+        # One transaction: the night's lock is held until the boards and the pairing version
+        # are read, so a hand change from the evening page cannot slip in between and the
+        # printed version is the one of the printed boards.
+        with transaction.atomic():
+            try:
+                number = pair_next_round(event.pk, None)
+            except PublishingError as error:
+                raise CommandError(error.message) from None
+            boards = boards_of(event, number)
+            pairing = Round.pairing_of(event.pk, number)
         bye = next((board.white.typed_name for board in boards if board.is_bye), None)
         paired = [
             {"board": board.number, "white": board.white.typed_name,
@@ -46,7 +52,7 @@ class Command(BaseCommand):
             json.dumps(
                 {
                     "round": number,
-                    "pairing": Round.pairing_of(event.pk, number),
+                    "pairing": pairing,
                     "boards": paired,
                     "bye": bye,
                 },
