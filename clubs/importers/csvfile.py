@@ -55,6 +55,7 @@ from .base import (
     decode_lines,
     name_key,
 )
+from .pseudo import people_among
 
 REQUIRED_COLUMNS = ("round", "white", "black", "result")
 # The optional `variant` column: the variant's name, as a PGN's Variant tag gives it.
@@ -153,14 +154,14 @@ def parse_csv(data: bytes, *, limits: Limits | None = None) -> ImportedEvent:
                     len(players) + 1, values["white"], None, None, None, start
                 )
             if limits is not None:
-                limits.check(entrants=len(players), rounds=len(rounds), games=len(games))
+                limits.check(entrants=people_among(players), rounds=len(rounds), games=len(games))
             continue
         game = _read_row(values, start, players, seen)
         games.append(game)
         _read_ratings(values, start, players, ratings, warnings)
         if limits is not None:
             rounds.add(game.round)
-            limits.check(entrants=len(players), rounds=len(rounds), games=len(games))
+            limits.check(entrants=people_among(players), rounds=len(rounds), games=len(games))
 
     if not games:
         raise ImportFileError.at(header_line, "the header row is not followed by any results.")

@@ -15,6 +15,7 @@ Pure Python: no Django.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from ladder.results import Result
@@ -36,6 +37,12 @@ _BYE_FOR_SCORE = {
 
 def is_pseudo_name(name: str) -> bool:
     return name_key(name).strip(" .") in PSEUDO_NAMES
+
+
+def people_among(name_keys: Collection[str]) -> int:
+    """How many of these name keys are people: what the entrants limit counts while a file is
+    read, so that 2,000 players and Swiss-Manager's "spielfrei" fit an event of 2,000."""
+    return len(name_keys) - sum(1 for name in PSEUDO_NAMES if name in name_keys)
 
 
 def without_pseudo_players(event: ImportedEvent) -> ImportedEvent:

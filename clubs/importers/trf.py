@@ -28,6 +28,7 @@ from .base import (
     count_rounds,
     decode_lines,
 )
+from .pseudo import is_pseudo_name
 from .trf_dates import DateReading, date_readings, read_event_dates, read_round_dates
 from .trf_players import PlayerLine, is_junior, read_player_line
 from .trf_results import check_points, pair_rounds
@@ -60,6 +61,7 @@ def parse_trf(
     players: dict[int, PlayerLine] = {}
     unknown: dict[str, list[int]] = {}
     paired_rounds: set[int] = set()  # rounds with a game between two players (others are dropped)
+    dummies = 0  # bye dummies by name ("spielfrei"): no entrants (clubs/importers/pseudo.py)
 
     for number, text in enumerate(lines, start=1):
         code = text[:3]
@@ -73,9 +75,10 @@ def parse_trf(
                 )
             players[player.key] = player
             warnings.extend(player.notes)
+            dummies += is_pseudo_name(player.name)
             if limits is not None:
                 paired_rounds.update(r for r, cell in player.cells.items() if cell.opponent)
-                limits.check(entrants=len(players), rounds=len(paired_rounds))
+                limits.check(entrants=len(players) - dummies, rounds=len(paired_rounds))
         elif code == "012":
             name = name or clean_text(text[3:]) or None
         elif code == "042":

@@ -184,3 +184,23 @@ def test_the_first_count_of_a_pgn_file_counts_each_event_apart():
     with pytest.raises(SeveralEventsError):
         parse_file(first + second, "pgn", limits=limits)
     assert len(parse_file(first + second, "pgn", event="Blitz", limits=limits).games) == 2
+
+
+@pytest.mark.parametrize("dummy", ["spielfrei", "Bye", "Freilos"])
+def test_a_bye_dummy_is_no_entrant_while_the_file_is_read(dummy):
+    """A field exactly at the entrants limit, plus the dummy a program writes for the bye."""
+    limits = Limits(entrants=3, rounds=10, games=100, file_bytes=100_000)
+    four = trf(
+        (1, [(2, "w", "1")]), (2, [(1, "b", "0")]), (3, [(4, "w", "1")]), (4, [(3, "b", "0")])
+    )
+    with_dummy = four.replace(f"{'Player 4':<33}".encode(), f"{dummy:<33}".encode())
+    read = parse_file(with_dummy, "trf", limits=limits)
+    assert [p.name for p in read.players] == ["Player 1", "Player 2", "Player 3"]
+    rows = ["1,A,B,1-0", f"1,C,{dummy},1-0"]
+    assert len(parse_file(csv(*rows), "csv", limits=limits).players) == 3
+
+
+def test_a_fourth_person_past_a_limit_of_three_is_still_refused_beside_a_dummy():
+    limits = Limits(entrants=3, rounds=10, games=100, file_bytes=100_000)
+    with pytest.raises(TooLargeError, match="entrants"):
+        parse_file(csv("1,A,B,1-0", "1,C,spielfrei,1-0", "2,D,A,1-0"), "csv", limits=limits)
