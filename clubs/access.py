@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 
 from django.http import Http404, HttpRequest
+from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Event, Player, User
 
@@ -106,3 +107,11 @@ def event_for_share_token(token: str) -> Event:
 
 def _same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def club_page_path(club: Club) -> str:
+    """Where visitors find the club page: with the secret for an unlisted club (the path
+    that club_for_visitor lets through)."""
+    if club.visibility == Club.Visibility.UNLISTED:
+        return reverse("club_page_secret", kwargs={"slug": club.slug, "secret": club.secret})
+    return reverse("club_page", kwargs={"slug": club.slug})

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -8,17 +8,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Club, Event, Player
 from matching import normalize
 
-
-class SignUpForm(forms.Form):
-    """Only the address and a name: the password is chosen from the link in the mail, so the
-    answer reads the same whether or not the address has an account (clubs/accounts/views.py)."""
-
-    email = forms.EmailField(label=_("e-mail address"), max_length=254)
-    name = forms.CharField(label=_("name"), max_length=150, required=False)
-
-    def clean_email(self) -> str:
-        email: str = self.cleaned_data["email"]
-        return email.strip().lower()
+if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
+    from django_stubs_ext import StrOrPromise
 
 
 # Addresses no club may take: they read as the site's own, and "not available" for one of
@@ -75,3 +66,31 @@ class AuditFilterForm(forms.Form):
             label=_("Event"),
             required=False,
         )
+
+
+# The rating policies' own labels are English (they are pure modules); these are the shown
+# ones, on the rating settings form (clubs/rating_settings_views.py) and in the audit log.
+POLICY_LABELS: dict[str, StrOrPromise] = {
+    "ladder": _("Club ladder (Elo with two K values)"),
+    "hsb": _("HSB junior rating"),
+}
+FIELD_LABELS: dict[str, StrOrPromise] = {
+    "start_rating": _("Start rating for newcomers"),
+    "k_high": _("K for new players"),
+    "k_low": _("K for established players"),
+    "k_threshold": _("Rated games before the lower K"),
+    "provisional_below": _("Provisional games"),
+    "junior_k_rule": _("Juniors keep the higher K"),
+    "junior_k_max_rating": _("… while their rating is under"),
+    "bonus": _("Bonus per event played"),
+}
+FIELD_HELP: dict[str, StrOrPromise] = {
+    "k_threshold": _(
+        "A player rates with the K for new players until they have this many rated games."
+    ),
+    "provisional_below": _(
+        "A player is provisional until they have this many rated games; an established "
+        "player's rating does not move in a game against a provisional one."
+    ),
+    "bonus": _("Added to the change of every player with a rated game in an event."),
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -20,10 +20,10 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director
+from clubs.forms import FIELD_HELP, FIELD_LABELS, POLICY_LABELS
 from clubs.models import Club, Player
 from ladder.changes import club_changed
 from ladder.fingerprint import settings_fingerprint
@@ -32,34 +32,6 @@ from ladder.policies import POLICIES, Policy, get_policy
 from ladder.policies.base import PolicySettings, SettingError
 from ladder.what_if import settings_impact
 
-if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
-    from django_stubs_ext import StrOrPromise
-
-# The policies' own labels are English (they are pure modules); these are the shown ones.
-POLICY_LABELS: dict[str, StrOrPromise] = {
-    "ladder": gettext_lazy("Club ladder (Elo with two K values)"),
-    "hsb": gettext_lazy("HSB junior rating"),
-}
-FIELD_LABELS: dict[str, StrOrPromise] = {
-    "start_rating": gettext_lazy("Start rating for newcomers"),
-    "k_high": gettext_lazy("K for new players"),
-    "k_low": gettext_lazy("K for established players"),
-    "k_threshold": gettext_lazy("Rated games before the lower K"),
-    "provisional_below": gettext_lazy("Provisional games"),
-    "junior_k_rule": gettext_lazy("Juniors keep the higher K"),
-    "junior_k_max_rating": gettext_lazy("… while their rating is under"),
-    "bonus": gettext_lazy("Bonus per event played"),
-}
-FIELD_HELP: dict[str, StrOrPromise] = {
-    "k_threshold": gettext_lazy(
-        "A player rates with the K for new players until they have this many rated games."
-    ),
-    "provisional_below": gettext_lazy(
-        "A player is provisional until they have this many rated games; an established "
-        "player's rating does not move in a game against a provisional one."
-    ),
-    "bonus": gettext_lazy("Added to the change of every player with a rated game in an event."),
-}
 MOVES_SHOWN = 25
 
 

@@ -14,10 +14,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs import audit
-from clubs.access import AuthedRequest, club_for_director
+from clubs.access import AuthedRequest, club_for_director, club_page_path
 from clubs.models import Club, NewcomerStart
 from clubs.night.forms import TiebreakOrderForm
-from clubs.views import club_page_path
 from ladder.changes import club_changed
 from ladder.pages.event_pages import club_order
 

@@ -20,6 +20,7 @@ from clubs.access import (
     AuthedRequest,
     club_for_director,
     club_for_owner,
+    club_page_path,
     player_for_director,
 )
 from clubs.accounts import invitations
@@ -193,12 +194,3 @@ def player_erase(request: AuthedRequest, slug: str, player_id: int) -> HttpRespo
         messages.success(request, _("The player's name has been removed everywhere."))
         return redirect("club_manage", slug=player.club.slug)
     return render(request, "clubs/player_erase.html", {"club": player.club, "player": player})
-
-
-def club_page_path(club: Club) -> str:
-    """Where visitors find the club page: with the secret for an unlisted club."""
-    from django.urls import reverse
-
-    if club.visibility == Club.Visibility.UNLISTED:
-        return reverse("club_page_secret", kwargs={"slug": club.slug, "secret": club.secret})
-    return reverse("club_page", kwargs={"slug": club.slug})

@@ -79,8 +79,11 @@ def readyz(request: HttpRequest) -> JsonResponse:
 
 def _database_status() -> str:
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
+        # Connecting is the database answering (a fresh connection each request: no
+        # CONN_MAX_AGE); is_usable() asks a kept one whether the server is still there.
+        connection.ensure_connection()
+        if not connection.is_usable():
+            raise ConnectionError("the database connection is no longer usable")
     except Exception:  # any driver error means "not healthy", never a 500
         logger.warning("Health check: the database does not answer", exc_info=True)
         return "unavailable"

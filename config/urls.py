@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from clubs import rating_settings_views, settings_views
 from clubs import views as club_views
 from clubs.accounts import views as account_views
 from config.health import healthz, livez, readyz
@@ -54,6 +55,21 @@ urlpatterns = [
         "manage/<slug:slug>/directors/<int:role_id>/remove/",
         club_views.director_remove,
         name="director_remove",
+    ),
+    # The club's settings: its page, ratings, secret link and the tie-breaks of every standings.
+    path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
+    path(
+        "manage/<slug:slug>/settings/tiebreaks/",
+        settings_views.tiebreak_order,
+        name="tiebreak_order",
+    ),
+    path(
+        "manage/<slug:slug>/ratings/",
+        rating_settings_views.rating_settings,
+        name="rating_settings",
+    ),
+    path(
+        "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
     ),
     path("manage/<slug:slug>/rebuild/", ladder_views.rebuild, name="ladder_rebuild"),
     path("manage/<slug:slug>/audit/", club_views.audit_log, name="audit_log"),

@@ -13,14 +13,16 @@ def test_healthz_is_ok_when_the_database_answers(client):
 def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch):
     from config import health
 
-    class Broken:
-        def __enter__(self):
-            raise DatabaseError("down")
+    monkeypatch.setattr(health.connection, "ensure_connection", _refused)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["database"] == "unavailable"
 
-        def __exit__(self, *exc):
-            return False
 
-    monkeypatch.setattr(health.connection, "cursor", lambda: Broken())
+def test_healthz_is_503_when_a_kept_connection_no_longer_works(client, monkeypatch):
+    from config import health
+
+    monkeypatch.setattr(health.connection, "is_usable", lambda: False)
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["database"] == "unavailable"
@@ -43,12 +45,9 @@ def test_healthz_reports_the_age_of_the_oldest_out_of_date_ladder(client, club):
 # Liveness and health apart ------------------------------------------------------------------
 
 
-class _BrokenCursor:
-    def __enter__(self):
-        raise DatabaseError("down")
-
-    def __exit__(self, *exc):
-        return False
+def _refused() -> None:
+    """The database does not answer: connecting, and so every query, fails."""
+    raise DatabaseError("down")
 
 
 @pytest.fixture
@@ -82,7 +81,7 @@ def test_livez_is_200_while_redis_does_not_answer(client, redis_down):
 def test_livez_is_200_while_the_database_does_not_answer(client, monkeypatch):
     from config import health
 
-    monkeypatch.setattr(health.connection, "cursor", lambda: _BrokenCursor())
+    monkeypatch.setattr(health.connection, "ensure_connection", _refused)
     assert client.get("/healthz").status_code == 503
     assert client.get("/livez").status_code == 200
 
@@ -155,7 +154,7 @@ def test_readyz_is_200_once_collectstatic_has_written_the_manifest(client, manif
 def test_readyz_is_503_when_the_database_does_not_answer(client, monkeypatch, caplog):
     from config import health
 
-    monkeypatch.setattr(health.connection, "cursor", lambda: _BrokenCursor())
+    monkeypatch.setattr(health.connection, "ensure_connection", _refused)
     response = client.get("/readyz")
     assert response.status_code == 503
     body = response.json()

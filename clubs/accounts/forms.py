@@ -41,3 +41,15 @@ class ThrottledLoginForm(AuthenticationForm):
                     code="locked",
                 ) from None
             raise
+
+
+class SignUpForm(forms.Form):
+    """Only the address and a name: the password is chosen from the link in the mail, so the
+    answer reads the same whether or not the address has an account (clubs/accounts/views.py)."""
+
+    email = forms.EmailField(label=_("e-mail address"), max_length=254)
+    name = forms.CharField(label=_("name"), max_length=150, required=False)
+
+    def clean_email(self) -> str:
+        email: str = self.cleaned_data["email"]
+        return email.strip().lower()

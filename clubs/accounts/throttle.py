@@ -1,11 +1,12 @@
 """Abuse limits: attempts counted per key in fixed windows, in the database.
 
 In the database, not a per-process cache, so the three web workers share one count.
-Each attempt is counted with a single INSERT ... ON CONFLICT DO UPDATE ... RETURNING
-(PostgreSQL and SQLite alike) before the work it guards, so parallel tries each get
-their own number and only as many as the limit get through. A window starts with the
-first attempt and ends a fixed time later, whatever happens in it: a busy school network
-is not locked for ever by a steady trickle, and an attacker cannot extend a lock.
+Each attempt is counted with one UPDATE (or, the key's first, an INSERT) and read back in
+the same transaction, before the work it guards: the UPDATE holds the row until commit, so
+parallel tries each get their own number and only as many as the limit get through. A
+window starts with the first attempt and ends a fixed time later, whatever happens in it: a
+busy school network is not locked for ever by a steady trickle, and an attacker cannot
+extend a lock.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import hashlib
 import hmac
 
 from django.conf import settings
-from django.db import connection
-from django.db.models import F
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -37,21 +38,23 @@ def normalised_email(email: str) -> str:
 def count_attempt(key: str, window_seconds: int) -> int:
     """Count one attempt against `key`; the attempts in its current window, this one included."""
     now = timezone.now()
-    table = connection.ops.quote_name(LoginThrottle._meta.db_table)
-    adapt = connection.ops.adapt_datetimefield_value
-    window_over = f"{table}.window_start < %s"
-    sql = (
-        f"INSERT INTO {table} (key_hash, attempts, window_start) VALUES (%s, 1, %s) "
-        f"ON CONFLICT (key_hash) DO UPDATE SET "
-        f"attempts = CASE WHEN {window_over} THEN 1 ELSE {table}.attempts + 1 END, "
-        f"window_start = CASE WHEN {window_over} THEN %s ELSE {table}.window_start END "
-        f"RETURNING attempts"
-    )
-    cutoff = adapt(now - dt.timedelta(seconds=window_seconds))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [key, adapt(now), cutoff, cutoff, adapt(now)])
-        (attempts,) = cursor.fetchone()
-    return int(attempts)
+    over = Q(window_start__lt=now - dt.timedelta(seconds=window_seconds))
+    counted = LoginThrottle.objects.filter(key_hash=key)
+    with transaction.atomic():
+        # One UPDATE: the row stays locked by it until commit, so a parallel try waits,
+        # then counts on from this one's number (or starts the new window only once).
+        bumped = counted.update(
+            attempts=Case(When(over, then=Value(1)), default=F("attempts") + 1),
+            window_start=Case(When(over, then=Value(now)), default=F("window_start")),
+        )
+        if not bumped:
+            try:
+                with transaction.atomic():
+                    LoginThrottle.objects.create(key_hash=key, attempts=1, window_start=now)
+                return 1
+            except IntegrityError:  # a parallel first try made the row: count on it
+                counted.update(attempts=F("attempts") + 1)
+        return counted.values_list("attempts", flat=True).get()
 
 
 def undo_attempt(key: str) -> None:

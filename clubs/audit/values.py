@@ -12,9 +12,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs.forms import FIELD_LABELS as RATING_LABELS
+from clubs.forms import POLICY_LABELS
 from clubs.models import Club
-from clubs.rating_settings_views import FIELD_LABELS as RATING_LABELS
-from clubs.rating_settings_views import POLICY_LABELS
 
 
 def value_text(value: object) -> str:

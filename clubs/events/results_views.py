@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubs.access import AuthedRequest, event_for_director
 from clubs.date_notes import event_date_note
-from clubs.events import confirm_views, corrections, results, uploads
+from clubs.events import confirmation, corrections, results, uploads
 from clubs.events import drafts as event_drafts
 from clubs.events.results_forms import (
     GRID_ALL_ROUNDS_MAX,
@@ -192,7 +192,7 @@ def _store(
     request: AuthedRequest, event: Event, pending: corrections.PendingCorrection
 ) -> HttpResponse:
     try:
-        impact, _applied = confirm_views.preview_or_apply(request, event, pending)
+        impact, _applied = confirmation.preview_or_apply(request, event, pending)
     except ImportFileError as error:
         messages.error(request, error.message)
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
@@ -227,8 +227,8 @@ def _stored(
     if imported.date is not None and imported.date_source is not None:
         messages.info(request, event_date_note(imported.date, imported.date_source, event.date))
     if to_confirm is not None:
-        return confirm_views.confirm_page(request, event, *to_confirm)
-    messages.success(request, confirm_views.results_saved_message(imported))
+        return confirmation.confirm_page(request, event, *to_confirm)
+    messages.success(request, confirmation.results_saved_message(imported))
     return redirect("event_names", slug=event.club.slug, event_id=event.pk)
 
 
@@ -277,7 +277,7 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
                     if "more" in request.POST
                     else reverse("event_names", kwargs={"slug": slug, "event_id": event.pk}),
                 )
-                submitted = confirm_views.submit(request, event, pending)
+                submitted = confirmation.submit(request, event, pending)
             except event_drafts.StaleEditError as error:
                 messages.error(request, error.message)
                 return redirect(_grid_url(event, round_no))

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from clubs.events import confirm_views, results_views, views
+from clubs.events import results_views, views
 
 _EVENT = "manage/<slug:slug>/events/<int:event_id>/"
 
@@ -22,10 +22,10 @@ urlpatterns: list[URLPattern] = [
     path(f"{_EVENT}results/grid/", results_views.event_grid, name="event_grid"),
     # One confirm step for every change to a published event; the old address of the
     # results correction's is kept for pages already open.
-    path(f"{_EVENT}confirm/", confirm_views.event_change_confirm, name="event_confirm"),
+    path(f"{_EVENT}confirm/", views.event_change_confirm, name="event_confirm"),
     path(
         f"{_EVENT}results/correction/",
-        confirm_views.event_change_confirm,
+        views.event_change_confirm,
         name="event_correction",
     ),
     path(f"{_EVENT}names/", views.event_names, name="event_names"),

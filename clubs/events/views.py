@@ -1,4 +1,5 @@
-"""The director's event screens: details, names, preview, publishing (results: results_views.py).
+"""The director's event screens: details, names, preview, publishing, and the confirm pages'
+one view (results: results_views.py; the two steps of a change: confirmation.py).
 
 Thin views: the access helper, a form, one function of the event modules (clubs/events/drafts.py,
 clubs/names/decisions.py, clubs/events/publishing.py), a redirect.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director, event_for_director
 from clubs.events import changes as event_changes
-from clubs.events import confirm_views, publishing
+from clubs.events import confirmation, corrections, pending_changes, publishing
 from clubs.events import drafts as event_drafts
 from clubs.events.forms import (
     ActionForm,
@@ -29,7 +30,7 @@ from clubs.events.forms import (
     NamesForm,
     roster_label,
 )
-from clubs.models import Club, Entry, Event
+from clubs.models import Club, Entry, Event, Player
 from clubs.names import decisions as name_decisions
 from clubs.names import html as names_html
 from clubs.names import table as name_table
@@ -117,9 +118,9 @@ def event_edit(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
             # Compared with the stored row: the model form has set them on `event` already.
             stored = event_drafts.reload_event(event.pk)
             if event_changes.changed_details(stored, details):
-                done = confirm_views.submit(request, stored, change)
+                done = confirmation.submit(request, stored, change)
             else:
-                done = confirm_views.Submitted(None, change.apply(request.user))
+                done = confirmation.Submitted(None, change.apply(request.user))
         except event_drafts.PublishingError as error:
             messages.error(request, error.message)
             if isinstance(error, event_drafts.StaleEditError):
@@ -169,7 +170,7 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
                 if done.page is not None:
                     return done.page
                 assert isinstance(done.result, name_decisions.DecisionsApplied)
-                messages.success(request, confirm_views.names_saved_message(done.result))
+                messages.success(request, confirmation.names_saved_message(done.result))
                 if publishing.unconfirmed_names(event):
                     return redirect(here)
                 return redirect("event_preview", slug=slug, event_id=event.pk)
@@ -229,15 +230,15 @@ def event_names_bulk(request: AuthedRequest, slug: str, event_id: int) -> HttpRe
         if done.page is not None:
             return done.page
         assert isinstance(done.result, name_decisions.DecisionsApplied)
-        messages.success(request, confirm_views.names_saved_message(done.result))
+        messages.success(request, confirmation.names_saved_message(done.result))
     return redirect(here)
 
 
 def _submit_names(
     request: AuthedRequest, event: Event, change: event_changes.PendingNames
-) -> confirm_views.Submitted:
+) -> confirmation.Submitted:
     """Name decisions: a published event's wait for confirmation when they move a link."""
-    return confirm_views.submit(
+    return confirmation.submit(
         request,
         event,
         change,
@@ -429,3 +430,58 @@ def bounded_int(text: str | None, default: int, low: int, high: int) -> int:
     except ValueError:
         return default
     return min(max(value, low), high)
+
+
+@require_POST
+def event_change_confirm(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """Apply (or drop) the change the confirm page showed."""
+    event = event_for_director(request, slug, event_id)
+    if "cancel" in request.POST:
+        pending_changes.drop(request.session, event.pk)
+        messages.info(request, _("The change was not applied; nothing changed."))
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    if "token" not in request.POST:
+        return HttpResponseBadRequest(_("This form is incomplete: open the change again."))
+    change = pending_changes.take(request.session, event.pk, request.POST["token"])
+    if change is None:
+        # Applied, cancelled, replaced by a newer change, or never shown: a conflict, not a save.
+        return render(
+            request,
+            "clubs/events/change_gone.html",
+            {"club": event.club, "event": event},
+            status=409,
+        )
+    # Whatever happens next, this change is done: a refused one cannot succeed later.
+    pending_changes.drop(request.session, event.pk)
+    try:
+        result = change.apply(request.user)
+    except confirmation.REFUSED as error:
+        messages.error(request, error.message)
+        return redirect("event_detail", slug=slug, event_id=event.pk)
+    message, url = _finished(event, change, result)
+    messages.success(request, message)
+    return redirect(url)
+
+
+def _finished(
+    event: Event, change: pending_changes.PendingChange, result: object
+) -> tuple[str, str]:
+    """The message and the page after a confirmed change."""
+    if isinstance(change, corrections.PendingCorrection):
+        return confirmation.results_saved_message(change.imported), change.next_url
+    if isinstance(change, event_changes.PendingNames):
+        assert isinstance(result, name_decisions.DecisionsApplied)
+        return confirmation.names_saved_message(result), change.next_url
+    if isinstance(change, event_changes.PendingRepoint):
+        assert isinstance(result, Player)
+        typed = (
+            Entry.objects.filter(pk=change.entry_id).values_list("typed_name", flat=True).first()
+        )
+        return (
+            _("%(typed)s in %(event)s now counts for %(name)s.")
+            % {"typed": typed or "", "event": event, "name": result.name},
+            reverse("roster_player", kwargs={"slug": event.club.slug, "player_id": result.pk}),
+        )
+    return _("The event's details are saved."), reverse(
+        "event_detail", kwargs={"slug": event.club.slug, "event_id": event.pk}
+    )

@@ -2,7 +2,6 @@
 
 from django.urls import URLPattern, path
 
-from clubs import settings_views
 from clubs.night import round_views, tool_views, views
 
 _NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
@@ -33,11 +32,5 @@ urlpatterns: list[URLPattern] = [
         f"{_ROUND}board/<int:board_number>/",
         round_views.night_result,
         name="night_result",
-    ),
-    # The club's tie-break order, set on the club page settings screen.
-    path(
-        "manage/<slug:slug>/settings/tiebreaks/",
-        settings_views.tiebreak_order,
-        name="tiebreak_order",
     ),
 ]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, player_for_director
-from clubs.events import confirm_views
+from clubs.events import confirmation
 from clubs.events.changes import PendingRepoint
 from clubs.events.drafts import PublishingError
 from clubs.events.forms import PlayerNameField
@@ -354,7 +354,7 @@ def repoint(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
         )
         try:
             # A published event's ladder moves: shown first, made on confirmation.
-            done = confirm_views.submit(request, entry.event, change)
+            done = confirmation.submit(request, entry.event, change)
         except (RosterChangeError, PublishingError) as refused:
             problem = refused.message
         else:

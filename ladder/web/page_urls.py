@@ -1,9 +1,9 @@
 """Club pages, each at c/<slug>/… (public clubs, directors) and c/<slug>/s/<secret>/… (unlisted),
-the public directory, robots.txt, the sitemap and the directors' page settings."""
+the public directory, robots.txt and the sitemap. The directors' page settings are the club's
+(clubs/settings_views.py), routed by config/urls.py."""
 
 from django.urls import URLPattern, path
 
-from clubs import rating_settings_views, settings_views
 from ladder.web import live_views, views
 
 CLUB_PAGES = [
@@ -27,15 +27,6 @@ urlpatterns: list[URLPattern] = [
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("sitemap.xml", views.sitemap_xml, name="sitemap"),
     path("results/<str:share_token>/", views.shared_event, name="shared_event"),
-    path("manage/<slug:slug>/settings/", settings_views.club_settings, name="club_settings"),
-    path(
-        "manage/<slug:slug>/ratings/",
-        rating_settings_views.rating_settings,
-        name="rating_settings",
-    ),
-    path(
-        "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
-    ),
 ]
 for suffix, view, name in CLUB_PAGES:
     urlpatterns += [

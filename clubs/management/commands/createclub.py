@@ -5,8 +5,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from clubs.access import club_page_path
 from clubs.models import Club
-from clubs.views import club_page_path
 from ladder.policies import POLICIES
 from matching import clean_name
 

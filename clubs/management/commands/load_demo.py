@@ -4,9 +4,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from clubs.access import club_page_path
 from clubs.demo import DEMO_DIRECTOR_EMAIL, DEMO_DIRECTOR_PASSWORD, create_demo_club
 from clubs.models import Club
-from clubs.views import club_page_path
 
 
 class Command(BaseCommand):

@@ -13,8 +13,7 @@ from typing import Any
 from django.core.management.commands import migrate
 from django.db import connections
 
-# pg_advisory_lock takes one 64-bit key; the replays' per-club locks use other numbers.
-MIGRATE_LOCK_KEY = 0x636C_7562_6D69_6772  # "clubmigr"
+from config.db_locks import MIGRATE_LOCK_KEY, session_lock
 
 
 class Command(migrate.Command):
@@ -25,15 +24,9 @@ class Command(migrate.Command):
         if connection.vendor != "postgresql":
             super().handle(*args, **options)
             return
-        # A session lock: it spans every migration's own transaction, and a run that dies
-        # releases it with its connection.
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s)", [MIGRATE_LOCK_KEY])
-            if not cursor.fetchone()[0]:
-                self.stdout.write("Another migrate is running; waiting for it to finish.")
-                cursor.execute("SELECT pg_advisory_lock(%s)", [MIGRATE_LOCK_KEY])
-        try:
+        # A session lock: it spans every migration's own transaction (config/db_locks.py).
+        with session_lock(connection, MIGRATE_LOCK_KEY, on_wait=self._say_waiting):
             super().handle(*args, **options)
-        finally:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [MIGRATE_LOCK_KEY])
+
+    def _say_waiting(self) -> None:
+        self.stdout.write("Another migrate is running; waiting for it to finish.")

@@ -1,9 +1,10 @@
 """The two steps of a change to a published event (pending_changes.py), for every screen.
 
 `submit` is what a screen's view calls with the change the director made: a draft's applies
-at once; a published event's is previewed and its confirm page returned. `event_change_confirm`
-is the one view the confirm pages post to: it applies the held change through its own write
-function, or refuses a token that no longer matches.
+at once; a published event's is previewed and its confirm page returned. Not a view module:
+the screens of other rooms (the roster's re-point) call it too. The one view the confirm pages
+post to, `event_change_confirm`, is in views.py: it applies the held change through its own
+write function, or refuses a token that no longer matches.
 """
 
 from __future__ import annotations
@@ -12,22 +13,19 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.contrib import messages
-from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
 
-from clubs.access import AuthedRequest, event_for_director
+from clubs.access import AuthedRequest
 from clubs.events import changes as event_changes
 from clubs.events import corrections, pending_changes
 from clubs.events.drafts import PublishingError, fields_of
 from clubs.events.forms import EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
-from clubs.models import Entry, Event, Player
+from clubs.models import Event, Player
 from clubs.names.decisions import DecisionsApplied
 from clubs.roster.merging import RosterChangeError
 from ladder.impact import LadderImpact
@@ -165,61 +163,6 @@ def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[di
         {"label": str(labels[f]), "now": shown(f, getattr(event, f)), "new": shown(f, new[f])}
         for f in event_changes.changed_details(event, change.details)
     ]
-
-
-@require_POST
-def event_change_confirm(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
-    """Apply (or drop) the change the confirm page showed."""
-    event = event_for_director(request, slug, event_id)
-    if "cancel" in request.POST:
-        pending_changes.drop(request.session, event.pk)
-        messages.info(request, _("The change was not applied; nothing changed."))
-        return redirect("event_detail", slug=slug, event_id=event.pk)
-    if "token" not in request.POST:
-        return HttpResponseBadRequest(_("This form is incomplete: open the change again."))
-    change = pending_changes.take(request.session, event.pk, request.POST["token"])
-    if change is None:
-        # Applied, cancelled, replaced by a newer change, or never shown: a conflict, not a save.
-        return render(
-            request,
-            "clubs/events/change_gone.html",
-            {"club": event.club, "event": event},
-            status=409,
-        )
-    # Whatever happens next, this change is done: a refused one cannot succeed later.
-    pending_changes.drop(request.session, event.pk)
-    try:
-        result = change.apply(request.user)
-    except REFUSED as error:
-        messages.error(request, error.message)
-        return redirect("event_detail", slug=slug, event_id=event.pk)
-    message, url = _finished(event, change, result)
-    messages.success(request, message)
-    return redirect(url)
-
-
-def _finished(
-    event: Event, change: pending_changes.PendingChange, result: object
-) -> tuple[str, str]:
-    """The message and the page after a confirmed change."""
-    if isinstance(change, corrections.PendingCorrection):
-        return results_saved_message(change.imported), change.next_url
-    if isinstance(change, event_changes.PendingNames):
-        assert isinstance(result, DecisionsApplied)
-        return names_saved_message(result), change.next_url
-    if isinstance(change, event_changes.PendingRepoint):
-        assert isinstance(result, Player)
-        typed = (
-            Entry.objects.filter(pk=change.entry_id).values_list("typed_name", flat=True).first()
-        )
-        return (
-            _("%(typed)s in %(event)s now counts for %(name)s.")
-            % {"typed": typed or "", "event": event, "name": result.name},
-            reverse("roster_player", kwargs={"slug": event.club.slug, "player_id": result.pk}),
-        )
-    return _("The event's details are saved."), reverse(
-        "event_detail", kwargs={"slug": event.club.slug, "event_id": event.pk}
-    )
 
 
 def results_saved_message(imported: ImportedEvent) -> str:
