@@ -130,14 +130,14 @@ def invitation_accept(request: AuthedRequest, token: str) -> HttpResponse:
     """
     invitation = invitations.invitation_for(token, request.user)
     if invitation is None:
-        return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+        return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
     club = invitation.club
     if request.method == "POST":
         if not invitations.accept(invitation, request.user):
-            return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+            return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
         messages.success(request, _("You now direct %(club)s.") % {"club": club.name})
         return redirect("club_manage", slug=club.slug)
-    return render(request, "clubs/invitation.html", {"club": club})
+    return render(request, "clubs/accounts/invitation.html", {"club": club})
 
 
 @require_POST
