@@ -172,7 +172,7 @@ def audit_log(request: AuthedRequest, slug: str) -> HttpResponse:
     query.pop("page", None)
     return render(
         request,
-        "clubs/audit_log.html",
+        "clubs/audit/audit_log.html",
         {
             "club": club,
             "filters": filters,
