@@ -192,7 +192,7 @@ def player_erase(request: AuthedRequest, slug: str, player_id: int) -> HttpRespo
         erase_player(player, request.user)
         messages.success(request, _("The player's name has been removed everywhere."))
         return redirect("club_manage", slug=player.club.slug)
-    return render(request, "clubs/player_erase.html", {"club": player.club, "player": player})
+    return render(request, "clubs/roster/erase.html", {"club": player.club, "player": player})
 
 
 def club_page_path(club: Club) -> str:
