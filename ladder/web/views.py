@@ -129,7 +129,7 @@ def club_view(
             if download is not None:
                 notice = _inactive_download(download)
             else:
-                notice = render(request, "ladder/inactive.html", visit.context(noindex=True))
+                notice = render(request, "ladder/pages/inactive.html", visit.context(noindex=True))
             # Renewing brings the page back at once: no cache may keep the notice.
             page_cache.not_shared(notice)
             return _protect(notice, noindex=True)
@@ -228,7 +228,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
     return render(
         request,
-        "ladder/ladder.html",
+        "ladder/pages/ladder.html",
         visit.context(
             rows=rows,
             listed=listed,
@@ -299,7 +299,7 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     below = rosters.provisional_below(visit.club)
     return render(
         request,
-        "ladder/roster.html",
+        "ladder/pages/roster.html",
         visit.context(players=players, listed=listed, provisional_below=below, section="players"),
     )
 
@@ -331,7 +331,9 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         return redirect(f"{visit.base}players/{kept}/")
     chart = player_chart(page)
     return render(
-        request, "ladder/player.html", visit.context(page=page, chart=chart, section="players")
+        request,
+        "ladder/pages/player.html",
+        visit.context(page=page, chart=chart, section="players"),
     )
 
 
@@ -346,7 +348,9 @@ def _year(value: str | None) -> int | None:
 def rating_rules_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     """How ratings are calculated, from this club's own settings."""
     page = rating_rules.rules_page(visit.club)
-    return render(request, "ladder/rating_rules.html", visit.context(page=page, section="rules"))
+    return render(
+        request, "ladder/pages/rating_rules.html", visit.context(page=page, section="rules")
+    )
 
 
 @club_view()
@@ -362,7 +366,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
     return render(
         request,
-        "ladder/events.html",
+        "ladder/pages/events.html",
         visit.context(
             events=events,
             kinds=kinds.items(),
@@ -381,7 +385,7 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(request, "ladder/event.html", visit.context(page=page, section="events"))
+    return render(request, "ladder/pages/event.html", visit.context(page=page, section="events"))
 
 
 @club_view(download="trf")
@@ -424,14 +428,16 @@ def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> Http
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(
-        request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
+        request,
+        "ladder/pages/shared_event.html",
+        visit.context(page=page, noindex=True, shared=True),
     )
 
 
 @require_safe
 def directory(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.filter(visibility=Club.Visibility.PUBLIC).order_by("name")
-    return render(request, "ladder/directory.html", {"clubs": clubs})
+    return render(request, "ladder/pages/directory.html", {"clubs": clubs})
 
 
 @require_safe
