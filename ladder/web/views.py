@@ -112,7 +112,7 @@ def club_view(
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
-    whether the ladder is current (an HTML page has the notice region of ladder/status.html
+    whether the ladder is current (an HTML page has the notice region of ladder/web/status.html
     instead), and answers in its own format while the subscription is off."""
 
     def decorate(view: ClubView) -> ClubView:
@@ -201,7 +201,7 @@ def _page(
         shareable = True
         status = None
         if not download and not visit.club.ladder_is_current:
-            status = render_to_string("ladder/status.html", {"club": visit.club})
+            status = render_to_string("ladder/web/status.html", {"club": visit.club})
         response, tag = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
     if not shareable:
@@ -475,7 +475,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         base = site + reverse("club_page", kwargs={"slug": slug})
         urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
-    return render(request, "ladder/sitemap.xml", {"urls": urls}, content_type="application/xml")
+    return render(request, "ladder/web/sitemap.xml", {"urls": urls}, content_type="application/xml")
 
 
 @require_POST
