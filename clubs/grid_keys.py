@@ -1,7 +1,7 @@
 """The results grid's keys: which keys, typed on a board's result, pick which result.
 
-One table, read by the page's key legend and (as JSON) by static/js/grid.js, so the legend
-can never list a key the script does not know. Plain Python: tested without Django.
+One table, read by the page's key legend and (as JSON) by static/clubs/events/grid.js, so
+the legend can never list a key the script does not know. Plain Python: tested without Django.
 
 The common results are one key, as a director reads them off a paper sheet. Everything
 that takes points away without a game (forfeits, byes, unrated games) needs two keys

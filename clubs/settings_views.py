@@ -79,7 +79,7 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
         return redirect("club_settings", slug=club.slug)
     return render(
         request,
-        "ladder/club_settings.html",
+        "clubs/club_settings.html",
         {
             "club": club,
             "form": form,

@@ -131,14 +131,14 @@ def invitation_accept(request: AuthedRequest, token: str) -> HttpResponse:
     """
     invitation = invitations.invitation_for(token, request.user)
     if invitation is None:
-        return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+        return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
     club = invitation.club
     if request.method == "POST":
         if not invitations.accept(invitation, request.user):
-            return render(request, "clubs/invitation.html", {"invalid": True}, status=404)
+            return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
         messages.success(request, _("You now direct %(club)s.") % {"club": club.name})
         return redirect("club_manage", slug=club.slug)
-    return render(request, "clubs/invitation.html", {"club": club})
+    return render(request, "clubs/accounts/invitation.html", {"club": club})
 
 
 @require_POST
@@ -173,7 +173,7 @@ def audit_log(request: AuthedRequest, slug: str) -> HttpResponse:
     query.pop("page", None)
     return render(
         request,
-        "clubs/audit_log.html",
+        "clubs/audit/audit_log.html",
         {
             "club": club,
             "filters": filters,
@@ -193,4 +193,4 @@ def player_erase(request: AuthedRequest, slug: str, player_id: int) -> HttpRespo
         erase_player(player, request.user)
         messages.success(request, _("The player's name has been removed everywhere."))
         return redirect("club_manage", slug=player.club.slug)
-    return render(request, "clubs/player_erase.html", {"club": player.club, "player": player})
+    return render(request, "clubs/roster/erase.html", {"club": player.club, "player": player})

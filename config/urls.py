@@ -19,7 +19,7 @@ urlpatterns = [
     re_path(r"^static/(?P<path>.+)$", collected_later),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("i18n/<str:code>/", club_views.choose_language, name="choose_language"),
-    # Accounts
+    # Accounts (their pages name templates in clubs/accounts/, not Django's registration/)
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/signup/sent/", account_views.signup_sent, name="signup_sent"),
     path("accounts/signup/<str:token>/", account_views.signup_confirm, name="signup_confirm"),
@@ -33,17 +33,23 @@ urlpatterns = [
     ),
     path(
         "accounts/password-reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        auth_views.PasswordResetDoneView.as_view(
+            template_name="clubs/accounts/password_reset_done.html"
+        ),
         name="password_reset_done",
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="clubs/accounts/password_reset_confirm.html"
+        ),
         name="password_reset_confirm",
     ),
     path(
         "accounts/reset/done/",
-        auth_views.PasswordResetCompleteView.as_view(),
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="clubs/accounts/password_reset_complete.html"
+        ),
         name="password_reset_complete",
     ),
     # Directors

@@ -48,7 +48,7 @@ def invite(club: Club, inviter: User, email: str) -> None:
         audit.record(club, inviter, "director.invited", invitation_id=invitation.pk)
     token = signing.dumps({"i": invitation.pk}, salt=INVITATION_SALT)
     body = render_to_string(
-        "clubs/invitation_email.txt",
+        "clubs/accounts/invitation_email.txt",
         {
             "club": club,
             "email": email,

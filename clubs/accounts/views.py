@@ -52,6 +52,8 @@ class SignInView(LoginView):
     """Django's sign-in, which also marks this browser as the account's own (accounts/auth.py)."""
 
     authentication_form = ThrottledLoginForm
+    # Named, not found by Django's default under registration/: the admin ships a page there.
+    template_name = "clubs/accounts/login.html"
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
@@ -73,7 +75,7 @@ def send_sign_in_link(username: str) -> None:
         return
     token = SignInLink.objects.issue(user)
     body = render_to_string(
-        "registration/signin_link_email.txt",
+        "clubs/accounts/signin_link_email.txt",
         {
             "link": site_url(reverse("signin_link", args=[token])),
             "minutes": SIGN_IN_LINK_SECONDS // 60,
@@ -88,10 +90,10 @@ def signin_link(request: HttpRequest, token: str) -> HttpResponse:
     """The link from a sign-in mail: a button, then this browser is signed in and known."""
     if request.method == "GET":
         usable = SignInLink.objects.usable(token) is not None
-        return render(request, "registration/signin_link.html", {"invalid": not usable})
+        return render(request, "clubs/accounts/signin_link.html", {"invalid": not usable})
     user = SignInLink.objects.redeem(token)
     if user is None:
-        return render(request, "registration/signin_link.html", {"invalid": True})
+        return render(request, "clubs/accounts/signin_link.html", {"invalid": True})
     login(request, user, backend="clubs.auth.ThrottledModelBackend")
     response = redirect(settings.LOGIN_REDIRECT_URL)
     remember_device(response, user.email)
@@ -101,6 +103,9 @@ def signin_link(request: HttpRequest, token: str) -> HttpResponse:
 class ThrottledPasswordResetView(PasswordResetView):
     """Mails at most ACCOUNT_MAIL_LIMIT links to one address and takes ADDRESS_RATE_LIMIT
     requests from one network per window; over a limit it answers exactly as if it had sent."""
+
+    template_name = "clubs/accounts/password_reset_form.html"
+    email_template_name = "clubs/accounts/password_reset_email.html"
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         email = form.cleaned_data["email"]
@@ -129,19 +134,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         if not address_allows(request, "sign-up"):
             form.add_error(None, too_many_from_address())
-            return render(request, "registration/signup.html", {"form": form}, status=TOO_MANY)
+            return render(request, "clubs/accounts/signup.html", {"form": form}, status=TOO_MANY)
         email, name = form.cleaned_data["email"], form.cleaned_data["name"]
         if mail_allowed(email, "sign-up"):
             send_signup_mail(email, name)
         return redirect("signup_sent")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "clubs/accounts/signup.html", {"form": form})
 
 
 def send_signup_mail(email: str, name: str) -> None:
     if User.objects.filter(email__iexact=email).exists():
         subject = _("You already have a Club pages account")
         body = render_to_string(
-            "registration/signup_exists_email.txt",
+            "clubs/accounts/signup_exists_email.txt",
             {
                 "login_url": site_url(reverse("login")),
                 "reset_url": site_url(reverse("password_reset")),
@@ -151,14 +156,14 @@ def send_signup_mail(email: str, name: str) -> None:
         token = signing.dumps({"e": email, "n": name}, salt=SIGNUP_SALT, compress=True)
         subject = _("Finish signing up for Club pages")
         body = render_to_string(
-            "registration/signup_email.txt",
+            "clubs/accounts/signup_email.txt",
             {"link": site_url(reverse("signup_confirm", args=[token]))},
         )
     send_mail(subject, body, None, [email])
 
 
 def signup_sent(request: HttpRequest) -> HttpResponse:
-    return render(request, "registration/signup_sent.html")
+    return render(request, "clubs/accounts/signup_sent.html")
 
 
 def _pending_signup(token: str) -> tuple[str, str] | None:
@@ -178,7 +183,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     pending = _pending_signup(token)
     if pending is None:
         # 200, as Django's own password-reset link page answers a spent link.
-        return render(request, "registration/signup_confirm.html", {"invalid": True})
+        return render(request, "clubs/accounts/signup_confirm.html", {"invalid": True})
     email, name = pending
     form = SetPasswordForm(User(email=email, name=name), request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -186,10 +191,10 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
             with transaction.atomic():
                 user = form.save()
         except IntegrityError:  # the same link used twice at once
-            return render(request, "registration/signup_confirm.html", {"invalid": True})
+            return render(request, "clubs/accounts/signup_confirm.html", {"invalid": True})
         login(request, user, backend="clubs.auth.ThrottledModelBackend")
         messages.success(request, _("Welcome! Create your club to get started."))
         response = redirect("club_create")
         remember_device(response, user.email)
         return response
-    return render(request, "registration/signup_confirm.html", {"form": form, "email": email})
+    return render(request, "clubs/accounts/signup_confirm.html", {"form": form, "email": email})

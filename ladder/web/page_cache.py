@@ -9,7 +9,7 @@ are never asked for again and age out of the cache.
 
 A change to a ladder input (data_version) does not retire the HTML pages: until the replay
 moves built_version they keep showing the last good numbers, as the spec allows, and gain
-the "being recalculated" notice in the region ladder/status.html marks. Downloads say
+the "being recalculated" notice in the region ladder/web/status.html marks. Downloads say
 whether the ladder is current in their content, so they are keyed on data_version too.
 
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser

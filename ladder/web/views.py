@@ -112,7 +112,7 @@ def club_view(
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
-    whether the ladder is current (an HTML page has the notice region of ladder/status.html
+    whether the ladder is current (an HTML page has the notice region of ladder/web/status.html
     instead), and answers in its own format while the subscription is off."""
 
     def decorate(view: ClubView) -> ClubView:
@@ -129,7 +129,7 @@ def club_view(
             if download is not None:
                 notice = _inactive_download(download)
             else:
-                notice = render(request, "ladder/inactive.html", visit.context(noindex=True))
+                notice = render(request, "ladder/pages/inactive.html", visit.context(noindex=True))
             # Renewing brings the page back at once: no cache may keep the notice.
             page_cache.not_shared(notice)
             return _protect(notice, noindex=True)
@@ -201,7 +201,7 @@ def _page(
         shareable = True
         status = None
         if not download and not visit.club.ladder_is_current:
-            status = render_to_string("ladder/status.html", {"club": visit.club})
+            status = render_to_string("ladder/web/status.html", {"club": visit.club})
         response, tag = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
     if not shareable:
@@ -228,7 +228,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
     return render(
         request,
-        "ladder/ladder.html",
+        "ladder/pages/ladder.html",
         visit.context(
             rows=rows,
             listed=listed,
@@ -299,7 +299,7 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     below = rosters.provisional_below(visit.club)
     return render(
         request,
-        "ladder/roster.html",
+        "ladder/pages/roster.html",
         visit.context(players=players, listed=listed, provisional_below=below, section="players"),
     )
 
@@ -331,7 +331,9 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         return redirect(f"{visit.base}players/{kept}/")
     chart = player_chart(page)
     return render(
-        request, "ladder/player.html", visit.context(page=page, chart=chart, section="players")
+        request,
+        "ladder/pages/player.html",
+        visit.context(page=page, chart=chart, section="players"),
     )
 
 
@@ -346,7 +348,9 @@ def _year(value: str | None) -> int | None:
 def rating_rules_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     """How ratings are calculated, from this club's own settings."""
     page = rating_rules.rules_page(visit.club)
-    return render(request, "ladder/rating_rules.html", visit.context(page=page, section="rules"))
+    return render(
+        request, "ladder/pages/rating_rules.html", visit.context(page=page, section="rules")
+    )
 
 
 @club_view()
@@ -362,7 +366,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
     return render(
         request,
-        "ladder/events.html",
+        "ladder/pages/events.html",
         visit.context(
             events=events,
             kinds=kinds.items(),
@@ -381,7 +385,7 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(request, "ladder/event.html", visit.context(page=page, section="events"))
+    return render(request, "ladder/pages/event.html", visit.context(page=page, section="events"))
 
 
 @club_view(download="trf")
@@ -424,14 +428,16 @@ def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> Http
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
     return render(
-        request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
+        request,
+        "ladder/pages/shared_event.html",
+        visit.context(page=page, noindex=True, shared=True),
     )
 
 
 @require_safe
 def directory(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.filter(visibility=Club.Visibility.PUBLIC).order_by("name")
-    return render(request, "ladder/directory.html", {"clubs": clubs})
+    return render(request, "ladder/pages/directory.html", {"clubs": clubs})
 
 
 @require_safe
@@ -469,7 +475,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         base = site + reverse("club_page", kwargs={"slug": slug})
         urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
-    return render(request, "ladder/sitemap.xml", {"urls": urls}, content_type="application/xml")
+    return render(request, "ladder/web/sitemap.xml", {"urls": urls}, content_type="application/xml")
 
 
 @require_POST

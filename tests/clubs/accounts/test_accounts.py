@@ -211,3 +211,34 @@ def test_club_creation_is_limited_per_network_address(client):
     assert "Too many attempts from your network" in refused.content.decode()
     assert "not available" not in refused.content.decode()
     assert Club.objects.count() == 3
+
+
+ACCOUNT_PAGES = [
+    ("login", []),
+    ("password_reset", []),
+    ("password_reset_done", []),
+    ("password_reset_confirm", ["MQ", "not-a-token"]),
+    ("password_reset_complete", []),
+    ("signup", []),
+    ("signup_sent", []),
+    ("signup_confirm", ["not-a-token"]),
+    ("signin_link", ["not-a-token"]),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), ACCOUNT_PAGES)
+def test_every_account_page_is_drawn_from_the_accounts_room_in_the_sites_layout(client, name, args):
+    # The templates live in clubs/accounts/, so each view names its own: Django's default
+    # under registration/ would quietly find the admin's page of the same name instead.
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 200
+    names = [template.name for template in response.templates]
+    assert names[0].startswith("clubs/accounts/")
+    assert "base.html" in names
+
+
+def test_the_password_reset_mail_is_the_sites_own_not_the_admins(client):
+    make_user("me@example.org")
+    client.post(reverse("password_reset"), {"email": "me@example.org"})
+    (message,) = mail.outbox
+    assert "Someone asked to reset the password of your Club pages account." in message.body

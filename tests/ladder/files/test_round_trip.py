@@ -16,7 +16,7 @@ from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT.parent / "shared" / "trf-corpus"
 FIXTURES = ROOT / "tests" / "clubs" / "importers" / "files"
 FILES = sorted(
