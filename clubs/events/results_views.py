@@ -40,7 +40,7 @@ from clubs.importers import (
     SeveralEventsError,
 )
 from clubs.models import Event, Upload
-from ladder.impact import LadderImpact
+from ladder.impact.compare import LadderImpact
 from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
