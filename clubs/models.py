@@ -21,11 +21,11 @@ from clubs.night.choices import ROUND_ROBINS as ROUND_ROBINS
 from clubs.night.choices import FirstColour as FirstColour
 from clubs.night.choices import PairingBye as PairingBye
 from clubs.night.choices import PairingSystem as PairingSystem
+from ladder.labels.results import RESULT_CHOICES
 
 # The policy registry is pure computation (no Django, no models, nothing of clubs/): the
 # model reads only its names and labels for the field's choices.
 from ladder.policies import POLICIES
-from ladder.result_labels import RESULT_CHOICES
 from ladder.results import BUGHOUSE, Result, moves_ladder
 
 

@@ -132,14 +132,14 @@ def test_no_app_module_is_over_500_lines(name):
 
 
 def test_models_import_no_behaviour_from_ladder_or_billing():
-    # A pure vocabulary (ladder.results, and its translated labels in ladder.result_labels,
+    # A pure vocabulary (ladder.results, and its translated labels in ladder.labels.results,
     # which are Game.result's choices) is fine; anything that acts is not. Pure too, reading
     # no database and calling nothing outside: the policy registry (Club.rating_policy's
     # choices are its names and labels), the plan names and the subscription state machine
     # (billing.models stores what billing.state computes).
     vocabulary = {
         "ladder.results",
-        "ladder.result_labels",
+        "ladder.labels.results",
         "ladder.policies",
         "billing.plans",
         "billing.state",

@@ -41,7 +41,7 @@ from clubs.importers import (
 )
 from clubs.models import Event, Upload
 from ladder.impact.compare import LadderImpact
-from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
+from ladder.labels.results import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
 PROGRESS_RELOAD_SECONDS = 2

@@ -15,11 +15,11 @@ from django.db.models import Count, F, QuerySet
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
 from ladder.file_ranks import file_order, file_ranking
+from ladder.labels.results import RESULT_LABELS
 from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
 from ladder.pages.wallchart import WallRow, wall_chart
-from ladder.result_labels import RESULT_LABELS
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.rosters import Roster
 
