@@ -412,7 +412,7 @@ class Entry(models.Model):
     start_rank = models.PositiveIntegerField(null=True, blank=True)
     rating_in_file = models.PositiveSmallIntegerField(null=True, blank=True)
     # The file's own final rank (TRF columns 86-89), decided by its program's tie-breaks: the
-    # event page follows it when it agrees with the points (ladder.file_ranks).
+    # event page follows it when it agrees with the points (ladder.rules.file_ranks).
     rank_in_file = models.PositiveIntegerField(null=True, blank=True)
     junior_in_file = models.BooleanField(null=True, blank=True)
     # The file's public rating-list columns, shown under Names to tell two people apart:
