@@ -223,7 +223,8 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def public(self) -> PlayerQuerySet:
         """Players the club's pages, exports and commands may show: every player but one
         held, and a held player while an event they play in is published. Every read for
-        visitors starts here (ladder.rosters), so a name first met in a draft stays off them."""
+        visitors starts here (ladder.roster.rosters), so a name first met in a draft stays off
+        them."""
         return self.filter(Q(held=False) | Exists(_published_entries()))
 
     def held_back(self) -> PlayerQuerySet:

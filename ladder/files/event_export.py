@@ -21,7 +21,7 @@ from ladder.pages.display import initials
 from ladder.policies import get_policy
 from ladder.preview import events_before
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 
 
 def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:

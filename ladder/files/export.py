@@ -14,7 +14,7 @@ from clubs.models import Club
 from ladder.files.spreadsheet import csv_table
 
 if TYPE_CHECKING:
-    from ladder.rosters import LadderRow
+    from ladder.roster.rosters import LadderRow
 
 LADDER_FIELDS = [
     "rank",

@@ -20,7 +20,7 @@ from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
 from ladder.pages.wallchart import WallRow, wall_chart
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
-from ladder.rosters import Roster
+from ladder.roster.rosters import Roster
 from ladder.rules.file_ranks import file_order, file_ranking
 
 

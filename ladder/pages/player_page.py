@@ -18,7 +18,7 @@ from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
 from ladder.results import Result, moves_ladder
-from ladder.rosters import Roster, RosterPlayer
+from ladder.roster.rosters import Roster, RosterPlayer
 
 
 @dataclass
