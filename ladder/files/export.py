@@ -2,7 +2,7 @@
 
 `ladder_rows` is the support view (full names, full precision) that the
 export_ladder command prints; the rest serves the club pages' downloads, which
-take rows with names already decided by ladder.pages.display.
+take rows with names already decided by ladder.roster.display.
 """
 
 from __future__ import annotations

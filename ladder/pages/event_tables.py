@@ -2,7 +2,7 @@
 
 As in ladder.pages.tables (which says why): every text is escaped here, labels come from gettext
 in the active language, numbers use the active language's formats. Every name is the shown
-name of the roster (ladder.pages.display), and a link to the player's page only where the page
+name of the roster (ladder.roster.display), and a link to the player's page only where the page
 may link (not on an event's own link, not for an unconfirmed entrant).
 """
 
