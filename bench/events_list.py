@@ -27,7 +27,7 @@ def main() -> None:
     django.setup()
     from clubs.models import Club
     from ladder.pages.event_pages import event_summaries
-    from ladder.rosters import load_roster
+    from ladder.roster.rosters import load_roster
 
     club = Club.objects.get(slug="bench-pages")
     roster = load_roster(club, False)

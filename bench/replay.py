@@ -296,8 +296,8 @@ def run_benchmark(profile: bool) -> None:
     correction_timed("(d) correction to the first event, commit -> rebuilt", first_event)
 
     # What a director's preview costs: one in-memory replay of everything, nothing written.
+    from ladder.impact.what_if import settings_impact, write_impact
     from ladder.policies import get_policy
-    from ladder.what_if import settings_impact, write_impact
 
     vacuum_analyze()
     club = Club.objects.get(pk=club.pk)

@@ -3,7 +3,7 @@
 Directors may change them, as they may the page settings (every director already changes
 ratings by correcting results); the audit log records who did. One screen, two steps: the
 form posts to itself and is answered with what the new settings would move (an in-memory
-replay of the club's history, ladder/what_if.py), and a confirmation that carries the same
+replay of the club's history, ladder/impact/what_if.py), and a confirmation that carries the same
 values saves them through the one door.
 """
 
@@ -27,10 +27,10 @@ from clubs.forms import FIELD_HELP, FIELD_LABELS, POLICY_LABELS
 from clubs.models import Club, Player
 from ladder.changes import club_changed
 from ladder.fingerprint import settings_fingerprint
-from ladder.impact import LadderImpact
+from ladder.impact.compare import LadderImpact
+from ladder.impact.what_if import settings_impact
 from ladder.policies import POLICIES, Policy, get_policy
 from ladder.policies.base import PolicySettings, SettingError
-from ladder.what_if import settings_impact
 
 MOVES_SHOWN = 25
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from ladder import rosters
+from ladder.roster import rosters
 from ladder.web import page_cache
 from tests.factories import make_club, make_user
 

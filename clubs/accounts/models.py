@@ -1,7 +1,7 @@
 """Records that keep accounts safe: sign-in throttles, one-time sign-in links and director
 invitations.
 
-Part of the clubs app's models (clubs/models.py imports them so Django registers them);
+Part of the clubs app's models (clubs/models/__init__.py imports them so Django registers them);
 kept apart because they are about accounts, not about chess.
 """
 

@@ -25,7 +25,7 @@ from clubs.audit.values import page_value as _page_value
 from clubs.audit.values import plain_value as _plain
 from clubs.audit.values import rating_value as _rating_value
 from clubs.models import AuditEntry, Event, Player, User
-from ladder.tiebreak_labels import TIEBREAK_LABELS
+from ladder.labels.tiebreaks import TIEBREAK_LABELS
 
 # Every details key that holds a player's id, for the names and the log's player filter.
 PLAYER_KEYS = (

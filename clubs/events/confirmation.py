@@ -28,7 +28,7 @@ from clubs.importers import ImportedEvent, ImportFileError
 from clubs.models import Event, Player
 from clubs.names.decisions import DecisionsApplied
 from clubs.roster.merging import RosterChangeError
-from ladder.impact import LadderImpact
+from ladder.impact.compare import LadderImpact
 
 MOVES_SHOWN = 25  # the largest rating moves a confirm page lists
 LINES_SHOWN = 50  # the entrants a names confirm page lists

@@ -2,7 +2,7 @@
 
 Every change to a published event moves the ladder, so it goes in two steps. The submit
 step makes the write in a savepoint, replays in memory and rolls it back
-(ladder.what_if.write_impact), and holds the change in the director's session; the confirm
+(ladder.impact.what_if.write_impact), and holds the change in the director's session; the confirm
 step makes the very same write through the very same function, so the one door
 (ladder.changes.club_changed) and the audit entry are written once, then. The event's
 edit_version taken at submit is the one the confirmation claims, so a confirmation after any
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from clubs.models import Event, User
-from ladder.impact import LadderImpact
-from ladder.what_if import write_impact
+from ladder.impact.compare import LadderImpact
+from ladder.impact.what_if import write_impact
 
 SESSION_KEY = "pending_corrections"  # the name it had when only results were held
 # Per session, the changes of this many events wait at once; an older one is dropped.

@@ -40,8 +40,8 @@ from clubs.importers import (
     SeveralEventsError,
 )
 from clubs.models import Event, Upload
-from ladder.impact import LadderImpact
-from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
+from ladder.impact.compare import LadderImpact
+from ladder.labels.results import RESULT_CHOICES, RESULT_LABELS
 
 BLANK_ROWS = 10
 PROGRESS_RELOAD_SECONDS = 2

@@ -1,8 +1,8 @@
 """A results file being read: the lock that lets one account, and one club, read one file at a
 time, and (for a large file) the bytes the background worker reads.
 
-Part of the clubs app's models (clubs/models.py imports it so Django registers it). The rules
-that use it are in clubs/events/uploads.py.
+Part of the clubs app's models (clubs/models/__init__.py imports it so Django registers it).
+The rules that use it are in clubs/events/uploads.py.
 """
 
 from __future__ import annotations

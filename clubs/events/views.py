@@ -36,8 +36,8 @@ from clubs.names import html as names_html
 from clubs.names import table as name_table
 from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
+from ladder.labels.results import RESULT_CHOICES
 from ladder.preview import preview_event
-from ladder.result_labels import RESULT_CHOICES
 
 
 def event_list(request: AuthedRequest, slug: str) -> HttpResponse:

@@ -19,12 +19,12 @@ from clubs.night.evening import BY_LOT
 from clubs.night.pairs import Shown
 from clubs.roster.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
+from ladder.labels.tiebreaks import TIEBREAK_LABELS
 from ladder.results import Result
-from ladder.tiebreak_labels import TIEBREAK_LABELS
 
 
 def tiebreak_label(tiebreak: tiebreaks.Tiebreak) -> dict[str, Any]:
-    """A tie-break's code, column heading and full name (ladder/tiebreak_labels.py)."""
+    """A tie-break's code, column heading and full name (ladder/labels/tiebreaks.py)."""
     short, name = TIEBREAK_LABELS.get(tiebreak, (tiebreak.value, tiebreak.value))
     return {"code": tiebreak.value, "short": short, "name": name}
 

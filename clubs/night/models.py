@@ -1,6 +1,6 @@
 """The boards of a club night's paired rounds (clubs/night/evening.py).
 
-Part of the clubs app's models (clubs/models.py imports them so Django registers them).
+Part of the clubs app's models (clubs/models/__init__.py imports them so Django registers them).
 A board is a pairing; its result, once entered, is an ordinary Game of the event, so the
 standings, the exports and publishing read club nights and uploaded events alike.
 """

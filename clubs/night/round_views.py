@@ -21,10 +21,10 @@ from clubs.models import Board, Entry, Event, Round
 from clubs.night import changes, evening, rounds
 from clubs.night.forms import BoardResultForm
 from clubs.night.views import entrant_name, is_closed, night_for_director
+from ladder.labels.results import RESULT_LABELS
 from ladder.pages.event_tables import tiebreak_head_cells, tiebreak_text
 from ladder.pages.page_texts import points_text
 from ladder.pages.tables import Formats
-from ladder.result_labels import RESULT_LABELS
 
 
 def paired_round(event: Event, round_number: int) -> int:

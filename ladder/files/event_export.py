@@ -1,6 +1,6 @@
 """One event out as TRF16 or CSV: the database side of ladder.files.event_files.
 
-Names follow ladder.pages.display like every page: a director (and the export_event command) gets
+Names follow ladder.roster.display like every page: a director (and the export_event command) gets
 full names; the public download gets the names the event's public page shows, and an entrant
 with no player behind it (the public page says "unconfirmed player") gets initials, because
 nobody knows whether that person is a junior. Ratings are the ladder's at the event's start,
@@ -17,11 +17,11 @@ from django.db.models import F
 from clubs.models import Event
 from ladder import store
 from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
-from ladder.pages.display import initials
 from ladder.policies import get_policy
 from ladder.preview import events_before
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.display import initials
+from ladder.roster.rosters import load_roster
 
 
 def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:

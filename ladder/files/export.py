@@ -2,7 +2,7 @@
 
 `ladder_rows` is the support view (full names, full precision) that the
 export_ladder command prints; the rest serves the club pages' downloads, which
-take rows with names already decided by ladder.pages.display.
+take rows with names already decided by ladder.roster.display.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from clubs.models import Club
 from ladder.files.spreadsheet import csv_table
 
 if TYPE_CHECKING:
-    from ladder.rosters import LadderRow
+    from ladder.roster.rosters import LadderRow
 
 LADDER_FIELDS = [
     "rank",

@@ -14,14 +14,14 @@ from django.db.models import Count, F, QuerySet
 
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
-from ladder.file_ranks import file_order, file_ranking
+from ladder.labels.results import RESULT_LABELS
 from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
 from ladder.pages.wallchart import WallRow, wall_chart
-from ladder.result_labels import RESULT_LABELS
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
-from ladder.rosters import Roster
+from ladder.roster.rosters import Roster
+from ladder.rules.file_ranks import file_order, file_ranking
 
 
 @dataclass
@@ -71,7 +71,7 @@ class EventPage:
     last_round: int = 0
     # The club's tie-breaks, in its order: the standings' columns after the points.
     order: Sequence[tiebreaks.Tiebreak] = tiebreaks.DEFAULT_ORDER
-    # The final standings are the tournament file's ranks (ladder.file_ranks); the tie-break
+    # The final standings are the tournament file's ranks (ladder.rules.file_ranks); the tie-break
     # columns still show the club's tie-breaks as computed.
     ranks_from_file: bool = False
     # ... and the club's tie-breaks would break some tie otherwise: their columns are left out.
@@ -226,7 +226,7 @@ def _ties_agree(in_file_order: list[Standing]) -> bool:
 def _in_file_order(
     standings: list[Standing], games: Sequence[GameRow], file_ranks: Mapping[int, int | None]
 ) -> list[Standing] | None:
-    """The final standings in the file's order and with its ranks, when ladder.file_ranks
+    """The final standings in the file's order and with its ranks, when ladder.rules.file_ranks
     trusts them; entrants without a game follow, sharing the next rank."""
     by_entry = {s.entry_id: s for s in standings}
     with_game = {e for _r, white, black, _c, _v in games for e in (white, black) if e is not None}
@@ -465,7 +465,7 @@ def first_place(
     system: str = "",
 ) -> list[int]:
     """The entries ranked first; none when nobody scored. The file's rank 1 when the event
-    page follows the file's ranks (`file_ranks` of every entry, ladder.file_ranks).
+    page follows the file's ranks (`file_ranks` of every entry, ladder.rules.file_ranks).
 
     A sole leader on points needs no tie-break: the points alone say so, for a few
     microseconds instead of the milliseconds of every entrant's tie-breaks (a list of

@@ -2,7 +2,7 @@
 
 As in ladder.pages.tables (which says why): every text is escaped here, labels come from gettext
 in the active language, numbers use the active language's formats. Every name is the shown
-name of the roster (ladder.pages.display), and a link to the player's page only where the page
+name of the roster (ladder.roster.display), and a link to the player's page only where the page
 may link (not on an event's own link, not for an unconfirmed entrant).
 """
 
@@ -16,6 +16,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ladder.labels.tiebreaks import TIEBREAK_LABELS
 from ladder.pages.event_pages import Board, EventPage, EventSummary, Standing, Winner
 from ladder.pages.event_ratings import RatingLine
 from ladder.pages.explain import (
@@ -31,7 +32,6 @@ from ladder.pages.live_page import LivePage
 from ladder.pages.player_page import ClubRules
 from ladder.pages.tables import DASH, Formats, player_link
 from ladder.pages.wallchart import cell_text
-from ladder.tiebreak_labels import TIEBREAK_LABELS
 from ladder.tiebreaks import Tiebreak
 
 # Winners shown by name; more than this share first place and the list says how many.

@@ -19,7 +19,7 @@ from ladder.pages.list_options import (
     sorted_rows,
 )
 from ladder.pages.tables import roster_status, sort_heads
-from ladder.rosters import LadderRow, RosterPlayer
+from ladder.roster.rosters import LadderRow, RosterPlayer
 
 _STATUS_ORDER = {"established": 0, "provisional": 1, "unrated": 2}
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from clubs.models import Event
 from clubs.night.evening import boards_of, paired_rounds
+from ladder.labels.results import RESULT_LABELS
 from ladder.pages.event_pages import EventPage, event_page
-from ladder.result_labels import RESULT_LABELS
-from ladder.rosters import Roster
+from ladder.roster.rosters import Roster
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,15 @@ from typing import Any
 from django.db import connection
 
 from clubs.models import Club, Entry, Event, Game
+from ladder.labels.results import RESULT_LABELS
 from ladder.models import PlayerEventResult, RatedEvent
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
 from ladder.policies import get_policy
 from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
-from ladder.result_labels import RESULT_LABELS
 from ladder.results import Result, moves_ladder
-from ladder.rosters import Roster, RosterPlayer
+from ladder.roster.rosters import Roster, RosterPlayer
 
 
 @dataclass

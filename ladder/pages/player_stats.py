@@ -2,7 +2,7 @@
 
 Pure Python: no Django imports. The player page feeds every game it has read once, so
 these summaries cost no query of their own; names are the shown names the caller
-passes (decided by ladder.pages.display), never read here.
+passes (decided by ladder.roster.display), never read here.
 """
 
 from __future__ import annotations

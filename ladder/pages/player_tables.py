@@ -2,7 +2,7 @@
 
 Every text is escaped here, labels come from gettext in the active language, numbers
 and dates use ladder.pages.tables.Formats. Names are the roster's shown names (the privacy
-rules of ladder.pages.display), links to players only where the page may link (``link``).
+rules of ladder.roster.display), links to players only where the page may link (``link``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 
 from ladder.pages.list_options import ListOptions, games_to_go
 from ladder.pages.page_texts import half_up
-from ladder.rosters import LadderRow, RosterPlayer
+from ladder.roster.rosters import LadderRow, RosterPlayer
 
 MINUS = "\u2212"
 DASH = "—"

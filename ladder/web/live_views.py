@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from clubs.access import NOT_FOUND
 from clubs.models import Event
 from ladder.pages.live_page import live_page
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 from ladder.web.views import Visit, club_view
 
 # Long enough for a parent's phone to stay calm, short enough to follow a round.

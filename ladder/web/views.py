@@ -35,7 +35,6 @@ from clubs.access import (
     event_for_share_token,
 )
 from clubs.models import Club, Event, Player
-from ladder import rating_rules, rosters
 from ladder.changes import request_full_rebuild
 from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
@@ -52,6 +51,8 @@ from ladder.pages.list_pages import ladder_list, roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown
 from ladder.pages.player_page import player_page as player_page_data
 from ladder.pages.player_tables import player_chart
+from ladder.roster import rosters
+from ladder.rules import rating_rules
 from ladder.web import page_cache
 from ladder.web.language import use_club_language
 

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Event, Player
-from ladder.pages.display import NameFacts, initials, shown_name, shown_names
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.roster.display import NameFacts, initials, shown_name, shown_names
 from tests.factories import make_club, make_event, make_user
 
 pytestmark = pytest.mark.django_db

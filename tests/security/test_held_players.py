@@ -16,9 +16,9 @@ from django.urls import reverse
 from clubs.events.publishing import publish_event
 from clubs.models import Board, Club, Entry, Event, Game, Player
 from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from ladder import rosters
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.roster import rosters
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
 

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.grid_keys import GRID_KEYS, keys_by_result, keys_json
-from ladder.result_labels import RESULT_LABELS
+from ladder.labels.results import RESULT_LABELS
 from ladder.results import Result
 from tests.factories import make_event
 

@@ -456,7 +456,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
     club, director, django_capture_on_commit_callbacks, caplog
 ):
     from ladder.pages.player_page import player_page
-    from ladder.rosters import load_roster
+    from ladder.roster.rosters import load_roster
 
     event = results.create_draft_from_import(
         club,

@@ -95,6 +95,6 @@ def test_a_file_with_every_rank_gives_each_player_theirs():
 @needs_corpus
 def test_a_file_whose_rank_is_the_starting_rank_is_read_as_written():
     # The semi-real Gelendzhik file writes the starting rank there; the importer does not
-    # judge the ranks (ladder.file_ranks does, against the points).
+    # judge the ranks (ladder.rules.file_ranks does, against the points).
     by_key = ranks(corpus("gelendzhik_sds_classic_2016_semireal.trf"))
     assert by_key == {key: key for key in range(1, 15)}

@@ -18,7 +18,7 @@ from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
 from ladder.pages.event_pages import event_page
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db

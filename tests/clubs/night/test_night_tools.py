@@ -20,7 +20,7 @@ from clubs.roster.players import add_player
 from ladder.files.event_export import event_trf
 from ladder.pages.event_pages import event_page
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
 from ladder.pages.live_page import live_page
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 from tests.factories import make_club, make_event, make_user
 
 pytestmark = pytest.mark.django_db

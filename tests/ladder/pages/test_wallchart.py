@@ -20,7 +20,7 @@ from ladder.pages.event_pages import event_page
 from ladder.pages.wallchart import WallGame, cell_text, wall_chart
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from ladder.rosters import load_roster
+from ladder.roster.rosters import load_roster
 from tests.factories import make_club, make_event
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN

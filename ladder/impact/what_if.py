@@ -4,7 +4,7 @@ The directors' screens show it before a change is made: other rating settings
 (clubs/rating_settings_views.py) or a correction to a published event (clubs/events/corrections.py).
 Both replay the club's whole history in memory, as verify_ladder does (the fold of
 ladder/history.py over store.event_inputs), and compare the final ratings with the ladder as
-it stands (ladder/impact.py). The work is one full replay without its writes: about a second
+it stands (ladder/impact/compare.py). The work is one full replay without its writes: about a second
 for 100,000 games (BENCHMARKS.md), acceptable for a director's deliberate action.
 """
 
@@ -18,7 +18,7 @@ from django.db import transaction
 from clubs.models import Club, Player
 from ladder import store
 from ladder.history import rate_events
-from ladder.impact import LadderImpact, compare_ladders
+from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import PlayerState, PolicySettings
 from ladder.replay import _cyclic_gc_paused

@@ -1,6 +1,6 @@
 """What a change would do to the ladder: two ladders compared, player by player.
 
-Pure Python: no Django imports. The ladders come from ladder/what_if.py (the stored one,
+Pure Python: no Django imports. The ladders come from ladder/impact/what_if.py (the stored one,
 and one replayed in memory with other settings or corrected results).
 """
 

@@ -14,17 +14,17 @@ from clubs.events.results import set_results
 from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
 from ladder.changes import club_changed
-from ladder.file_ranks import file_order
 from ladder.files.event_export import event_trf
 from ladder.pages.event_pages import first_place
 from ladder.results import Result
+from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
 from tests.factories import make_club, make_event
 from tests.ladder.pages.test_pages import replay, table, url
 
 W, D = Result.WHITE_WIN, Result.DRAW
 FILE_SENTENCE = "Ranks as in the tournament file: its tie-breaks decided the order."
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "trf-corpus"
+CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
 DONOSTIA = CORPUS / "open_gros_donostia_2010_round5_input.trf"
 
 

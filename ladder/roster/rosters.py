@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import Club
-from ladder.pages.display import NameFacts, shown_names
 from ladder.pages.page_texts import half_up
 from ladder.policies import get_policy
+from ladder.roster.display import NameFacts, shown_names
 
 ACTIVE_DAYS = 365
 

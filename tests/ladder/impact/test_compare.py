@@ -1,6 +1,6 @@
-"""ladder.impact: two ladders compared, as the directors' previews count the moves."""
+"""ladder.impact.compare: two ladders compared, as the directors' previews count the moves."""
 
-from ladder.impact import compare_ladders
+from ladder.impact.compare import compare_ladders
 from ladder.policies.base import PlayerState as S
 
 

@@ -1,8 +1,8 @@
 """What directors decided about players, and who changed what: merges, dismissed duplicate
 pairs and the audit log.
 
-Part of the clubs app's models (clubs/models.py imports them so Django registers them);
-kept apart so models.py stays about clubs, players, events and their games.
+Part of the clubs app's models, re-exported from clubs/models/__init__.py; kept apart
+from the clubs, players and events they are about.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import translation
 
 from clubs.models import Game
-from ladder.result_labels import RESULT_CHOICES, RESULT_LABELS
+from ladder.labels.results import RESULT_CHOICES, RESULT_LABELS
 from ladder.results import Result
 
 

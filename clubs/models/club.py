@@ -1,0 +1,199 @@
+"""Who signs in and what they run: users, clubs and the roles that tie the two.
+
+Part of the clubs app's models, re-exported from clubs/models/__init__.py.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.contrib.auth.models import (
+    AbstractBaseUser,
+    AnonymousUser,
+    BaseUserManager,
+    PermissionsMixin,
+)
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# The policy registry is pure computation (no Django, no models, nothing of clubs/): the
+# model reads only its names and labels for the field's choices.
+from ladder.policies import POLICIES
+
+
+def new_club_secret() -> str:
+    # 24 random bytes: 192 bits, comfortably above the 128 the privacy rules ask for.
+    return secrets.token_urlsafe(24)
+
+
+def policy_choices() -> list[tuple[str, str]]:
+    return [(name, getattr(policy, "label", name)) for name, policy in POLICIES.items()]
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def create_user(self, email: str, password: str | None = None, **extra: Any) -> User:
+        if not email:
+            raise ValueError("An e-mail address is required")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, email: str, password: str | None = None, **extra: Any) -> User:
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self.create_user(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A person who signs in: a club's owner or director, or platform staff."""
+
+    email = models.EmailField(_("e-mail address"), unique=True)
+    name = models.CharField(_("name"), max_length=150, blank=True)
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class NewcomerStart(models.TextChoices):
+    """Where a new player made from an entrant of an imported file starts: the club's start
+    rating, or the rating the file printed for them (start games stay 0: still provisional)."""
+
+    CLUB = "club", _("At the club's start rating")
+    FILE = "file", _("At the rating in the file, where it gives one")
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(roles__user=user)
+
+    def ladder_out_of_date(self) -> ClubQuerySet:
+        return self.filter(built_version__lt=models.F("data_version"))
+
+
+class Club(models.Model):
+    class Visibility(models.TextChoices):
+        DIRECTOR = "director", _("Directors only")
+        UNLISTED = "unlisted", _("Unlisted: anyone with the secret link")
+        PUBLIC = "public", _("Public")
+
+    class NameDisplay(models.TextChoices):
+        FULL = "full", _("Full names")
+        INITIALS = "initials", _("Initials")
+
+    slug = models.SlugField(unique=True, max_length=60)
+    name = models.CharField(max_length=120)
+    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
+    rating_settings = models.JSONField(default=dict, blank=True)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED
+    )
+    name_display = models.CharField(
+        max_length=10, choices=NameDisplay.choices, default=NameDisplay.FULL
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    # The upload screen's default for its starting-ratings choice (Event.newcomer_start).
+    newcomer_start = models.CharField(
+        max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
+    )
+    # The tie-break codes of ladder.tiebreaks.Tiebreak, in the club's order, for every
+    # event's standings; empty means FIDE's recommended default (ladder.tiebreaks.DEFAULT_ORDER).
+    tiebreak_order = models.JSONField(default=list, blank=True)
+    secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
+    # The ladder is up to date when built_version == data_version. Every change
+    # to a ladder input increments data_version in the same transaction.
+    data_version = models.PositiveBigIntegerField(default=0)
+    built_version = models.PositiveBigIntegerField(default=0)
+    out_of_date_since = models.DateTimeField(null=True, blank=True)
+    # The earliest event date a change since the last replay said it can affect (None when
+    # none said): the replay starts no later than there, whatever the fingerprints say.
+    replay_from = models.DateField(null=True, blank=True)
+    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
+    full_rebuild_requested = models.BooleanField(default=False)
+    # What the club's pages show beyond its own row and its ladder versions: names, a
+    # family's consent, events' names, who is on the roster. ladder.changes.club_changed
+    # (shown=True) bumps it, and every cache is keyed on it (ladder/web/page_cache.py).
+    pages_version = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ClubQuerySet.as_manager()
+
+    class Meta:
+        ordering: ClassVar[list[str]] = ["name"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(built_version__lte=models.F("data_version")),
+                name="club_built_version_not_ahead",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ladder_is_current(self) -> bool:
+        return self.built_version >= self.data_version
+
+    def is_directed_by(self, user: User | AnonymousUser) -> bool:
+        return user.is_authenticated and self.roles.filter(user=user).exists()
+
+    def is_owned_by(self, user: User | AnonymousUser) -> bool:
+        return (
+            user.is_authenticated
+            and self.roles.filter(user=user, role=ClubRole.Role.OWNER).exists()
+        )
+
+    def page_is_active(self) -> bool:
+        """Whether visitors see the club page; always True while billing is off.
+
+        Read from the club's own subscription rows (`billing.models.Subscription`, whose
+        `active()` says which Stripe statuses count), so the model needs no billing code.
+        """
+        if not settings.BILLING_ENABLED:
+            return True
+        return self.subscriptions.active().exists()
+
+    def rotate_secret(self) -> None:
+        self.secret = new_club_secret()
+        self.save(update_fields=["secret"])
+
+
+class ClubRole(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("Owner")
+        DIRECTOR = "director", _("Director")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.DIRECTOR)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_role_per_user_per_club"),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(role="owner"), name="one_owner_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}) of {self.club}"
