@@ -186,13 +186,6 @@ def test_no_app_module_is_over_500_lines(name):
 # --- no crowded folder -----------------------------------------------------------------------
 
 MAX_FOLDER_MODULES = 15
-# Folders still over the limit while issue 25's moves are under way. The integrator empties
-# this once the helper moving ladder's modules into rooms has landed; a folder that is back
-# within the limit fails test_pending_folders_are_still_over_the_limit until it is taken out.
-PENDING_MOVES = {
-    "ladder",  # 22 modules: the page builders and files move out (issue 25, part 1)
-    "ladder/pages",  # 16 modules: the same moves split the page builders
-}
 
 
 def folder_modules(paths: Iterable[Path]) -> dict[str, list[str]]:
@@ -220,18 +213,10 @@ def _app_paths() -> list[Path]:
 
 
 def test_no_folder_of_application_code_holds_more_than_15_modules():
-    crowded = {f: n for f, n in crowded_folders(_app_paths()).items() if f not in PENDING_MOVES}
+    crowded = crowded_folders(_app_paths())
     assert crowded == {}, "\n".join(
         f"{folder}/ holds {len(names)} modules (at most {MAX_FOLDER_MODULES}): {', '.join(names)}"
         for folder, names in crowded.items()
-    )
-
-
-def test_pending_folders_are_still_over_the_limit():
-    # An exception outlives its reason otherwise: take a folder out once it is within 15.
-    assert set(crowded_folders(_app_paths())) >= PENDING_MOVES, (
-        f"no longer crowded, take out of PENDING_MOVES: "
-        f"{sorted(PENDING_MOVES - set(crowded_folders(_app_paths())))}"
     )
 
 
