@@ -321,3 +321,19 @@ def test_a_malformed_date_on_the_command_line_is_exit_status_1_and_a_message(
     assert exit_.value.code == 1
     assert captured.err.startswith("CommandError: --on: '2026-13-01' is not a date")
     assert captured.out == ""
+
+
+def test_a_held_player_is_on_no_dated_page_nor_in_the_dated_export(season):
+    """Held (first met in a draft, no published event): off every club page and export,
+    even with games brought from an old ladder that put them on the ladder before the first
+    event."""
+    club, *_ = season
+    Player.objects.create(club=club, name="Hal Held", held=True, start_rating=2000, start_games=50)
+    replay_ladder(club.pk, full=True)
+    club.refresh_from_db()
+    for day in ("2023-12-31", "2024-02-10"):
+        assert "Hal Held" not in get(club, f"on={day}").content.decode(), day
+        assert "Hal Held" not in run(club.slug, "--on", day)[0], day
+    Player.objects.filter(name="Hal Held").update(held=False)  # a director added them
+    club.refresh_from_db()
+    assert "Hal Held" in run(club.slug, "--on", "2023-12-31")[0]
