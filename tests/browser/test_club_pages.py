@@ -166,12 +166,18 @@ def test_a_club_nights_live_page_has_no_accessibility_violation(
 def test_the_ladder_and_roster_have_no_accessibility_violation_on_desktop_and_phone(
     browser, live_server, demo, language, width
 ):
-    """The ladder (sorted, searched), the roster and the rating rules: axe finds nothing
-    at all, at any impact, in English and Hindi."""
+    """The ladder (sorted, searched, on a date, before the first event, a malformed date),
+    the roster and the rating rules: axe finds nothing at all, at any impact, in English and
+    Hindi."""
+    dates = list(demo.events.published().order_by("date").values_list("date", flat=True))
     urls = [
         "/c/demo/",
         "/c/demo/?sort=rating&dir=asc",
         "/c/demo/?q=de",
+        f"/c/demo/?on={dates[len(dates) // 2]}",
+        f"/c/demo/?on={dates[len(dates) // 2]}&active=1&q=de",
+        f"/c/demo/?on={dates[0] - dt.timedelta(days=1)}",
+        "/c/demo/?on=not-a-date",
         "/c/demo/players/",
         "/c/demo/players/?q=an",
         "/c/demo/how-ratings-work/",
