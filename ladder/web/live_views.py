@@ -10,7 +10,7 @@ from clubs.access import NOT_FOUND
 from clubs.models import Event
 from ladder.pages.live_page import live_page
 from ladder.roster.rosters import load_roster
-from ladder.web.views import Visit, club_view
+from ladder.web.club_view import Visit, club_view
 
 # Long enough for a parent's phone to stay calm, short enough to follow a round.
 REFRESH_SECONDS = 30
