@@ -18,9 +18,10 @@ from typing import Any, NamedTuple
 
 from django.db import connection, models
 
-from clubs.models import Entry, Event, Game, Player
+from clubs.models import Club, Entry, Event, Game, Player
 from ladder.history import HistoryStep
 from ladder.models import PlayerEventResult, RatedEvent
+from ladder.policies import get_policy
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.results import Result
 
@@ -271,6 +272,41 @@ def ladder_before(
             row.post_rating, row.rated_games_after, False, row.event_date, row.change
         )
     return states, summaries
+
+
+def ladder_on(club: Club, day: dt.date) -> list[tuple[int, PlayerSummary]]:
+    """Every player not merged away, as the ladder stood at the end of `day`, in ladder order
+    (PlayerQuerySet.in_ladder_order): read from the stored results, never replayed.
+
+    A player's row is their last stored result dated `day` or before, else their state before
+    their first event (a director's estimate, or the start rating with no games), and the
+    provisional flag the replay gives such a state (replay._rebuild). Only the stored
+    (published, not deleted) events count; the page leaves out who has no rated game.
+    """
+    policy = get_policy(club.rating_policy)
+    settings = policy.parse_settings(club.rating_settings)
+    # Positions follow dates (Event.in_ladder_order), so the events up to `day` are the
+    # positions up to the last one stored with that date or earlier.
+    last = PlayerEventResult.objects.filter(club_id=club.pk, event_date__lte=day).aggregate(
+        last=models.Max("position")
+    )["last"]
+    initial = starting_states(club.pk, policy.start_rating(settings))
+    _states, summaries = ladder_before(club.pk, 0 if last is None else last + 1, initial)
+    # By name first, in the database's collation: the stable sort below then breaks ties
+    # exactly as the ladder's ORDER BY does.
+    players = Player.objects.filter(club_id=club.pk).active().order_by("name", "id")
+    rows = [
+        (
+            pid,
+            s._replace(
+                provisional=policy.is_provisional(PlayerState(s.rating, s.rated_games), settings)
+            ),
+        )
+        for pid in players.values_list("id", flat=True)
+        if (s := summaries.get(pid)) is not None
+    ]
+    rows.sort(key=lambda row: (row[1].provisional, -row[1].rating))
+    return rows
 
 
 def stored_summaries(club_id: int) -> dict[int, PlayerSummary]:
