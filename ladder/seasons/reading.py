@@ -18,6 +18,7 @@ from ladder.models import PlayerEventResult
 from ladder.results import Result
 from ladder.seasons.dates import Season, season_of
 from ladder.seasons.summary import SeasonResult
+from ladder.store import ladder_on
 
 
 @dataclass(frozen=True)
@@ -58,18 +59,24 @@ def season_results(club: Club, season: Season) -> list[SeasonResult]:
     return [SeasonResult(*row) for row in rows]
 
 
-def season_performances(
-    results: list[SeasonResult],
-) -> dict[tuple[int, int], int | None]:
-    """Each player's performance in each rated event of `results`, by (event id, player id),
-    computed as the event page computes it: over its standard games, against the opponents'
-    ratings before the event (ladder.performance)."""
+@dataclass(frozen=True)
+class SeasonGames:
+    played: dict[int, int]  # games over the board per player id
+    performances: dict[tuple[int, int], int | None]  # by (event id, player id)
+
+
+def season_games(club: Club, season: Season, results: list[SeasonResult]) -> SeasonGames:
+    """The games of the season's events that move the ladder: how many each player played
+    over the board, and each player's performance in each event as the event page computes
+    it, over its standard games against the opponents' ratings before the event (the stored
+    `results`), with ladder.performance."""
     before = {(r.event_id, r.player_id): r.pre_rating for r in results}
+    played: dict[int, int] = defaultdict(int)
     games: dict[int, list[tiebreaks.Game]] = defaultdict(list)
     ratings: dict[int, dict[int, float | None]] = defaultdict(dict)
     player_of: dict[int, int] = {}
     rows = (
-        Game.objects.filter(event_id__in={r.event_id for r in results}, variant="")
+        Game.objects.filter(event__in=season_events(club, season).moving_ladder().values("id"))
         .order_by("event_id", "round", "id")
         .values_list(
             "event_id",
@@ -77,23 +84,28 @@ def season_performances(
             "white_id",
             "black_id",
             "result",
+            "variant",
             "white__player_id",
             "black__player_id",
         )
     )
-    for event_id, round_no, white, black, code, white_player, black_player in rows:
-        games[event_id].append(tiebreaks.Game(round_no, white, black, Result(code)))
-        for entry, player in ((white, white_player), (black, black_player)):
+    for event_id, round_no, white, black, code, variant, white_player, black_player in rows:
+        result = Result(code)
+        sides = ((white, white_player), (black, black_player))
+        for entry, player in sides:
             if entry is not None and player is not None:
                 player_of[entry] = player
                 ratings[event_id][entry] = before.get((event_id, player))
-    found: dict[tuple[int, int], int | None] = {}
+                played[player] += int(black is not None and result.is_played)
+        if not variant:  # a variant says nothing of strength at chess, as on the event page
+            games[event_id].append(tiebreaks.Game(round_no, white, black, result))
+    performances: dict[tuple[int, int], int | None] = {}
     for event_id, event_games in games.items():
         by_entry = performance.event_performances(event_games, ratings[event_id])
         for entry, value in by_entry.items():
             if entry in player_of:
-                found[event_id, player_of[entry]] = value
-    return found
+                performances[event_id, player_of[entry]] = value
+    return SeasonGames(dict(played), performances)
 
 
 def event_counts(club: Club) -> dict[Season, int]:
@@ -105,14 +117,10 @@ def event_counts(club: Club) -> dict[Season, int]:
 
 
 def ladder_at(club: Club, day: dt.date) -> list[LadderLine]:
-    """The ladder as it stood at the end of `day`. STUB until ondate's function is merged."""
-    rows = (
-        club.players.on_ladder()
-        .public()
-        .in_ladder_order()
-        .values_list("id", "rating", "rated_games", "provisional")
-    )
+    """The ladder as it stood at the end of `day` (ladder.store.ladder_on), without the players
+    who had no rated game by then, as the ladder page leaves them out."""
+    rows = [(pid, s) for pid, s in ladder_on(club, day) if s.rated_games > 0]
     return [
-        LadderLine(rank, pid, rating or 0.0, games, provisional)
-        for rank, (pid, rating, games, provisional) in enumerate(rows, start=1)
+        LadderLine(rank, pid, s.rating, s.rated_games, s.provisional)
+        for rank, (pid, s) in enumerate(rows, start=1)
     ]

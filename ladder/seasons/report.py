@@ -31,9 +31,11 @@ def read_season(club: Club, season: Season, today: dt.date) -> SeasonData:
         return SeasonData(season, current, [], summary.Honours([], [], [], None), {})
     ladder = reading.ladder_at(club, min(season.last_day, today))
     results = reading.season_results(club, season)
+    games = reading.season_games(club, season, results)
     honours = summary.honours(
         results,
-        reading.season_performances(results),
+        games.played,
+        games.performances,
         [summary.Standing(line.player_id, line.provisional) for line in ladder],
     )
     return SeasonData(season, current, ladder, honours, event_names)

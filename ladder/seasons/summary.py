@@ -3,8 +3,10 @@ event performances and the champion. Pure Python: no Django; players by id, name
 
 - Most improved: the rating after the player's last rated event of the season less the rating
   before their first, among players with at least MIN_IMPROVED_GAMES rated games in it.
-- Most games: rated games counted in the season (what moved the ladder; an unrated event or
-  a forfeit is not a rated game).
+- Most games: games played over the board with a rated result (no bye, forfeit or game
+  marked unrated) in the season's events that move the ladder, whether or not the rating
+  counted them for both sides (the protection rule leaves out an established player's game
+  against a provisional one).
 - Best performances: an event's performance as its page shows it (ladder.performance), among
   players with at least MIN_PERFORMANCE_GAMES rated games in that event, so that one win is
   not "the performance of the season".
@@ -14,7 +16,7 @@ Each list holds the first LIST_LENGTH; ties go to the player (then event) first 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 MIN_IMPROVED_GAMES = 10
@@ -87,10 +89,8 @@ def most_improved(results: Iterable[SeasonResult]) -> list[Improvement]:
     return improved[:LIST_LENGTH]
 
 
-def most_games(results: Iterable[SeasonResult]) -> list[GamesPlayed]:
-    games: dict[int, int] = {}
-    for row in results:
-        games[row.player_id] = games.get(row.player_id, 0) + row.games_counted
+def most_games(games: Mapping[int, int]) -> list[GamesPlayed]:
+    """From the games each player played, by player id."""
     played = [GamesPlayed(player, count) for player, count in games.items() if count > 0]
     played.sort(key=lambda g: (-g.games, g.player_id))
     return played[:LIST_LENGTH]
@@ -115,12 +115,13 @@ def champion(ladder: Sequence[Standing]) -> int | None:
 
 def honours(
     results: Sequence[SeasonResult],
+    games: Mapping[int, int],
     performances: dict[tuple[int, int], int | None],
     ladder: Sequence[Standing],
 ) -> Honours:
     return Honours(
         most_improved(results),
-        most_games(results),
+        most_games(games),
         best_performances(results, performances),
         champion(ladder),
     )
