@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import Club
+from ladder import store
 from ladder.pages.display import NameFacts, shown_names
 from ladder.pages.page_texts import half_up
 from ladder.policies import get_policy
@@ -53,6 +54,18 @@ class Roster:
             and (active_since is None or (p.last_played and p.last_played >= active_since))
         ]
         return [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
+
+    def ladder_on(
+        self, club: Club, day: dt.date, active_since: dt.date | None = None
+    ) -> list[LadderRow]:
+        """The ladder as it stood at the end of `day` (ladder.store.ladder_on), for the
+        players this roster holds (no held one) under its shown names, by ladder()'s rules."""
+        players = [
+            RosterPlayer(pid, self.names[pid], *summary)
+            for pid, summary in store.ladder_on(club, day)
+            if pid in self.names
+        ]
+        return Roster(players, self.names).ladder(active_since)
 
     def by_name(self) -> list[RosterPlayer]:
         return sorted(self.players, key=lambda p: (p.name.casefold(), p.id))

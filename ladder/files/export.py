@@ -7,10 +7,12 @@ take rows with names already decided by ladder.pages.display.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from clubs.models import Club
+from ladder import store
 from ladder.files.spreadsheet import csv_table
 
 if TYPE_CHECKING:
@@ -29,14 +31,23 @@ SEEDING_FIELDS = ["rank", "name", "rating"]
 TRF_NAME_WIDTH = 33  # columns 15-47 of a FIDE TRF 001 line
 
 
-def ladder_rows(club: Club) -> list[dict[str, object]]:
-    """The ladder in order as plain rows (full names: for directors and support staff)."""
-    players = (
-        club.players.on_ladder()
-        .public()
-        .in_ladder_order()
-        .values_list("name", "rating", "rated_games", "provisional")
-    )
+def ladder_rows(club: Club, on: dt.date | None = None) -> list[dict[str, object]]:
+    """The ladder in order as plain rows (full names: for directors and support staff); with
+    `on`, as it stood at the end of that day (ladder.store.ladder_on), the same players."""
+    public = club.players.public()
+    if on is None:
+        players = list(
+            public.on_ladder()
+            .in_ladder_order()
+            .values_list("name", "rating", "rated_games", "provisional")
+        )
+    else:
+        names = dict(public.values_list("id", "name"))
+        players = [
+            (names[pid], s.rating, s.rated_games, s.provisional)
+            for pid, s in store.ladder_on(club, on)
+            if pid in names and s.rated_games > 0
+        ]
     return [
         {"rank": rank, "name": name, "rating": rating, "games": games, "provisional": provisional}
         for rank, (name, rating, games, provisional) in enumerate(players, start=1)

@@ -7,6 +7,8 @@ cacheable query (ladder.web.page_cache) only ever holds values from these lists.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +37,10 @@ ROSTER_COLUMNS = {
     "played": "desc",
 }
 DIRECTIONS = ("asc", "desc")
+# ?on=YYYY-MM-DD, the ladder on a date: exactly this form (fromisoformat alone also takes
+# 20260301 and 2026-W09-1), and a year a club can have played in.
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+FIRST_YEAR, LAST_YEAR = 1900, 2200
 
 T = TypeVar("T")
 
@@ -115,3 +121,16 @@ def games_to_go(rated_games: int, provisional_below: int | None) -> int | None:
     if provisional_below is None:
         return None
     return max(provisional_below - rated_games, 0)
+
+
+def parse_day(text: str) -> dt.date:
+    """A date written YYYY-MM-DD, in FIRST_YEAR..LAST_YEAR; ValueError for anything else."""
+    try:
+        if not _DAY.fullmatch(text):
+            raise ValueError
+        day = dt.date.fromisoformat(text)  # ValueError for 2026-02-30
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date in the form YYYY-MM-DD") from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise ValueError(f"{text!r} is not a year between {FIRST_YEAR} and {LAST_YEAR}")
+    return day

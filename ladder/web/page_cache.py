@@ -15,8 +15,8 @@ whether the ladder is current in their content, so they are keyed on data_versio
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser
 that takes gzip: the 102 KB page of a player in 3,000 events travels as 9 KB. Nothing a
 visitor can choose is echoed into a kept page (only ?active=1, fixed sort and kind words,
-?after=<round number> and ?year=<year> are allowed), so the compression cannot become an
-oracle for the club's secret in its links (BREACH).
+?after=<round number>, ?year=<year> and ?on=<date> are allowed), so the compression cannot
+become an oracle for the club's secret in its links (BREACH).
 
 Signed-in users (directors see full names and their own controls) and visitors with a
 session or pending messages always get a freshly built page.
@@ -39,6 +39,7 @@ import datetime as dt
 import gzip
 import hashlib
 import re
+from collections.abc import Container
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -49,7 +50,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from clubs.models import Club, Event
-from ladder.pages.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS
+from ladder.pages.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS, parse_day
 
 CACHE_ALIAS = "pages"
 # "hit" or "miss" on every page that could be shared: for operators and the load bench.
@@ -61,13 +62,25 @@ KEPT_HEADERS = ("Content-Type", "Content-Disposition", "X-Ladder-Status")
 SHARED_MAX_AGE = 60
 
 
+class _Days(Container[str]):
+    """The dates ?on= may ask for (ladder.pages.list_options.parse_day): digits and dashes of
+    a real date, never a visitor's text, so as safe to keep as a year."""
+
+    def __contains__(self, value: object) -> bool:
+        try:
+            return isinstance(value, str) and bool(parse_day(value))
+        except ValueError:
+            return False
+
+
 # The queries a club page reads and the values it may keep a page for: ?active=1 on the
-# ladder and its exports, and the ladder's and roster's sort links (fixed words, see
-# ladder.pages.list_options). A search (?q=) is never kept: it would echo a visitor's text into a
-# compressed page; the roster it filters is kept per process, so it stays cheap. Any other
+# ladder and its exports, ?on=<date> on the ladder and its exports, and the ladder's and
+# roster's sort links (fixed words, see ladder.pages.list_options). A search (?q=) is never
+# kept: it would echo a visitor's text into a compressed page; the roster it filters is kept
+# per process, so it stays cheap. Any other
 # query, or another value, gets a fresh page (which falls back to the default) rather than
 # filling the cache with copies.
-PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
+PAGE_QUERY_VALUES: dict[str, Container[str]] = {
     "active": frozenset({"1"}),
     "sort": frozenset({*LADDER_COLUMNS, *ROSTER_COLUMNS}),
     "dir": frozenset(DIRECTIONS),
@@ -78,6 +91,9 @@ PAGE_QUERY_VALUES: dict[str, frozenset[str]] = {
     "year": frozenset(str(n) for n in range(1900, 2201)),
     # A club night's live page that reloads itself, as the visitor asked (ladder.web.live_views).
     "follow": frozenset({"1"}),
+    # The ladder as it stood at the end of a day (ladder.web.dated): a date, never a visitor's
+    # text; each date is its own page, keyed and retired like today's.
+    "on": _Days(),
 }
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 

@@ -52,7 +52,7 @@ from ladder.pages.list_pages import ladder_list, roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown
 from ladder.pages.player_page import player_page as player_page_data
 from ladder.pages.player_tables import player_chart
-from ladder.web import page_cache
+from ladder.web import dated, page_cache
 from ladder.web.language import use_club_language
 
 
@@ -123,7 +123,10 @@ def club_view(
         ) -> HttpResponse:
             visit = _visit(request, slug, secret)
             if visit.page_open or free:
-                page = _page(view, request, visit, download=download is not None, **kwargs)
+                try:
+                    page = _page(view, request, visit, download=download is not None, **kwargs)
+                except dated.BadDay:  # never kept: page_cache keeps only real dates
+                    page = dated.bad_day(request, visit.context(), download is not None)
                 return _protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             if download is not None:
@@ -215,17 +218,25 @@ def _page(
     return response
 
 
-def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[rosters.LadderRow], bool]:
+def _ladder(
+    request: HttpRequest, visit: Visit, on: dated.AskedDay | None = None
+) -> tuple[list[rosters.LadderRow], bool]:
+    """Today's ladder, or the ladder at the end of `on`'s day (active: in the year before it)."""
     active_only = request.GET.get("active") == "1"
-    since = rosters.active_since(timezone.localdate()) if active_only else None
+    day = timezone.localdate() if on is None or on.day is None else on.day
+    since = rosters.active_since(day) if active_only else None
     roster = rosters.load_roster(visit.club, visit.is_director)
-    return roster.ladder(since), active_only
+    if on is None or on.day is None:
+        return roster.ladder(since), active_only
+    return roster.ladder_on(visit.club, on.day, since), active_only
 
 
 @club_view()
 def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, active_only = _ladder(request, visit)
-    listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
+    on = dated.asked_day(visit.club, request.GET)
+    rows, active_only = _ladder(request, visit, on)
+    links = dated.context(on, active_only)
+    listed = ladder_list(rows, request.GET, links["keep"])
     return render(
         request,
         "ladder/ladder.html",
@@ -235,13 +246,14 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             provisional_below=rosters.provisional_below(visit.club),
             active_only=active_only,
             section="ladder",
+            **links,
         ),
     )
 
 
 @club_view(download="csv")
 def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
+    rows, _active = _ladder(request, visit, dated.asked_day(visit.club, request.GET))
     return _download(
         csv_text(public_ladder(rows), LADDER_FIELDS),
         "text/csv",
@@ -252,11 +264,13 @@ def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
 
 @club_view(download="json")
 def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, active_only = _ladder(request, visit)
-    data = {
+    on = dated.asked_day(visit.club, request.GET)
+    rows, active_only = _ladder(request, visit, on)
+    data: dict[str, object] = {
         "club": visit.club.name,
         "ladder_is_current": visit.club.ladder_is_current,
         "active_only": active_only,
+        **({"on": on.day.isoformat()} if on.day else {}),
         "players": public_ladder(rows),
     }
     return HttpResponse(

@@ -4,10 +4,12 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
 from clubs.models import Club
 from ladder.files.export import ladder_rows
 from ladder.files.spreadsheet import csv_table
+from ladder.pages.list_options import parse_day
 
 
 class Command(BaseCommand):
@@ -20,14 +22,28 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
+        # Read as text, not by argparse: a malformed date is a CommandError (exit status 1,
+        # as every bad input of this command), not argparse's usage error (status 2).
+        parser.add_argument(
+            "--on", metavar="YYYY-MM-DD", help="the ladder as it stood at the end of that day"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club.objects.filter(slug=options["slug"]).first()
         if club is None:
             raise CommandError(f"No club with slug {options['slug']!r}")
+        on = None
+        if options["on"] is not None:
+            try:
+                on = parse_day(options["on"])
+            except ValueError as error:
+                raise CommandError(f"--on: {error}") from None
+            if on > timezone.localdate():  # as the page does: today's ladder, and it says so
+                self.stderr.write(f"Note: {on} is still to come; this is today's ladder.")
+                on = None
         if not club.ladder_is_current:
             self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
-        rows = ladder_rows(club)
+        rows = ladder_rows(club, on)
         if options["format"] == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
