@@ -8,7 +8,6 @@ ladder's filter goes there, once, and every season page and summary follows.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -18,19 +17,6 @@ from ladder.models import PlayerEventResult
 from ladder.results import Result
 from ladder.seasons.dates import Season, season_of
 from ladder.seasons.summary import SeasonResult
-from ladder.store import ladder_on
-
-
-@dataclass(frozen=True)
-class LadderLine:
-    """A row of the ladder on a date: full-precision rating, rated games by then."""
-
-    rank: int
-    player_id: int
-    rating: float
-    games: int
-    provisional: bool
-
 
 # The slug of a club's one ladder (the migration to several ladders names it so).
 MAIN_LADDER = "main"
@@ -114,13 +100,3 @@ def event_counts(club: Club) -> dict[Season, int]:
     for day in ladder_events(club).values_list("date", flat=True):
         counts[season_of(day, club.season_start_month)] += 1
     return dict(counts)
-
-
-def ladder_at(club: Club, day: dt.date) -> list[LadderLine]:
-    """The ladder as it stood at the end of `day` (ladder.store.ladder_on), without the players
-    who had no rated game by then, as the ladder page leaves them out."""
-    rows = [(pid, s) for pid, s in ladder_on(club, day) if s.rated_games > 0]
-    return [
-        LadderLine(rank, pid, s.rating, s.rated_games, s.provisional)
-        for rank, (pid, s) in enumerate(rows, start=1)
-    ]

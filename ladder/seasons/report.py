@@ -7,8 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from clubs.models import Club
+from ladder.files.export import ladder_rows
 from ladder.pages.event_pages import EventSummary, event_summaries
-from ladder.pages.page_texts import half_up
 from ladder.rosters import Roster
 from ladder.seasons import reading, summary
 from ladder.seasons.dates import Season, season_of
@@ -18,27 +18,21 @@ from ladder.seasons.dates import Season, season_of
 class SeasonData:
     season: Season
     current: bool
-    ladder: list[reading.LadderLine]  # at the season's end, or today for the current season
+    # The day whose ladder the season shows: its last, or today for the current season.
+    ladder_day: dt.date
     honours: summary.Honours
-    event_names: dict[int, str]
+    event_names: dict[int, str]  # empty: the season has no event, and shows no ladder
 
 
 def read_season(club: Club, season: Season, today: dt.date) -> SeasonData:
-    """A season with no event is empty: no ladder, no honours, no champion."""
     event_names = dict(reading.season_events(club, season).values_list("id", "name"))
-    current = season.holds(today)
+    day = min(season.last_day, today)
     if not event_names:
-        return SeasonData(season, current, [], summary.Honours([], [], [], None), {})
-    ladder = reading.ladder_at(club, min(season.last_day, today))
+        return SeasonData(season, season.holds(today), day, summary.Honours([], [], []), {})
     results = reading.season_results(club, season)
     games = reading.season_games(club, season, results)
-    honours = summary.honours(
-        results,
-        games.played,
-        games.performances,
-        [summary.Standing(line.player_id, line.provisional) for line in ladder],
-    )
-    return SeasonData(season, current, ladder, honours, event_names)
+    honours = summary.honours(results, games.played, games.performances)
+    return SeasonData(season, season.holds(today), day, honours, event_names)
 
 
 def current_season(club: Club, today: dt.date) -> Season:
@@ -131,6 +125,19 @@ def season_page(
         name = names.get(player_id)
         return None if name is None else Named(player_id, name)
 
+    # The ladder under this roster's names (ladder.rosters.Roster.ladder_on): no held player.
+    rows = roster.ladder_on(club, data.ladder_day) if data.event_names else []
+    ladder = [
+        LadderShown(
+            row.rank,
+            Named(row.player.id, row.player.name),
+            row.player.rating_whole or 0,
+            row.player.rated_games,
+            row.player.provisional,
+        )
+        for row in rows
+    ]
+    first = summary.champion(line.provisional for line in ladder)
     events = [
         e for e in event_summaries(club, None, roster, unconfirmed) if e.id in data.event_names
     ]
@@ -138,11 +145,7 @@ def season_page(
     return SeasonPage(
         season=season,
         current=data.current,
-        ladder=[
-            LadderShown(line.rank, p, half_up(line.rating), line.games, line.provisional)
-            for line in data.ladder
-            if (p := named(line.player_id))
-        ],
+        ladder=ladder,
         events=events,
         most_improved=[
             ImprovedShown(p, i.change, i.games)
@@ -155,7 +158,7 @@ def season_page(
             for b in h.best_performances
             if (p := named(b.player_id))
         ],
-        champion=named(h.champion) if h.champion is not None else None,
+        champion=None if first is None else ladder[first].player,
     )
 
 
@@ -166,20 +169,15 @@ def summary_json(club: Club, season: Season, today: dt.date) -> dict[str, object
     """season_summary's output: full names (for support staff), full-precision numbers."""
     data = read_season(club, season, today)
     names = dict(club.players.values_list("id", "name"))
+    # The ladder as export_ladder --on prints it (ladder.files.export.ladder_rows).
+    rows = ladder_rows(club, on=data.ladder_day) if data.event_names else []
+    first = summary.champion(bool(row["provisional"]) for row in rows)
     h = data.honours
     return {
         "season": season.label,
         "from": season.first_day.isoformat(),
         "to": season.last_day.isoformat(),
-        "ladder": [
-            {
-                "rank": line.rank,
-                "name": names[line.player_id],
-                "rating": line.rating,
-                "games": line.games,
-            }
-            for line in data.ladder
-        ],
+        "ladder": [{key: row[key] for key in ("rank", "name", "rating", "games")} for row in rows],
         "most_improved": [
             {"name": names[i.player_id], "change": i.change, "games": i.games}
             for i in h.most_improved
@@ -193,5 +191,5 @@ def summary_json(club: Club, season: Season, today: dt.date) -> dict[str, object
             }
             for b in h.best_performances
         ],
-        "champion": None if h.champion is None else names[h.champion],
+        "champion": None if first is None else rows[first]["name"],
     }

@@ -57,19 +57,10 @@ class Performance:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """A row of the ladder at the season's end, as the summary needs it."""
-
-    player_id: int
-    provisional: bool
-
-
-@dataclass(frozen=True)
 class Honours:
     most_improved: list[Improvement]
     most_games: list[GamesPlayed]
     best_performances: list[Performance]
-    champion: int | None
 
 
 def most_improved(results: Iterable[SeasonResult]) -> list[Improvement]:
@@ -109,19 +100,17 @@ def best_performances(
     return [p for _position, p in best[:LIST_LENGTH]]
 
 
-def champion(ladder: Sequence[Standing]) -> int | None:
-    return next((row.player_id for row in ladder if not row.provisional), None)
+def champion(provisional: Iterable[bool]) -> int | None:
+    """The champion's place on the ladder at the season's end, from each row's provisional
+    flag in ladder order: the first established row (None when there is none)."""
+    return next((index for index, flag in enumerate(provisional) if not flag), None)
 
 
 def honours(
     results: Sequence[SeasonResult],
     games: Mapping[int, int],
     performances: dict[tuple[int, int], int | None],
-    ladder: Sequence[Standing],
 ) -> Honours:
     return Honours(
-        most_improved(results),
-        most_games(games),
-        best_performances(results, performances),
-        champion(ladder),
+        most_improved(results), most_games(games), best_performances(results, performances)
     )

@@ -8,7 +8,6 @@ from ladder.seasons.summary import (
     MIN_IMPROVED_GAMES,
     MIN_PERFORMANCE_GAMES,
     SeasonResult,
-    Standing,
     best_performances,
     champion,
     most_games,
@@ -72,8 +71,8 @@ def test_best_performances_need_three_rated_games_in_the_event():
     assert shown == [(3, 11, 1900), (2, 10, 1700)]
 
 
-def test_the_champion_is_the_first_established_player_of_the_ladder():
-    ladder = [Standing(7, True), Standing(3, False), Standing(5, False)]
-    assert champion(ladder) == 3
-    assert champion([Standing(7, True)]) is None
+def test_the_champion_is_the_first_established_row_of_the_ladder():
+    assert champion([True, False, False]) == 1
+    assert champion([False, True]) == 0
+    assert champion([True, True]) is None
     assert champion([]) is None
