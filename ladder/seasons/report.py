@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from clubs.models import Club
 from ladder.files.export import ladder_rows
-from ladder.pages.event_pages import EventSummary, event_summaries
+from ladder.pages.event_pages import EventSummary, club_order, event_summaries, winners_of
 from ladder.rosters import Roster
 from ladder.seasons import reading, summary
 from ladder.seasons.dates import Season, season_of
@@ -138,8 +138,13 @@ def season_page(
         for row in rows
     ]
     first = summary.champion(line.provisional for line in ladder)
+    # The list of events' rows and winners, the winners of this season's events only.
+    order = club_order(club)
+    winners = winners_of(reading.season_events(club, season), roster, unconfirmed, order)
     events = [
-        e for e in event_summaries(club, None, roster, unconfirmed) if e.id in data.event_names
+        replace(e, winners=winners.get(e.id, ()))
+        for e in event_summaries(club)
+        if e.id in data.event_names
     ]
     h = data.honours
     return SeasonPage(
