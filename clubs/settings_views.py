@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -34,9 +35,28 @@ class PageSettingsForm(forms.ModelForm):
         ),
     )
 
+    # Not required either, for the same reason; a month outside 1-12 is refused.
+    season_start_month = forms.TypedChoiceField(
+        label=gettext_lazy("The club's season starts in"),
+        choices=MONTHS.items(),
+        coerce=int,
+        required=False,
+        help_text=gettext_lazy(
+            "Each season runs from the first of this month for a year and has its own page. "
+            "Seasons starting in January are named by their year (2026), others by the two "
+            "years they span (2025-26)."
+        ),
+    )
+
     class Meta:
         model = Club
-        fields: ClassVar[list[str]] = ["visibility", "name_display", "language", "newcomer_start"]
+        fields: ClassVar[list[str]] = [
+            "visibility",
+            "name_display",
+            "language",
+            "newcomer_start",
+            "season_start_month",
+        ]
         labels: ClassVar[dict[str, Any]] = {
             "visibility": gettext_lazy("Who can see the club page"),
             "name_display": gettext_lazy("Names on the club page"),
@@ -56,6 +76,10 @@ class PageSettingsForm(forms.ModelForm):
 
     def clean_newcomer_start(self) -> str:
         return str(self.cleaned_data["newcomer_start"] or self.instance.newcomer_start)
+
+    def clean_season_start_month(self) -> int:
+        month = self.cleaned_data["season_start_month"]
+        return int(month) if month not in (None, "") else self.instance.season_start_month
 
 
 def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:

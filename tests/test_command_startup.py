@@ -49,6 +49,7 @@ print(json.dumps(sorted(m for m in %r if m in sys.modules)))
         ["export_ladder", "no-such-club"],
         ["standings", "no-such-club", "1"],
         ["pair_round", "no-such-club", "1"],
+        ["season_summary", "no-such-club", "2025-26"],
     ],
 )
 def test_a_data_command_loads_no_view_and_no_library_it_does_not_use(command, tmp_path):

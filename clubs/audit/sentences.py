@@ -56,6 +56,7 @@ _PAGE_FIELDS: dict[str, Promise] = {
     "visibility": gettext_lazy("who can see it"),
     "name_display": gettext_lazy("how names are shown"),
     "language": gettext_lazy("language"),
+    "season_start_month": gettext_lazy("month the season starts"),
 }
 _SOURCES: dict[str, Promise] = {
     "grid": gettext_lazy("the results grid"),

@@ -18,6 +18,7 @@ from django.contrib.auth.models import (
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dates import MONTHS
 from django.utils.translation import gettext_lazy as _
 
 # The policy registry is pure computation (no Django, no models, nothing of clubs/): the
@@ -116,6 +117,8 @@ class Club(models.Model):
     # The tie-break codes of ladder.tiebreaks.Tiebreak, in the club's order, for every
     # event's standings; empty means FIDE's recommended default (ladder.tiebreaks.DEFAULT_ORDER).
     tiebreak_order = models.JSONField(default=list, blank=True)
+    # The month (1-12) the club's season starts; its seasons are read by ladder.seasons.
+    season_start_month = models.PositiveSmallIntegerField(choices=MONTHS.items(), default=9)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
     # The ladder is up to date when built_version == data_version. Every change
     # to a ladder input increments data_version in the same transaction.

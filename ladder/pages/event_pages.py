@@ -397,7 +397,7 @@ def event_summaries(
         .values_list("id", "name", "date", "kind", "rated", "players")
     )
     labels = dict(Event.Kind.choices)
-    winners = {} if roster is None else _winners(events, roster, unconfirmed, club_order(club))
+    winners = {} if roster is None else winners_of(events, roster, unconfirmed, club_order(club))
     return [
         EventSummary(
             pk,
@@ -412,7 +412,7 @@ def event_summaries(
     ]
 
 
-def _winners(
+def winners_of(
     events: QuerySet[Event], roster: Roster, unconfirmed: str, order: Sequence[tiebreaks.Tiebreak]
 ) -> dict[int, tuple[Winner, ...]]:
     """Every event's rank-1 players, from one query over all their games.

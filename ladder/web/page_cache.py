@@ -132,6 +132,7 @@ def page_key(
         club.visibility,
         club.name_display,
         club.language,
+        club.season_start_month,  # which dates each season page covers
         club.data_version if download else None,
         club.built_version,
         club.pages_version,

@@ -4,7 +4,7 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 
 from django.urls import URLPattern, path
 
-from ladder.web import live_views, views
+from ladder.web import live_views, season_views, views
 
 CLUB_PAGES = [
     ("", views.club_page, "club_page"),
@@ -20,6 +20,8 @@ CLUB_PAGES = [
     ("events/<int:event_id>/results.trf", views.event_results_trf, "club_event_trf"),
     ("events/<int:event_id>/results.csv", views.event_results_csv, "club_event_csv"),
     ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
+    ("seasons/", season_views.seasons_page, "club_seasons"),
+    ("seasons/<str:season>/", season_views.season_page, "club_season"),
 ]
 
 urlpatterns: list[URLPattern] = [

@@ -27,8 +27,10 @@ PAGES = [
     "seeding.trf",
     "seeding.csv",
     "how-ratings-work/",
+    "seasons/",
+    "seasons/2025-26/",  # the events' season (10 January 2026)
 ]
-HTML_PAGES = ["", "players/", "events/", "how-ratings-work/"]
+HTML_PAGES = ["", "players/", "events/", "how-ratings-work/", "seasons/", "seasons/2025-26/"]
 
 
 def url(club: Club, suffix: str = "", secret: str | None = None) -> str:

@@ -53,6 +53,7 @@ def world():
         "round_number": 1,
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=director).pk,
+        "season": "2025-26",  # the event of 10 January 2026, seasons starting in September
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

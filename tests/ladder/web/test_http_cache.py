@@ -21,6 +21,7 @@ from tests.factories import make_club, make_event
 pytestmark = pytest.mark.django_db
 
 PAGES = ["", "players/", "events/", "ladder.json", "ladder.csv", "seeding.trf", "seeding.csv"]
+PAGES += ["seasons/", "seasons/2025-26/"]  # the Spring Open's season (10 January 2026)
 
 
 @pytest.fixture

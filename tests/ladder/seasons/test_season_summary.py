@@ -1,0 +1,238 @@
+"""season_summary and the season it reads, against numbers this test computes by other routes:
+raw games for the games played, the sum of stored changes for the most improved, each player's
+last stored result for the ladder and champion, and the event page for performances."""
+
+import datetime as dt
+import io
+import json
+from collections import defaultdict
+
+import pytest
+from django.core.management import ManagementUtility, call_command
+from django.db import connections
+from django.utils import timezone
+
+from clubs.models import Event, Game, Player
+from ladder.models import PlayerEventResult
+from ladder.pages.event_pages import event_page
+from ladder.replay import replay_ladder
+from ladder.results import Result
+from ladder.roster.rosters import load_roster
+from ladder.seasons.dates import Season
+from tests.factories import make_club, make_history
+
+pytestmark = pytest.mark.django_db
+
+SEASON = Season(2021, 3)  # 1 March 2021 to 28 February 2022
+KEYS = ["season", "from", "to", "ladder", "most_improved", "most_games"]
+KEYS += ["best_performances", "champion"]
+PROVISIONAL_BELOW = 5  # the ladder policy's default
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_process(settings):
+    settings.REDIS_URL = None
+
+
+@pytest.fixture
+def club(db):
+    return make_club(slug="rooks", season_start_month=3)
+
+
+@pytest.fixture
+def history(club):
+    """40 round robins of 6 from 30 players, a fortnight apart from November 2020 to May 2022:
+    seasons 2020-21, 2021-22 and 2022-23 of a club whose seasons start in March. In 2021-22 one
+    event is a draft, one deleted and one unrated: none of them counts."""
+    events = make_history(
+        club, events=40, players=30, per_event=6, rounds=3, seed=11,
+        start=dt.date(2020, 11, 2), days_apart=14,
+    )  # fmt: skip
+    inside = [e for e in events if SEASON.holds(e.date)]
+    Event.objects.filter(pk=inside[3].pk).update(status=Event.Status.DRAFT, name="The draft")
+    Event.objects.filter(pk=inside[5].pk).update(deleted_at=timezone.now(), name="The deleted")
+    Event.objects.filter(pk=inside[7].pk).update(rated=False, name="The unrated")
+    replay_ladder(club.pk, full=True)
+    club.refresh_from_db()
+    return events
+
+
+def summary(club, season="2021-22", *extra):
+    out = io.StringIO()
+    call_command("season_summary", club.slug, season, *extra, "--format", "json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def counted_events(club):
+    return Event.objects.filter(
+        club=club, status=Event.Status.PUBLISHED, deleted_at__isnull=True,
+        date__gte=SEASON.first_day, date__lte=SEASON.last_day,
+    )  # fmt: skip
+
+
+def games_played(club):
+    """Games over the board per player in the rated events, counted from the raw games."""
+    played: dict[int, int] = defaultdict(int)
+    games = Game.objects.filter(event__in=counted_events(club).filter(rated=True))
+    for white, black, code in games.values_list("white__player_id", "black__player_id", "result"):
+        if black is not None and Result(code).is_played:
+            played[white] += 1
+            played[black] += 1
+    return played
+
+
+def names(club):
+    return dict(Player.objects.filter(club=club).values_list("id", "name"))
+
+
+def test_the_summary_has_exactly_the_documented_shape(club, history):
+    data = summary(club)
+    assert list(data) == KEYS
+    assert (data["season"], data["from"], data["to"]) == ("2021-22", "2021-03-01", "2022-02-28")
+    assert all(list(row) == ["rank", "name", "rating", "games"] for row in data["ladder"])
+    assert all(list(row) == ["name", "change", "games"] for row in data["most_improved"])
+    assert all(list(row) == ["name", "games"] for row in data["most_games"])
+    assert all(list(row) == ["name", "event", "performance"] for row in data["best_performances"])
+    assert data["ladder"] and data["most_improved"] and data["best_performances"]
+
+
+def test_most_games_are_the_rated_games_played_over_the_board(club, history):
+    played = games_played(club)
+    by_name = {names(club)[pid]: count for pid, count in played.items()}
+    listed = summary(club)["most_games"]
+    assert [row["games"] for row in listed] == sorted(played.values(), reverse=True)[:10]
+    assert all(by_name[row["name"]] == row["games"] for row in listed)
+
+
+def test_the_most_improved_are_the_summed_changes_of_players_with_ten_rated_games(club, history):
+    """Rated games: the stored count after the season's last event less the count before its
+    first (a game against a provisional player may not count for an established one)."""
+    change: dict[int, float] = defaultdict(float)
+    first: dict[int, PlayerEventResult] = {}
+    last: dict[int, PlayerEventResult] = {}
+    for row in PlayerEventResult.objects.filter(event__in=counted_events(club)).order_by(
+        "position"
+    ):
+        change[row.player_id] += row.change
+        first.setdefault(row.player_id, row)
+        last[row.player_id] = row
+    rated = {
+        pid: last[pid].rated_games_after - (first[pid].rated_games_after - first[pid].games_counted)
+        for pid in last
+    }
+    name = names(club)
+    eligible = {name[pid]: (change[pid], rated[pid]) for pid in last if rated[pid] >= 10}
+    assert 0 < len(eligible) < len(last)  # the threshold leaves some out
+    listed = summary(club)["most_improved"]
+    expected = sorted((c for c, _g in eligible.values()), reverse=True)[:10]
+    assert [row["change"] for row in listed] == pytest.approx(expected)
+    for row in listed:
+        assert (row["change"], row["games"]) == pytest.approx(eligible[row["name"]])
+
+
+def test_the_ladder_and_champion_are_each_players_state_after_their_last_season_event(
+    club, history
+):
+    last: dict[int, PlayerEventResult] = {}
+    for row in PlayerEventResult.objects.filter(club=club, event_date__lte=SEASON.last_day):
+        if row.player_id not in last or row.position > last[row.player_id].position:
+            last[row.player_id] = row
+    standing = sorted(
+        last.values(), key=lambda r: (r.rated_games_after < PROVISIONAL_BELOW, -r.post_rating)
+    )
+    data = summary(club)
+    shown = [(row["name"], row["rating"], row["games"]) for row in data["ladder"]]
+    expected = [(names(club)[r.player_id], r.post_rating, r.rated_games_after) for r in standing]
+    assert shown == expected
+    assert [row["rank"] for row in data["ladder"]] == list(range(1, len(expected) + 1))
+    established = [r for r in standing if r.rated_games_after >= PROVISIONAL_BELOW]
+    assert data["champion"] == names(club)[established[0].player_id]
+    # ... not today's leader: the seasons after it moved the ladder on.
+    assert data["ladder"] != summary(club, "2022-23")["ladder"]
+
+
+def test_best_performances_are_the_event_pages_numbers(club, history):
+    roster = load_roster(club, viewer_is_director=True)
+    found = []
+    for event in counted_events(club).filter(rated=True):
+        for s in event_page(event, roster, "?").standings:
+            if s.performance is not None and s.rating and s.rating.games_counted >= 3:
+                found.append((s.name, event.name, s.performance))
+    found.sort(key=lambda f: -f[2])
+    listed = summary(club)["best_performances"]
+    assert [row["performance"] for row in listed] == [f[2] for f in found[:10]]
+    assert {(r["name"], r["event"], r["performance"]) for r in listed} <= set(found)
+
+
+def test_drafts_deleted_and_unrated_events_give_nothing(club, history):
+    data = json.dumps(summary(club))
+    assert "The draft" not in data and "The deleted" not in data and "The unrated" not in data
+
+
+def test_a_season_without_events_is_an_empty_summary(club, history):
+    data = summary(club, "2030-31")
+    assert data == {
+        "season": "2030-31", "from": "2030-03-01", "to": "2031-02-28", "ladder": [],
+        "most_improved": [], "most_games": [], "best_performances": [], "champion": None,
+    }  # fmt: skip
+
+
+def test_a_new_club_has_an_empty_current_season(db):
+    club = make_club(slug="new")
+    label = str(Season(timezone.localdate().year - (timezone.localdate().month < 9), 9))
+    data = summary(club, label)
+    assert data["ladder"] == [] and data["champion"] is None
+
+
+# --- on the command line ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def command_line(monkeypatch, capsys):
+    """Run argv as manage.py would; return (exit status, stdout, stderr)."""
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+
+    def execute(*argv):
+        try:
+            ManagementUtility(["manage.py", *argv]).execute()
+        except SystemExit as exit_:
+            status = exit_.code
+        else:
+            status = 0
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return execute
+
+
+def test_the_main_ladder_is_accepted_by_name(club, history, command_line):
+    status, out, _err = command_line("season_summary", "rooks", "2021-22", "--ladder", "main")
+    assert status == 0
+    assert json.loads(out) == summary(club)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rooks", "2021-22", "--ladder", "blitz"],
+        ["rooks", "2021-2022"],
+        ["rooks", "2021-23"],
+        ["rooks", "2021"],  # a single year is a season only of a club starting in January
+        ["nobody", "2021-22"],
+    ],
+)
+def test_an_unknown_ladder_club_or_a_malformed_season_exits_1_with_a_message(
+    club, command_line, argv
+):
+    status, out, err = command_line("season_summary", *argv, "--format", "json")
+    assert status == 1
+    assert out == ""
+    assert err.strip()
+
+
+def test_a_january_club_takes_a_single_year(command_line, db):
+    make_club(slug="janus", season_start_month=1)
+    status, out, _err = command_line("season_summary", "janus", "2026")
+    assert status == 0
+    assert (json.loads(out)["from"], json.loads(out)["to"]) == ("2026-01-01", "2026-12-31")
+    assert command_line("season_summary", "janus", "2025-26")[0] == 1
