@@ -19,6 +19,7 @@ from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster import rosters
+from ladder.seasons.dates import season_of
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
 
@@ -62,6 +63,9 @@ def held_world(name_display: str, visibility: str) -> dict:
     return {"club": club, "held": held, "ann": ann, "published": published, "draft": draft}
 
 
+EVENT_KEYS = ("published", "draft")
+
+
 def visitor_urls(world: dict) -> list[str]:
     """Every visitor route, each id filled in with the held player and the draft as well as
     with what is published."""
@@ -72,6 +76,10 @@ def visitor_urls(world: dict) -> list[str]:
         "player_id": [world["held"].pk, world["ann"].pk],
         "event_id": [world["draft"].pk, world["published"].pk],
         "share_token": [world["draft"].share_token, world["published"].share_token],
+        # The season of the published event and of the draft (the held player's only event).
+        "season": sorted(
+            {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}
+        ),
     }
     urls = []
     for r in all_routes():
