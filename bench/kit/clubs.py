@@ -42,10 +42,8 @@ def large_club() -> Club:
     club = Club.objects.filter(slug=LARGE_SLUG).first()
     if club is None:
         fields = {"name": "Bench Pages Chess Club", "visibility": "public"}
-        club = history_club(
-            LARGE_SLUG, PLAYERS, EVENTS, PER_EVENT, ROUNDS, days_apart=1, always_first=True,
-            **fields,
-        )  # fmt: skip
+        sizes = (PLAYERS, EVENTS, PER_EVENT, ROUNDS)
+        club = history_club(LARGE_SLUG, *sizes, days_apart=1, always_first=True, **fields)
     return club
 
 
