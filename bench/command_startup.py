@@ -26,6 +26,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.kit.machine import load_average  # noqa: E402
+from bench.kit.measure import row, table_head  # noqa: E402
+
 REPEAT = 10
 MISSING = "no-such-club-bench"
 
@@ -65,21 +70,17 @@ def main() -> int:
     if args.slug != MISSING:
         del commands["pair_round"]
     baseline = [python, "-c", "pass"]
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average before: {load_average()}")
     print()
-    print("| command | min s | median s | min CPU s | exit code |")
-    print("|---|---:|---:|---:|---:|")
+    print(table_head("command", "min s", "median s", "min CPU s", "exit code", align="lrrrr"))
     runs = {"python -c pass": baseline}
     runs.update({name: [python, "manage.py", *rest] for name, rest in commands.items()})
     for name, argv in runs.items():
         walls, cpus, code = run_times(argv, args.repeat)
-        print(
-            f"| {name} | {min(walls):.3f} | {statistics.median(walls):.3f} | {min(cpus):.3f} "
-            f"| {code} |",
-            flush=True,
-        )
+        figures = (f"{min(walls):.3f}", f"{statistics.median(walls):.3f}", f"{min(cpus):.3f}")
+        print(row(name, *figures, code), flush=True)
     print()
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
     return 0
 
 

@@ -11,33 +11,27 @@ work without the template) and prints each time and the median.
 
 from __future__ import annotations
 
-import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.kit.clubs import LARGE_SLUG
+from bench.kit.django_env import setup_django
+from bench.kit.measure import repeat
+
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    setup_django(quiet_queries=False)
     from clubs.models import Club
     from ladder.pages.event_pages import event_summaries
     from ladder.roster.rosters import load_roster
 
-    club = Club.objects.get(slug="bench-pages")
+    club = Club.objects.get(slug=LARGE_SLUG)
     roster = load_roster(club, False)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        events = event_summaries(club, None, roster, "unconfirmed player")
-        times.append(time.perf_counter() - start)
-    print(f"{len(events)} events: " + ", ".join(f"{t:.3f}" for t in times))
-    print(f"median {statistics.median(times):.3f} s")
+    runs = repeat(lambda: event_summaries(club, None, roster, "unconfirmed player"), 5, keep=True)
+    print(f"{len(runs.value)} events: " + ", ".join(f"{t:.3f}" for t in runs.walls))
+    print(f"median {runs.median:.3f} s")
 
 
 if __name__ == "__main__":

@@ -35,16 +35,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -52,7 +48,23 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import LoopbackSession, cpu_model, maintenance  # noqa: E402
+from bench.kit import clubs as bench_clubs  # noqa: E402
+from bench.kit.django_env import throwaway_database  # noqa: E402
+from bench.kit.machine import print_command_and_machine  # noqa: E402
+from bench.kit.servers import (  # noqa: E402
+    MANAGE,
+    TIMEOUT_S,
+    VERSION_RE,
+    LoopbackSession,
+    Servers,
+    deployment_env,
+    free_port,
+    gunicorn,
+    http_get,
+    http_status,
+    rq_worker_pids,
+    sign_in,
+)
 
 SECRET_KEY = "hosts-bench-only-not-secret-" + "x" * 30
 DIRECTOR = "director@hosts.example"
@@ -60,9 +72,7 @@ NOTICE = "The ladder is being recalculated"
 POLL_S = 0.05
 HEAL_TIMEOUT_S = 180.0
 SWEEP_AFTER_S = 10
-TIMEOUT_S = 30.0
 TOKEN_RE = re.compile(r'name="token" value="([^"]+)"')
-VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 STATUS_RE = re.compile(r"<!--ladder-status-->.*?<!--/ladder-status-->", re.S)
 
 
@@ -118,104 +128,53 @@ class Watch:
 class Deployment:
     def __init__(self, database_url: str, redis_url: str) -> None:
         self.database_url, self.redis_url = database_url, redis_url
-        self.logs = Path(tempfile.mkdtemp(prefix="clubpages-hosts-"))
-        self.static_root = self.logs / "static"
+        self.servers = Servers("hosts")
+        self.static_root = self.servers.logs / "static"
         redis = urlsplit(redis_url)
         self.relay = Relay((redis.hostname or "127.0.0.1", redis.port or 6379))
-        self.processes: dict[str, subprocess.Popen] = {}
         self.bases: dict[str, str] = {}
 
     def env(self, redis_url: str | None = None) -> dict[str, str]:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "REDIS_URL": redis_url or self.redis_url,
-            "DEBUG": "false",
-            "SECRET_KEY": SECRET_KEY,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "false",
-            "STATIC_ROOT": str(self.static_root),
-            "LADDER_SWEEP_AFTER_SECONDS": str(SWEEP_AFTER_S),
-            "LOG_LEVEL": "WARNING",
-        }
-        env.pop("BEHIND_TLS_PROXY", None)
-        return env
-
-    def spawn(self, name: str, command: list[str], env: dict[str, str]) -> None:
-        self.processes[name] = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            start_new_session=True,
-            stdout=(self.logs / f"{name}.log").open("wb"),
-            stderr=subprocess.STDOUT,
+        return deployment_env(
+            self.database_url,
+            redis_url or self.redis_url,
+            SECRET_KEY,
+            STATIC_ROOT=str(self.static_root),
+            LADDER_SWEEP_AFTER_SECONDS=str(SWEEP_AFTER_S),
         )
 
     def start(self) -> None:
-        from redis import Redis
-        from rq import Worker
-
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.env(),
-                       check=True)  # fmt: skip
+        self.servers.collectstatic(self.env())
         relayed = f"redis://127.0.0.1:{self.relay.port}{urlsplit(self.redis_url).path}"
         for host, redis_url in (("A", relayed), ("B", self.redis_url)):
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
+            port = free_port()
             self.bases[host] = f"http://127.0.0.1:{port}"
-            gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-                        f"127.0.0.1:{port}", "--workers", "2", "--timeout", "60"]  # fmt: skip
-            self.spawn(f"host-{host}", gunicorn, self.env(redis_url))
+            self.servers.spawn(f"host-{host}", gunicorn(port, 2), self.env(redis_url))
         for n in (1, 2):
-            self.spawn(f"worker-{n}", [*manage, "rqworker", "default"], self.env())
-        self.spawn("cron", [*manage, "rqcron", "ladder.cron"], self.env())
-        redis = Redis.from_url(self.redis_url)
-        deadline = time.monotonic() + 90
-        while True:
-            workers = {w.pid for w in Worker.all(connection=redis)}
-            ready = all(self.status(host, "/readyz") == 200 for host in self.bases)
-            if ready and {self.pid("worker-1"), self.pid("worker-2")} <= workers:
-                return
-            if time.monotonic() > deadline or any(
-                p.poll() is not None for p in self.processes.values()
-            ):
-                raise RuntimeError(f"a process did not start; see {self.logs}")
-            time.sleep(0.2)
+            self.servers.spawn(f"worker-{n}", [*MANAGE, "rqworker", "default"], self.env())
+        self.servers.spawn("cron", [*MANAGE, "rqcron", "ladder.cron"], self.env())
+        workers = rq_worker_pids(self.redis_url)
+        self.servers.wait_until(
+            lambda: (
+                all(self.status(host, "/readyz") == 200 for host in self.bases)
+                and {self.pid("worker-1"), self.pid("worker-2")} <= workers()
+            ),
+            90,
+            "a process",
+        )
 
     def pid(self, name: str) -> int:
-        return self.processes[name].pid
+        return self.servers.pid(name)
 
     def status(self, host: str, path: str) -> int:
-        try:
-            with urllib.request.urlopen(self.bases[host] + path, timeout=TIMEOUT_S) as response:
-                return int(response.status)
-        except urllib.error.HTTPError as error:
-            return int(error.code)
-        except OSError:
-            return 0
+        return http_status(self.bases[host] + path)
 
     def get(self, host: str, path: str) -> tuple[int, str]:
-        try:
-            with urllib.request.urlopen(self.bases[host] + path, timeout=TIMEOUT_S) as response:
-                return int(response.status), response.read().decode()
-        except urllib.error.HTTPError as error:
-            return int(error.code), ""
-        except OSError:
-            return 0, ""
+        return http_get(self.bases[host] + path)
 
     def stop(self) -> None:
         self.relay.close()
-        for process in self.processes.values():
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes.values():
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        self.servers.stop(whole_groups=True)
 
 
 def children(pid: int) -> list[int]:
@@ -237,22 +196,6 @@ def alive(pid: int) -> bool:
 
 
 # --- the director ------------------------------------------------------------------------
-
-
-def sign_in(base: str) -> LoopbackSession:
-    from tests.factories import PASSWORD
-
-    session = LoopbackSession()
-    login = f"{base}/accounts/login/"
-    page = session.get(login, timeout=TIMEOUT_S)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-    data = {"username": DIRECTOR, "password": PASSWORD,
-            "csrfmiddlewaretoken": token.group(1) if token else ""}  # fmt: skip
-    response = session.post(login, data=data, headers={"Referer": login}, timeout=TIMEOUT_S,
-                            allow_redirects=False)  # fmt: skip
-    if response.status_code != 302:
-        raise RuntimeError("the director could not sign in on host A")
-    return session
 
 
 def correct(session: LoopbackSession, base: str, slug: str, event_id: int, csv: str) -> float:
@@ -307,7 +250,7 @@ def watch(deployment: Deployment, host: str, path: str, watched: Watch, since: f
 
 def verify_ok(deployment: Deployment, slug: str) -> bool:
     result = subprocess.run(
-        [sys.executable, "manage.py", "verify_ladder", slug],
+        [*MANAGE, "verify_ladder", slug],
         cwd=ROOT, env={**deployment.env(), "DEBUG": "true"}, capture_output=True, text=True,
         timeout=300,
     )  # fmt: skip
@@ -358,7 +301,7 @@ def kill_a_worker_mid_replay(deployment: Deployment) -> str:
             horses = children(deployment.pid(name))
             if horses:
                 os.kill(deployment.pid(name), signal.SIGKILL)
-                deployment.processes[name].wait(timeout=10)
+                deployment.servers.processes[name].wait(timeout=10)
                 gone_by = time.monotonic() + 5
                 while alive(horses[0]) and time.monotonic() < gone_by:
                     time.sleep(0.01)
@@ -391,53 +334,38 @@ def seconds(value: float | None) -> str:
 
 
 def main() -> int:
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    name = urlsplit(database_url).path.lstrip("/")
-    if urlsplit(database_url).scheme not in ("postgres", "postgresql") or "hosts" not in name:
-        sys.exit("bench/hosts.py drops its database: set DATABASE_URL=postgres://…/clubpages_hosts")
-    if urlsplit(redis_url).scheme != "redis":
-        sys.exit("bench/hosts.py needs Redis over TCP: set REDIS_URL=redis://127.0.0.1:6379/12")
-    maintenance(database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)',
-                f'CREATE DATABASE "{name}"')  # fmt: skip
-    os.environ.setdefault("DEBUG", "true")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
     from redis import Redis
 
-    Redis.from_url(redis_url).flushdb()
-    deployment = Deployment(database_url, redis_url)
-    code = 1
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        code = run(deployment)
-    finally:
-        deployment.stop()
-        connection.close()
-        maintenance(database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    databases = throwaway_database(
+        "hosts.py",
+        "hosts",
+        "clubpages_hosts",
+        "redis://127.0.0.1:6379/12",
+        tcp_redis=True,
+        quiet_queries=False,
+    )
+    with databases as (database_url, redis_url):
         Redis.from_url(redis_url).flushdb()
-        if code == 0:
-            shutil.rmtree(deployment.logs)
-        else:
-            print(f"logs:       {deployment.logs}")
+        deployment = Deployment(database_url, redis_url)
+        code = 1
+        try:
+            code = run(deployment)
+        finally:
+            deployment.stop()
+            Redis.from_url(redis_url).flushdb()
+            deployment.servers.finish(code)
     return code
 
 
 def run(deployment: Deployment) -> int:
     from django.db import connection
 
-    import bench.sample_clubs as sample_clubs
     from clubs.models import ClubRole
     from tests.factories import make_user
 
-    print(f"command:    {' '.join(['python', *sys.argv])}")
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"machine:    nproc={len(os.sched_getaffinity(0))}, {cpu_model()}, load {load}")
+    print_command_and_machine()
     started = time.monotonic()
-    club = sample_clubs.large_club()
+    club = bench_clubs.large_club()
     ClubRole.objects.create(club=club, user=make_user(DIRECTOR), role=ClubRole.Role.OWNER)
     print(f"data:       {club.slug}: 500 players, 300 events, 30,000 games "
           f"(built in {time.monotonic() - started:.0f} s)")  # fmt: skip
@@ -447,7 +375,9 @@ def run(deployment: Deployment) -> int:
     print("deployment: host A and host B (gunicorn, 2 sync workers each, DEBUG off), "
           "2 rq workers, 1 rqcron; one PostgreSQL, one Redis (host A's through a relay); "
           f"LADDER_SWEEP_AFTER_SECONDS={SWEEP_AFTER_S}, the sweep runs every 60 s")  # fmt: skip
-    session = sign_in(deployment.bases["A"])
+    session = sign_in(deployment.bases["A"], DIRECTOR)
+    if session is None:
+        raise RuntimeError("the director could not sign in on host A")
 
     outcomes = []
     event_id, csv = first_event_csv(slug, 0)

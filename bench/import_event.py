@@ -35,18 +35,21 @@ settings load without SECRET_KEY.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.kit.clubs import add_roster, directed_club  # noqa: E402
+from bench.kit.director import signed_in  # noqa: E402
+from bench.kit.django_env import in_process  # noqa: E402
+from bench.kit.machine import print_software  # noqa: E402
+from bench.kit.names import trf_file  # noqa: E402
 
 PLAYERS, ROUNDS = 280, 7
 ROSTER, KNOWN, TYPOS = 400, 200, 20
@@ -74,26 +77,11 @@ def main() -> int:
         "--history", type=int, default=HISTORY_EVENTS, help=f"earlier events ({HISTORY_EVENTS})"
     )
     args = parser.parse_args()
-    temp_dir = None
-    url = os.environ.get("DATABASE_URL", "")
-    if not url:
-        temp_dir = tempfile.TemporaryDirectory(prefix="bench-import-")
-        url = f"sqlite:///{temp_dir.name}/bench.sqlite3"
-        os.environ["DATABASE_URL"] = url
-    os.environ.pop("REDIS_URL", None)  # the on-commit replay runs in-process
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
+    with in_process("bench-import-") as connection:
+        from django.conf import settings
 
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    settings.DEBUG = False
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        print_machine(connection)
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+        print_software(connection)
         timings: dict[str, list[float]] = {}
         for run in range(args.repeat):
             for step, seconds in one_run(seed=run, history=args.history).items():
@@ -102,31 +90,7 @@ def main() -> int:
         for step, values in timings.items():
             runs = ", ".join(f"{v * 1000:.0f}" for v in values)
             print(f"{step:<11} {statistics.median(values) * 1000:>7.0f} ms   ({runs} ms)")
-    finally:
-        connection.close()
-        if temp_dir is not None:
-            temp_dir.cleanup()
     return 0
-
-
-def print_machine(connection) -> None:
-    import django
-
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"machine:  nproc={nproc}, CPU {cpu}, load average {load}")
-    print(
-        f"software: {connection.vendor} {connection.Database.__name__}, "
-        f"Python {platform.python_version()}, Django {django.get_version()}"
-    )
 
 
 def names() -> list[tuple[str, str]]:
@@ -138,57 +102,25 @@ def one_typo(word: str) -> str:
     return word[:-2] + word[-1] + word[-2]  # the last two letters swapped
 
 
-def trf_file(field: list[str], rng: random.Random, rounds: int = ROUNDS) -> bytes:
-    """A FIDE TRF of `field` (names as written), `rounds` rounds of random pairings."""
-    cells: dict[int, list[str]] = {rank: [] for rank in range(1, len(field) + 1)}
-    points = dict.fromkeys(cells, 0.0)
-    ranks = list(cells)
-    for _round in range(rounds):
-        rng.shuffle(ranks)
-        for white, black in zip(ranks[::2], ranks[1::2], strict=True):
-            score = rng.choice([1.0, 0.5, 0.0])
-            code = {1.0: ("1", "0"), 0.5: ("=", "="), 0.0: ("0", "1")}[score]
-            cells[white].append(f"{black:>4} w {code[0]}")
-            cells[black].append(f"{white:>4} b {code[1]}")
-            points[white] += score
-            points[black] += 1 - score
-    lines = [
-        "012 Bench Open",
-        "042 2030/06/01",
-        f"062 {len(field)}",
-        "092 Individual: Swiss-System",
-    ]
-    for rank, name in enumerate(field, start=1):
-        line = f"001 {rank:>4}      {name:<33} {1500 + rank:>4}                         "
-        line = line.ljust(80) + f"{points[rank]:>4.1f}" + f" {rank:>4}"
-        line = line.ljust(91) + "  ".join(cells[rank])
-        lines.append(line)
-    return ("\n".join(lines) + "\n").encode()
-
-
 def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     import datetime as dt
 
     from django.core.cache import cache
     from django.db import transaction
-    from django.test import Client
     from django.urls import reverse
 
     from clubs.events import drafts as event_drafts
     from clubs.events import publishing, results
     from clubs.importers import parse_file
-    from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+    from clubs.models import Event, Game, Player
     from clubs.names import decisions as name_decisions
     from clubs.names.decisions import apply_name_decisions
     from clubs.roster import merging
     from ladder import jobs, preview
     from ladder.changes import club_changed
     from ladder.replay import replay_ladder, verify_ladder
-    from matching import name_key
     from tests.factories import make_history
 
-    if Club.objects.filter(slug=SLUG).exists():
-        raise SystemExit(f"a club {SLUG!r} exists already in this database; not touching it")
     rng = random.Random(seed)
     pairs = names()
     roster_pairs, fresh_pairs = pairs[:ROSTER], pairs[ROSTER:]
@@ -197,18 +129,10 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     field += [f"{one_typo(s)}, {g}" for g, s in known[KNOWN:]]
     field += [f"{s}, {g}" for g, s in fresh_pairs[: PLAYERS - KNOWN - TYPOS]]
     rng.shuffle(field)
-    data = trf_file(field, rng)
+    data = trf_file(field, rng, ROUNDS)
 
-    user = User.objects.filter(email="bench@example.org").first() or User.objects.create_user(
-        "bench@example.org", "a-long-bench-password"
-    )
-    club = Club.objects.create(slug=SLUG, name="Bench import club")
-    ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.OWNER)
-    try:
-        players = Player.objects.bulk_create(
-            Player(club=club, name=f"{g} {s}", name_key=name_key(f"{g} {s}"))
-            for g, s in roster_pairs
-        )
+    with directed_club(SLUG, "Bench import club", "bench@example.org") as (club, user):
+        add_roster(club, (f"{g} {s}" for g, s in roster_pairs), batch_size=None)
         players = list(Player.objects.filter(club=club).order_by("id"))
         make_history(
             club,
@@ -236,8 +160,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
         merging._local.clear()
         reviews = timed(times, "review", lambda: name_decisions.review_names(event))
         timed(times, "review2", lambda: name_decisions.review_names(event))
-        client = Client()
-        client.force_login(user)
+        client = signed_in(user)
         page = reverse("event_names", args=[club.slug, event.pk])
         response = timed(times, "names GET", lambda: client.get(page))
         assert response.status_code == 200
@@ -284,10 +207,6 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
                 f"{suggested} with suggestions only, {len(auto.pending)} waiting for a decision"
             )
         return times
-    finally:
-        Entry.objects.filter(event__club=club).delete()
-        club.delete()
-        user.delete()
 
 
 def timed(times: dict[str, float], step: str, work: Callable):

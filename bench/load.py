@@ -40,32 +40,43 @@ import itertools
 import json
 import os
 import random
-import re
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.request
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.kit import clubs as bench_clubs  # noqa: E402
+from bench.kit.django_env import throwaway_database  # noqa: E402
+from bench.kit.machine import load_average, print_command_and_machine  # noqa: E402
+from bench.kit.measure import ms, paced, percentile  # noqa: E402
+from bench.kit.servers import (  # noqa: E402
+    MANAGE,
+    TIMEOUT_S,
+    VERSION_RE,
+    LoopbackSession,
+    PageViewer,
+    Servers,
+    deployment_env,
+    free_port,
+    gunicorn,
+    http_status,
+    rq_worker_pids,
+    sign_in,
+)
+
 GUNICORN_WORKERS = 3  # as the Dockerfile and compose.yaml serve
 CORRECTIONS_PER_S, UPLOADS_PER_S, WEBHOOKS_PER_S = 1.0, 0.5, 1.0
 P99_TARGET_MS = 250.0
 DRAIN_TIMEOUT_S = 60.0
-TIMEOUT_S = 30.0
 SECRET_KEY = "load-bench-only-not-secret-" + "x" * 30
 DIRECTOR = "director@load.example"
 DRAFTS = 12  # per club, for the uploads
@@ -86,7 +97,6 @@ PAGES = (
     ("ladder.json", "ladder.json", 10),
 )
 UPLOAD_TRF = ROOT / "tests" / "clubs" / "importers" / "files" / "vega_style.trf"
-VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
 
 @dataclass
@@ -122,51 +132,18 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=60, help="seconds of load (60)")
     parser.add_argument("--connections", type=int, default=32, help="page-view threads (32)")
     args = parser.parse_args()
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    name = urlsplit(database_url).path.lstrip("/")
-    if urlsplit(database_url).scheme not in ("postgres", "postgresql") or "load" not in name:
-        sys.exit("bench/load.py drops its database: set DATABASE_URL=postgres://…/clubpages_load")
-    if urlsplit(redis_url).scheme not in ("redis", "rediss", "unix"):
-        sys.exit("bench/load.py needs Redis: set REDIS_URL=redis://127.0.0.1:6379/11")
-    maintenance(
-        database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'
-    )
-    os.environ.setdefault("DEBUG", "true")  # settings load without SECRET_KEY here
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    settings.DEBUG = False  # no query log while building
-    run = Run(database_url, redis_url)
-    code = 1
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        code = run.execute(args)
-    except KeyboardInterrupt:
-        code = 130
-    finally:
-        run.stop()
-        connection.close()
-        maintenance(database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if code == 0:
-            shutil.rmtree(run.logs)
-        else:
-            print(f"logs:       {run.logs}")
+    databases = throwaway_database("load.py", "load", "clubpages_load", "redis://127.0.0.1:6379/11")
+    with databases as (database_url, redis_url):
+        run = Run(database_url, redis_url)
+        code = 1
+        try:
+            code = run.execute(args)
+        except KeyboardInterrupt:
+            code = 130
+        finally:
+            run.servers.stop()
+            run.servers.finish(code)
     return code
-
-
-def maintenance(url: str, *statements: str) -> None:
-    """Statements run on the same server's maintenance database `postgres`."""
-    import psycopg
-
-    server = urlunsplit(urlsplit(url)._replace(path="/postgres", query=""))
-    with psycopg.connect(server, autocommit=True) as conn:
-        for statement in statements:
-            conn.execute(statement)
 
 
 # --- the data ----------------------------------------------------------------------------------
@@ -177,12 +154,11 @@ def build() -> tuple[list[ClubPlan], list[Target]]:
     from django.db import connection
     from django.utils import timezone
 
-    import bench.sample_clubs as sample_clubs
     from billing.models import Subscription
     from clubs.models import ClubRole, Game
     from tests.factories import make_event, make_user
 
-    clubs = [sample_clubs.large_club()] + [sample_clubs.small_club(*spec) for spec in SMALL_CLUBS]
+    clubs = [bench_clubs.large_club()] + [bench_clubs.small_club(*spec) for spec in SMALL_CLUBS]
     director = make_user(DIRECTOR)  # the settings' first hasher, which gunicorn knows too
     rng = random.Random(2026)
     plans, targets = [], []
@@ -209,7 +185,7 @@ def build() -> tuple[list[ClubPlan], list[Target]]:
             for n in range(DRAFTS)
         ]
         published = list(club.events.published().in_ladder_order().values_list("id", flat=True))
-        large = club.slug == sample_clubs.SLUG
+        large = club.slug == bench_clubs.LARGE_SLUG
         chosen = published
         if large:
             older = rng.sample(published[:-RECENT_TARGETS], OLDER_TARGETS)
@@ -231,43 +207,10 @@ def build() -> tuple[list[ClubPlan], list[Target]]:
 # --- the client --------------------------------------------------------------------------------
 
 
-class LoopbackSession(requests.Session):
-    """Sends Secure cookies over loopback http, as the TLS proxy in front of a real site would."""
-
-    def send(self, request: requests.PreparedRequest, **kwargs) -> requests.Response:
-        response = super().send(request, **kwargs)
-        for cookie in self.cookies:
-            cookie.secure = False
-        return response
-
-
-class PageViewer:
-    """Anonymous page views over http.client: no cookies, and about a third of the CPU
-    requests takes a request, which matters when the client shares the cores with the server."""
-
-    def __init__(self, base: str) -> None:
-        parts = urlsplit(base)
-        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT_S)
-
-    def get(self, path: str) -> tuple[int, bool]:
-        """(status, served from the page cache)."""
-        try:
-            self.connection.request("GET", path)
-            response = self.connection.getresponse()
-            response.read()
-        except (OSError, http.client.HTTPException):
-            self.connection.close()
-            raise
-        if response.will_close:  # gunicorn's sync workers close after each response
-            self.connection.close()
-        return response.status, response.getheader("X-Page-Cache") == "hit"
-
-
 class Run:
     def __init__(self, database_url: str, redis_url: str) -> None:
         self.database_url, self.redis_url = database_url, redis_url
-        self.logs = Path(tempfile.mkdtemp(prefix="clubpages-load-"))
-        self.processes: list[subprocess.Popen] = []
+        self.servers = Servers("load")
         self.base = ""
         self.samples: list[Sample] = []  # list.append is atomic: the threads share it
         self.worker_rss: list[int] = []
@@ -275,85 +218,39 @@ class Run:
     def env(self) -> dict[str, str]:
         from tests.billing.stripe_events import PRICE_MONTHLY, PRICE_YEARLY, WEBHOOK_SECRET
 
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "REDIS_URL": self.redis_url,
-            "DEBUG": "false",
-            "SECRET_KEY": SECRET_KEY,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "false",
-            "LOG_LEVEL": "WARNING",
-            "STRIPE_SECRET_KEY": "sk_test_load_bench_never_sent_to_stripe",
-            "STRIPE_PUBLISHABLE_KEY": "pk_test_load_bench",
-            "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
-            "STRIPE_PRICE_MONTHLY": PRICE_MONTHLY,
-            "STRIPE_PRICE_YEARLY": PRICE_YEARLY,
-        }
-        env.pop("BEHIND_TLS_PROXY", None)
-        return env
+        return deployment_env(
+            self.database_url,
+            self.redis_url,
+            SECRET_KEY,
+            STRIPE_SECRET_KEY="sk_test_load_bench_never_sent_to_stripe",
+            STRIPE_PUBLISHABLE_KEY="pk_test_load_bench",
+            STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+            STRIPE_PRICE_MONTHLY=PRICE_MONTHLY,
+            STRIPE_PRICE_YEARLY=PRICE_YEARLY,
+        )
 
     def start(self) -> None:
-        from redis import Redis
-        from rq import Worker
-
         env = self.env()
-        manage = [sys.executable, "manage.py"]
-        subprocess.run(
-            [*manage, "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        self.servers.collectstatic(env)
+        port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        options = f"--bind 127.0.0.1:{port} --workers {GUNICORN_WORKERS} --timeout 60"
-        gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", *options.split()]
-        for command, log in (([*manage, "rqworker", "default"], "worker"), (gunicorn, "gunicorn")):
-            self.processes.append(
-                subprocess.Popen(
-                    command,
-                    cwd=ROOT,
-                    env=env,
-                    start_new_session=True,
-                    stdout=(self.logs / f"{log}.log").open("wb"),
-                    stderr=subprocess.STDOUT,
-                )
-            )
-        deadline = time.monotonic() + 60
-        redis = Redis.from_url(self.redis_url)
-        while not (
-            self.answers("/healthz")
-            and any(w.pid == self.processes[0].pid for w in Worker.all(connection=redis))
-        ):
-            if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
-                raise RuntimeError(f"gunicorn or the worker did not start; see {self.logs}")
-            time.sleep(0.2)
-
-    def answers(self, path: str) -> bool:
-        try:
-            with urllib.request.urlopen(self.base + path, timeout=2) as response:
-                return response.status == 200
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)  # graceful: both finish what they do
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+        worker = self.servers.spawn("worker", [*MANAGE, "rqworker", "default"], env)
+        self.servers.spawn("gunicorn", gunicorn(port, GUNICORN_WORKERS), env)
+        workers = rq_worker_pids(self.redis_url)
+        self.servers.wait_until(
+            lambda: (
+                http_status(self.base + "/healthz", timeout=2) == 200 and worker.pid in workers()
+            ),
+            60,
+            "gunicorn or the worker",
+        )
 
     def execute(self, args: argparse.Namespace) -> int:
         from django.db import connection
         from redis import Redis
         from rq import Queue
 
-        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"command:    {' '.join(['python', *sys.argv])}")
-        print(f"machine:    nproc={len(os.sched_getaffinity(0))}, {cpu_model()}, load {load}")
+        print_command_and_machine()
         started = time.perf_counter()
         plans, targets = build()
         print(
@@ -372,7 +269,7 @@ class Run:
             if status != 200:
                 print(f"FAILED before the load: {plan.base}ladder.json answered {status}")
                 return 1
-        directors = [self.sign_in() for _ in range(2)]
+        directors = [sign_in(self.base, DIRECTOR) for _ in range(2)]
         if not all(directors):
             print("FAILED before the load: the director could not sign in")
             return 1
@@ -409,7 +306,7 @@ class Run:
         for thread in threads:
             thread.start()
         while any(thread.is_alive() for thread in threads):
-            self.worker_rss.append(rss_kb(self.processes[0].pid))
+            self.worker_rss.append(rss_kb(self.servers.pid("worker")))
             time.sleep(1)
         elapsed = time.monotonic() - load_started
 
@@ -430,14 +327,14 @@ class Run:
         ladders = [(c.slug, c.ladder_is_current) for c in Club.objects.order_by("id")]
         connection.close()
         verify = subprocess.run(
-            [sys.executable, "manage.py", "verify_ladder", "--all"],
+            [*MANAGE, "verify_ladder", "--all"],
             cwd=ROOT,
             env={**self.env(), "DEBUG": "true"},
             capture_output=True,
             text=True,
             timeout=600,
         )
-        self.worker_rss.append(rss_kb(self.processes[0].pid))
+        self.worker_rss.append(rss_kb(self.servers.pid("worker")))
         return self.report(elapsed, drained, ladders, verify)
 
     # Client actions -----------------------------------------------------------------------------
@@ -474,26 +371,6 @@ class Run:
             except (OSError, http.client.HTTPException) as error:
                 status, cached, label = 0, False, f"{label}: {type(error).__name__}"
             self.samples.append(Sample("page", label, status, time.monotonic() - started, cached))
-
-    def sign_in(self) -> LoopbackSession | None:
-        from tests.factories import PASSWORD
-
-        session = LoopbackSession()
-        login = f"{self.base}/accounts/login/"
-        page = session.get(login, timeout=TIMEOUT_S)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        response = session.post(
-            login,
-            data={
-                "username": DIRECTOR,
-                "password": PASSWORD,
-                "csrfmiddlewaretoken": token.group(1) if token else "",
-            },
-            headers={"Referer": login},
-            timeout=TIMEOUT_S,
-            allow_redirects=False,
-        )
-        return session if response.status_code == 302 and "sessionid" in session.cookies else None
 
     def post_results(
         self, session: LoopbackSession, kind: str, results: str, step: str, **post
@@ -644,7 +521,7 @@ class Run:
         print(f"  verify_ladder --all: exit {verify.returncode}")
         for line in (verify.stdout + verify.stderr).strip().splitlines()[:20]:
             print(f"    {line}")
-        print(f"load avg:   {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+        print(f"load avg:   {load_average()} at the end")
         problems = [
             f"{n:,} responses with status {code or 'transport error'}"
             for code, n in sorted(statuses.items())
@@ -661,27 +538,6 @@ class Run:
         return 0
 
 
-def paced(action: Callable[[], object], every: float, deadline: float) -> None:
-    """Run `action` once every `every` seconds (at once again if it ran late) until the deadline."""
-    tick = time.monotonic()
-    while tick < deadline:
-        action()
-        tick += every
-        time.sleep(max(0.0, min(tick, deadline) - time.monotonic()))
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest rank: the smallest value with at least q % of the values at or below it."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(1, -(-len(ordered) * q // 100)) - 1]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms"
-
-
 def rss_kb(pid: int) -> int:
     """VmRSS of one process in kB; 0 once it has gone."""
     try:
@@ -689,13 +545,6 @@ def rss_kb(pid: int) -> int:
     except OSError:
         return 0
     return next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)
-
-
-def cpu_model() -> str:
-    lines = Path("/proc/cpuinfo").read_text().splitlines()
-    return next(
-        (line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), "?"
-    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ With DATABASE_URL the named database is migrated and a club `bench-names` is mad
 deleted at the end (the script refuses to run if that club exists); without it a temporary
 SQLite file is used.
 
-The club: ROSTER (3,000) synthetic names (bench/matching.py's generator) plus 60 % of the
+The club: ROSTER (3,000) synthetic names (bench/kit/names.py's generator) plus 60 % of the
 Karl-Mala-Gedenkturnier 2005 field (Swiss-Manager, 284 players, 9 rounds, read from
 ../shared/trf-corpus) as a director's roster might spell them, every player with a rating
 and games, and an earlier published event most of them played (so each candidate has a last
@@ -26,31 +26,24 @@ Then a generated 1,000-entrant, 11-round TRF is imported and its whole table sav
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def _large_event():
-    """bench/large_event.py, for its helpers (bench/ is not a package, and its matching.py
-    would shadow the project's matching package)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "bench_large_event", ROOT / "bench" / "large_event.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from bench.kit.clubs import add_roster, directed_club  # noqa: E402
+from bench.kit.director import Steps, names_form, page, post_form, signed_in  # noqa: E402
+from bench.kit.django_env import in_process  # noqa: E402
+from bench.kit.machine import print_software  # noqa: E402
+from bench.kit.measure import row  # noqa: E402
+from bench.kit.names import file_field, respelt, synthetic_roster, trf_file  # noqa: E402
+from bench.kit.servers import free_port  # noqa: E402
 
 KARL_MALA = ROOT.parent / "shared" / "trf-corpus" / "karl_mala_gedenkturnier_2005.trf"
 ROSTER = 3_000
@@ -63,111 +56,48 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-browser", action="store_true")
     args = parser.parse_args()
-    temp_dir = None
-    if not os.environ.get("DATABASE_URL"):
-        temp_dir = tempfile.TemporaryDirectory(prefix="bench-names-")
-        os.environ["DATABASE_URL"] = f"sqlite:///{temp_dir.name}/bench.sqlite3"
-    os.environ.pop("REDIS_URL", None)  # the on-commit replay runs in-process
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    bench_module = _large_event().bench_module
-
-    settings.DEBUG = False
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        bench_module("import_event").print_machine(connection)
+    with in_process("bench-names-") as connection:
+        print_software(connection)
         run(args.runs, browser=not args.no_browser)
-    finally:
-        connection.close()
-        if temp_dir is not None:
-            temp_dir.cleanup()
     return 0
 
 
 def run(runs: int, *, browser: bool) -> None:
-    import datetime as dt
-
     from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
-    from django.utils.http import urlencode
 
     from clubs.events import drafts as event_drafts
     from clubs.events import results
     from clubs.importers import parse_file
-    from clubs.models import Club, ClubRole, Entry, Event, Player, User
-
-    large_event = _large_event()
-    bench_module, names_form = large_event.bench_module, large_event.names_form
+    from clubs.models import Entry, Event, Player
     from matching import name_key
 
-    generators = bench_module("matching")
-    trf_file = bench_module("import_event").trf_file
+    with directed_club(SLUG, "Bench names club", "bench-names@example.org") as (club, user):
+        rng = random.Random(2026)
+        imported = parse_file(KARL_MALA.read_bytes(), "trf")
+        file_names = [p.name for p in imported.players]
+        known = rng.sample(file_names, int(len(file_names) * KNOWN_SHARE))
+        # The roster spells a known player as a director might: "Vasquez, Rodrigo" is
+        # "Rodrigo Vasquez" (same name, preselected), or has a typo or an initial (a decision).
+        roster_names = {name_key(n): n for n in synthetic_roster(ROSTER, rng)}
+        for name in known:
+            last, _, first = name.partition(",")
+            spelt = f"{first.strip()} {last.strip()}" if first else name
+            if rng.random() < 0.3:
+                spelt = respelt(spelt, rng)
+            roster_names.setdefault(name_key(spelt), spelt)
 
-    if Club.objects.filter(slug=SLUG).exists():
-        raise SystemExit(f"a club {SLUG!r} exists already in this database; not touching it")
-    rng = random.Random(2026)
-    imported = parse_file(KARL_MALA.read_bytes(), "trf")
-    file_names = [p.name for p in imported.players]
-    known = rng.sample(file_names, int(len(file_names) * KNOWN_SHARE))
-    # The roster spells a known player as a director might: "Vasquez, Rodrigo" is
-    # "Rodrigo Vasquez" (same name, preselected), or has a typo or an initial (a decision).
-    roster_names = {name_key(n): n for n in generators.synthetic_roster(ROSTER, rng)}
-    for name in known:
-        last, _, first = name.partition(",")
-        spelt = f"{first.strip()} {last.strip()}" if first else name
-        if rng.random() < 0.3:
-            spelt = generators.respelt(spelt, rng)
-        roster_names.setdefault(name_key(spelt), spelt)
-
-    user = User.objects.create_user("bench-names@example.org", "a-long-bench-password")
-    club = Club.objects.create(slug=SLUG, name="Bench names club")
-    ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.OWNER)
-    client = Client()
-    client.force_login(user)
-    rows: list[tuple[str, list[float], int, str]] = []
-
-    def measure(step: str, work: Callable, note: Callable = lambda value: "", undo=None):
-        times, queries, value = [], 0, None
-        for _ in range(runs):
-            with CaptureQueriesContext(connection) as captured:
-                start = time.perf_counter()
-                value = work()
-                times.append(time.perf_counter() - start)
-            queries = len(captured.captured_queries)
-            if undo is not None:
-                undo()
-        rows.append((step, times, queries, note(value)))
-        return value
-
-    def post(url: str, data: dict[str, str]):
-        return client.post(url, urlencode(data), content_type="application/x-www-form-urlencoded")
-
-    def page(response) -> str:
-        assert response.status_code in {200, 302}, (response.status_code, response.content[:300])
-        return f"{response.status_code}, {len(response.content) // 1024} KiB"
-
-    try:
-        players = Player.objects.bulk_create(
-            (
-                Player(
-                    club=club,
-                    name=name,
-                    name_key=name_key(name),
-                    rating=rng.randint(1100, 2500),
-                    rated_games=rng.randint(1, 200),
-                    provisional=False,
-                )
-                for name in roster_names.values()
-            ),
-            batch_size=2000,
+        client = signed_in(user)
+        steps = Steps()
+        measure = steps.measure
+        players = add_roster(
+            club,
+            roster_names.values(),
+            lambda name: {
+                "rating": rng.randint(1100, 2500),
+                "rated_games": rng.randint(1, 200),
+                "provisional": False,
+            },
         )
         earlier = Event.objects.create(
             club=club, name="Winter open", date=dt.date(2004, 12, 1), status="published"
@@ -201,30 +131,28 @@ def run(runs: int, *, browser: bool) -> None:
             event.entries.update(player=None)
             Player.objects.filter(pk__in=made).delete()
 
-        shown = measure("names GET (284 rows)", lambda: client.get(names_url), page)
+        shown = measure("names GET (284 rows)", lambda: client.get(names_url), page, runs=runs)
         form = names_form(shown.content.decode(), names_url)
 
         def save():
             form["version"] = str(Event.objects.get(pk=event.pk).edit_version)
-            return post(names_url, form)
+            return post_form(client, names_url, form)
 
-        measure("names POST (shown choices, undecided ones new)", save, page, undo=unlink)
+        measure(
+            "names POST (shown choices, undecided ones new)", save, page, runs=runs, undo=unlink
+        )
 
         def bulk():
             version = Event.objects.get(pk=event.pk).edit_version
             data = {"version": str(version), "action": "same_name", "show": "open"}
-            return post(reverse("event_names_bulk", args=args), data)
+            return post_form(client, reverse("event_names_bulk", args=args), data)
 
-        measure("bulk POST (every same-name link)", bulk, page, undo=unlink)
+        measure("bulk POST (every same-name link)", bulk, page, runs=runs, undo=unlink)
         paint = first_paint(client, names_url, runs) if browser else None
 
         # A 1,000-entrant event: generated names, 70 % of them roster players respelt.
-        field = [
-            generators.respelt(n, rng)[:33] for n in rng.sample(list(roster_names.values()), 700)
-        ]
-        field += [f"Newcomer{n:04d}, Bench" for n in range(300)]
-        field = list({name_key(n): n for n in field}.values())
-        field = field[: len(field) // 2 * 2]
+        newcomers = [f"Newcomer{n:04d}, Bench" for n in range(300)]
+        field = file_field(rng.sample(list(roster_names.values()), 700), newcomers, rng)
         big = results.create_draft_from_import(
             club,
             parse_file(trf_file(field, rng, 11), "trf"),
@@ -232,31 +160,22 @@ def run(runs: int, *, browser: bool) -> None:
             user,
         )
         big_url = reverse("event_names", args=[club.slug, big.pk])
-        runs_before, runs = runs, 1
         big_page = measure(f"names GET ({len(field)} rows)", lambda: client.get(big_url), page)
         big_form = names_form(big_page.content.decode(), big_url)
         big_form["version"] = str(Event.objects.get(pk=big.pk).edit_version)
-        measure(f"names POST ({len(field)} rows)", lambda: post(big_url, big_form), page)
-        runs = runs_before
+        measure(
+            f"names POST ({len(field)} rows)", lambda: post_form(client, big_url, big_form), page
+        )
         left = big.entries.filter(player__isnull=True).count()
 
         print(f"event:    {KARL_MALA.name}, {len(file_names)} entrants; roster {len(players)}")
         print()
-        print(f"| step | ms (median of {runs}) | queries | response |")
-        print("|---|---:|---:|---|")
-        for step, times, queries, note in rows:
-            median = statistics.median(times) * 1000
-            print(f"| {step} | {median:,.0f} | {queries} | {note} |")
+        steps.print_table(f"ms (median of {runs})")
         if paint is not None:
             fcp, load = paint
-            print(f"| first contentful paint in Chromium (284 rows) | {fcp:,.0f} | – | – |")
-            print(f"| load event in Chromium (284 rows) | {load:,.0f} | – | – |")
+            print(row("first contentful paint in Chromium (284 rows)", f"{fcp:,.0f}", "–", "–"))
+            print(row("load event in Chromium (284 rows)", f"{load:,.0f}", "–", "–"))
         print(f"\n1,000-entrant event: {left} names left unconfirmed after the save")
-    finally:
-        Entry.objects.filter(event__club=club).delete()
-        Player.objects.filter(club=club).delete()
-        club.delete()
-        user.delete()
 
 
 def first_paint(client, path: str, runs: int) -> tuple[float, float] | None:
@@ -275,9 +194,7 @@ def first_paint(client, path: str, runs: int) -> tuple[float, float] | None:
         return None
     from playwright.sync_api import sync_playwright
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{port}",
          "-w", "1", "--log-level", "warning"],

@@ -28,13 +28,14 @@ import platform
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.kit.machine import load_average  # noqa: E402
+from bench.kit.measure import repeat, row, table_head  # noqa: E402
 from ladder.results import Result  # noqa: E402
 
 SIZES = (50, 300, 1000)
@@ -134,15 +135,10 @@ def made_up_history(pairing: ModuleType, players: int, rounds: int, seed: int = 
     return entrants, history, absent
 
 
-def timed(pairing: ModuleType, entrants, history, rnd: int, absent, repeat: int):
+def timed(pairing: ModuleType, entrants, history, rnd: int, absent, times: int):
     """Wall and CPU seconds of each run (CPU time tells a busy machine from slow code)."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        start, cpu = time.perf_counter(), time.process_time()
-        pairing.pair_swiss(entrants, history, rnd, TOTAL_ROUNDS, absent)
-        walls.append(time.perf_counter() - start)
-        cpus.append(time.process_time() - cpu)
-    return walls, cpus
+    runs = repeat(lambda: pairing.pair_swiss(entrants, history, rnd, TOTAL_ROUNDS, absent), times)
+    return runs.walls, runs.cpus
 
 
 def main() -> int:
@@ -155,10 +151,10 @@ def main() -> int:
 
     print(f"Python {platform.python_version()}, nproc {os.cpu_count()}, {platform.machine()}")
     print(f"clubs.night.pairing from {pairing.__file__}")
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average before: {load_average()}")
     print()
-    print("| players | round | min s | median s | min CPU s | runs (wall s) | target |")
-    print("|---:|---:|---:|---:|---:|---|---|")
+    columns = ("players", "round", "min s", "median s", "min CPU s", "runs (wall s)", "target")
+    print(table_head(*columns, align="rrrrrll"))
     for players in args.players or SIZES:
         for rnd in (1, LATER_ROUND):
             entrants, history, absent = made_up_history(pairing, players, rnd - 1)
@@ -172,13 +168,10 @@ def main() -> int:
                 else f"< {target:g} s: " + ("met" if min(times) < target else "missed")
             )
             runs = " ".join(f"{t:.2f}" for t in times)
-            print(
-                f"| {players:,} | {rnd} | {min(times):.2f} | {statistics.median(times):.2f} "
-                f"| {min(cpus):.2f} | {runs} | {verdict} |",
-                flush=True,
-            )
+            figures = (f"{min(times):.2f}", f"{statistics.median(times):.2f}", f"{min(cpus):.2f}")
+            print(row(f"{players:,}", rnd, *figures, runs, verdict), flush=True)
     print()
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
     return 0
 
 

@@ -53,6 +53,10 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.kit.django_env import maintenance, migrate, setup_django  # noqa: E402
+from bench.kit.machine import cpu_model, load_average, nproc  # noqa: E402
+from bench.kit.measure import repeat  # noqa: E402
+
 # Overridable so two benches on one server do not drop each other's database.
 BENCH_DB = os.environ.get("BENCH_DB", "clubpages_bench")
 EVENTS, PLAYERS, PER_EVENT, ROUNDS = 1_000, 400, 40, 5
@@ -85,20 +89,14 @@ def main() -> int:
     # and run queued jobs in-process so (c) and (d) measure the replay itself.
     os.environ["DATABASE_URL"] = bench_url
     os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
+    setup_django()  # no query log: the numbers production would see
     from django.db import connection
 
-    settings.DEBUG = False  # no query log: the numbers production would see
     try:
-        call_command("migrate", verbosity=0, interactive=False)
+        migrate()
         print_machine(command, connection)
         run_benchmark(args.profile)
-        print(f"load:       {load_average()} (1, 5, 15 min) at the end")
+        print(f"load:       {load_average(', ')} (1, 5, 15 min) at the end")
     finally:
         connection.close()
         if not args.keep:
@@ -120,52 +118,30 @@ def shown_command(url: str) -> str:
     return " ".join([*env, python, *map(shlex.quote, sys.argv)])
 
 
-def server_dsn(url: str) -> str:
-    """The same server, its maintenance database `postgres`."""
-    return urlunsplit(urlsplit(url)._replace(path="/postgres", query=""))
-
-
 def recreate_bench_database(url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(server_dsn(url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
-        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
+    maintenance(url, f'DROP DATABASE IF EXISTS "{BENCH_DB}"', f'CREATE DATABASE "{BENCH_DB}"')
     return urlunsplit(urlsplit(url)._replace(path=f"/{BENCH_DB}"))
 
 
 def drop_bench_database(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(server_dsn(url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
+    maintenance(url, f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
 
 
 def print_machine(command: str, connection) -> None:
     import django
 
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         pg_version = cursor.fetchone()[0]
-    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"command:    {command}")
-    print(f"machine:    nproc={nproc}, CPU {cpu}, load average {load_average()} at the start")
+    print(
+        f"machine:    nproc={nproc()}, CPU {cpu_model()}, "
+        f"load average {load_average(', ')} at the start"
+    )
     print(
         f"software:   PostgreSQL {pg_version} (same host), Python {platform.python_version()}, "
         f"Django {django.get_version()}"
     )
-
-
-def load_average() -> str:
-    return ", ".join(f"{load:.2f}" for load in os.getloadavg())
 
 
 def build_club():
@@ -211,20 +187,19 @@ def vacuum_analyze() -> None:
         cursor.execute("VACUUM ANALYZE")
 
 
-def timed(label: str, action: Callable[[], object], note: Callable[[], str] | None = None):
-    runs = []
-    notes = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        action()
-        runs.append(time.perf_counter() - start)
-        if note is not None:
-            notes.append(note())
+def report(label: str, runs: list[float], note: str = "") -> float:
+    """The median line of a section: its runs in milliseconds, and a note on the last run."""
     median = statistics.median(runs)
     each = ", ".join(f"{r * 1000:,.0f}" for r in runs)
-    extra = f"  [{notes[-1]}]" if notes else ""
+    extra = f"  [{note}]" if note else ""
     print(f"{label:<52} median {median * 1000:8,.1f} ms  (runs: {each} ms){extra}")
     return median
+
+
+def timed(label: str, action: Callable[[], object], note: Callable[[], str] | None = None):
+    notes = []
+    runs = repeat(action, REPEAT, between=None if note is None else lambda: notes.append(note()))
+    return report(label, runs.walls, notes[-1] if notes else "")
 
 
 def run_benchmark(profile: bool) -> None:
@@ -279,18 +254,16 @@ def run_benchmark(profile: bool) -> None:
 
         return correct
 
+    def still_current() -> None:
+        club.refresh_from_db()
+        assert club.ladder_is_current
+
     def correction_timed(label: str, event) -> float:
         correct = correction(event)
         vacuum_analyze()
-        runs = []
-        for _ in range(REPEAT):
-            runs.append(correct())
-            club.refresh_from_db()
-            assert club.ladder_is_current
-        median = statistics.median(runs)
-        each = ", ".join(f"{r * 1000:,.0f}" for r in runs)
-        print(f"{label:<52} median {median * 1000:8,.1f} ms  (runs: {each} ms)  [{last_replay()}]")
-        return median
+        # Each run times itself: from the commit until the ladder is rebuilt.
+        runs = repeat(correct, REPEAT, between=still_current, keep=True)
+        return report(label, runs.values, last_replay())
 
     last = correction_timed("(c) correction to the last event, commit -> rebuilt", last_event)
     correction_timed("(d) correction to the first event, commit -> rebuilt", first_event)

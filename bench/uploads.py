@@ -29,19 +29,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import requests
 from urllib3 import encode_multipart_formdata
@@ -49,7 +42,23 @@ from urllib3 import encode_multipart_formdata
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import LoopbackSession, PageViewer, cpu_model, maintenance, percentile  # noqa: E402
+from bench.kit import clubs as bench_clubs  # noqa: E402
+from bench.kit.django_env import throwaway_database  # noqa: E402
+from bench.kit.machine import load_average, print_command_and_machine  # noqa: E402
+from bench.kit.measure import ms, percentile  # noqa: E402
+from bench.kit.servers import (  # noqa: E402
+    MANAGE,
+    VERSION_RE,
+    LoopbackSession,
+    PageViewer,
+    Servers,
+    deployment_env,
+    free_port,
+    gunicorn,
+    http_status,
+    rq_worker_pids,
+    sign_in,
+)
 
 GUNICORN_WORKERS = 3
 UPLOAD_THREADS = 3
@@ -98,40 +107,19 @@ def main() -> int:
         help="parallel uploads of the account (3); 0 measures the probes alone, for comparison",
     )
     args = parser.parse_args()
-    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
-    name = urlsplit(database_url).path.lstrip("/")
-    if urlsplit(database_url).scheme not in ("postgres", "postgresql") or "uploads" not in name:
-        sys.exit("bench/uploads.py drops its database: set DATABASE_URL=postgres://…/cp_uploads")
-    if urlsplit(redis_url).scheme not in ("redis", "rediss", "unix"):
-        sys.exit("bench/uploads.py needs Redis: set REDIS_URL=redis://127.0.0.1:6379/2")
-    maintenance(
-        database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'
+    databases = throwaway_database(
+        "uploads.py", "uploads", "cp_uploads", "redis://127.0.0.1:6379/2"
     )
-    os.environ.setdefault("DEBUG", "true")  # settings load without SECRET_KEY here
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    settings.DEBUG = False
-    run = Run(database_url, redis_url, args.serve.resolve(), args.worker_nice)
-    code = 1
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
-        code = run.execute(args.duration, args.upload_threads)
-    except KeyboardInterrupt:
-        code = 130
-    finally:
-        run.stop()
-        connection.close()
-        maintenance(database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if code == 0:
-            shutil.rmtree(run.logs)
-        else:
-            print(f"logs:       {run.logs}")
+    with databases as (database_url, redis_url):
+        run = Run(database_url, redis_url, args.serve.resolve(), args.worker_nice)
+        code = 1
+        try:
+            code = run.execute(args.duration, args.upload_threads)
+        except KeyboardInterrupt:
+            code = 130
+        finally:
+            run.servers.stop()
+            run.servers.finish(code)
     return code
 
 
@@ -139,11 +127,10 @@ def build() -> tuple[str, list[int], int]:
     """The other club (its base path and player ids) and the attacker's draft."""
     import datetime as dt
 
-    import bench.sample_clubs as sample_clubs
     from clubs.models import ClubRole, Event
     from tests.factories import make_club, make_user
 
-    other = sample_clubs.small_club(
+    other = bench_clubs.small_club(
         OTHER_SLUG, "Bench Neighbours Chess Club", "public", "ladder", PLAYERS, 40, 30, 5
     )
     attacker = make_user(ATTACKER)
@@ -158,95 +145,42 @@ class Run:
     def __init__(self, database_url: str, redis_url: str, serve: Path, worker_nice: int) -> None:
         self.database_url, self.redis_url, self.serve = database_url, redis_url, serve
         self.worker_nice = worker_nice
-        self.logs = Path(tempfile.mkdtemp(prefix="clubpages-uploads-"))
-        self.processes: list[subprocess.Popen] = []
+        self.servers = Servers("uploads", cwd=serve)
         self.base = ""
         self.probes: dict[str, list[tuple[float, int, bool]]] = {"livez": [], "player": []}
         self.uploads: list[tuple[float, str]] = []
 
-    def env(self) -> dict[str, str]:
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database_url,
-            "REDIS_URL": self.redis_url,
-            "DEBUG": "false",
-            "SECRET_KEY": SECRET_KEY,
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "false",
-            "LOG_LEVEL": "WARNING",
-        }
-        env.pop("BEHIND_TLS_PROXY", None)
-        return env
-
     def start(self) -> None:
-        from redis import Redis
-        from rq import Worker
-
-        env = self.env()
-        manage = [sys.executable, "manage.py"]
-        subprocess.run(
-            [*manage, "collectstatic", "--noinput", "-v0"], cwd=self.serve, env=env, check=True
-        )
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        env = deployment_env(self.database_url, self.redis_url, SECRET_KEY)
+        self.servers.collectstatic(env)
+        port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        options = f"--bind 127.0.0.1:{port} --workers {GUNICORN_WORKERS} --timeout 60"
-        gunicorn = [sys.executable, "-m", "gunicorn", "config.wsgi:application", *options.split()]
-        worker = ["nice", "-n", str(self.worker_nice), *manage, "rqworker", "default"]
-        for command, log in ((worker, "worker"), (gunicorn, "gunicorn")):
-            self.processes.append(
-                subprocess.Popen(
-                    command,
-                    cwd=self.serve,
-                    env=env,
-                    start_new_session=True,
-                    stdout=(self.logs / f"{log}.log").open("wb"),
-                    stderr=subprocess.STDOUT,
-                )
-            )
-        deadline = time.monotonic() + 60
-        redis = Redis.from_url(self.redis_url)
-        while not (
-            self.answers("/livez")
-            and any(w.pid == self.processes[0].pid for w in Worker.all(connection=redis))
-        ):
-            if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
-                raise RuntimeError(f"gunicorn or the worker did not start; see {self.logs}")
-            time.sleep(0.2)
-
-    def answers(self, path: str) -> bool:
-        try:
-            with urllib.request.urlopen(self.base + path, timeout=2) as response:
-                return response.status == 200
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(timeout=10)
+        nice = ["nice", "-n", str(self.worker_nice)]
+        worker = self.servers.spawn("worker", [*nice, *MANAGE, "rqworker", "default"], env)
+        self.servers.spawn("gunicorn", gunicorn(port, GUNICORN_WORKERS), env)
+        workers = rq_worker_pids(self.redis_url)
+        self.servers.wait_until(
+            lambda: http_status(self.base + "/livez", timeout=2) == 200 and worker.pid in workers(),
+            60,
+            "gunicorn or the worker",
+        )
 
     def execute(self, duration: float, upload_threads: int) -> int:
-        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-        print(f"command:    {' '.join(['python', *sys.argv])}")
-        print(f"machine:    nproc={len(os.sched_getaffinity(0))}, {cpu_model()}, load {load}")
+        print_command_and_machine()
         base, players, draft_id = build()
         data, games = attack_pgn()
         print(f"serving:    {self.serve} (git {git_head(self.serve)})")
         print(f"file:       {len(data):,} bytes, {games:,} games (PGN, headers only)")
         self.start()
-        session = self.sign_in()
+        session = sign_in(self.base, ATTACKER, TIMEOUT_S)
+        if session is None:
+            raise RuntimeError("could not sign in")
         results = f"{self.base}/manage/{ATTACKER_SLUG}/events/{draft_id}/results/"
         page = session.get(results, timeout=TIMEOUT_S)
-        found = re.search(r'name="version" value="(\d+)"', page.text)
+        found = VERSION_RE.search(page.text)
         version = found.group(1) if found else "0"
-        cpu_before = {p.pid: process_cpu(p.pid) for p in self.processes}
+        processes = self.servers.processes.values()
+        cpu_before = {p.pid: process_cpu(p.pid) for p in processes}
         started = time.monotonic()
         deadline = started + duration
         upload_args = (session, results, version, data, deadline)
@@ -263,30 +197,8 @@ class Run:
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - started
-        cpu = {p.pid: process_cpu(p.pid) - cpu_before[p.pid] for p in self.processes}
+        cpu = {p.pid: process_cpu(p.pid) - cpu_before[p.pid] for p in processes}
         return self.report(elapsed, cpu, upload_threads)
-
-    def sign_in(self) -> LoopbackSession:
-        from tests.factories import PASSWORD
-
-        session = LoopbackSession()
-        login = f"{self.base}/accounts/login/"
-        page = session.get(login, timeout=TIMEOUT_S)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
-        response = session.post(
-            login,
-            data={
-                "username": ATTACKER,
-                "password": PASSWORD,
-                "csrfmiddlewaretoken": token.group(1) if token else "",
-            },
-            headers={"Referer": login},
-            timeout=TIMEOUT_S,
-            allow_redirects=False,
-        )
-        if response.status_code != 302:
-            raise RuntimeError(f"could not sign in: {response.status_code}")
-        return session
 
     def upload_loop(
         self, session: LoopbackSession, results: str, version: str, data: bytes, deadline: float
@@ -357,13 +269,13 @@ class Run:
                 f"upload     {outcome}: {count}, p50 {ms(percentile(times, 50))} "
                 f"max {ms(max(times))}"
             )
-        worker, gunicorn = self.processes
+        worker, server = self.servers.processes["worker"], self.servers.processes["gunicorn"]
         print(
-            f"cpu:        gunicorn {cpu[gunicorn.pid]:.1f} s, worker {cpu[worker.pid]:.1f} s "
+            f"cpu:        gunicorn {cpu[server.pid]:.1f} s, worker {cpu[worker.pid]:.1f} s "
             f"(nice {self.worker_nice}) "
             f"over {elapsed:.0f} s"
         )
-        print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"load after: {load_average()}")
         return 0 if worst * 1000 < P95_TARGET_MS else 1
 
 
@@ -406,10 +318,6 @@ def git_head(path: Path) -> str:
         ["git", "-C", str(path), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     )
     return done.stdout.strip() or "?"
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms"
 
 
 if __name__ == "__main__":

@@ -1,0 +1,127 @@
+"""The clubs the benches build: histories of published events with bulk inserts, replayed, and a
+club whose director uses the test client."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clubs.models import Club, Player, User
+
+# The large public club of bench/sample_clubs.py, which bench/pages.sh, load.py and hosts.py
+# serve.
+LARGE_SLUG = "bench-pages"
+PLAYERS, EVENTS, PER_EVENT, ROUNDS = 500, 300, 40, 5
+DIRECTOR_PASSWORD = "a-long-bench-password"
+
+
+def small_club(
+    slug: str,
+    name: str,
+    visibility: str,
+    policy: str,
+    players: int,
+    events: int,
+    per_event: int,
+    rounds: int,
+) -> Club:
+    """A club with a weekly history up to last week, every entrant in every round, replayed."""
+    fields = {"name": name, "visibility": visibility, "rating_policy": policy}
+    return history_club(
+        slug, players, events, per_event, rounds, days_apart=7, always_first=False, **fields
+    )
+
+
+def large_club() -> Club:
+    """The `bench-pages` club, built if it is not there yet."""
+    from clubs.models import Club
+
+    club = Club.objects.filter(slug=LARGE_SLUG).first()
+    if club is None:
+        fields = {"name": "Bench Pages Chess Club", "visibility": "public"}
+        sizes = (PLAYERS, EVENTS, PER_EVENT, ROUNDS)
+        club = history_club(LARGE_SLUG, *sizes, days_apart=1, always_first=True, **fields)
+    return club
+
+
+def history_club(
+    slug: str,
+    players: int,
+    events: int,
+    per_event: int,
+    rounds: int,
+    *,
+    days_apart: int,
+    always_first: bool,
+    **fields: str,
+) -> Club:
+    """A club of `players` members and a published history ending today, replayed."""
+    from django.db import connection, transaction
+
+    from clubs.models import Player
+    from ladder.replay import replay_ladder
+    from tests.factories import make_club, make_history
+
+    with transaction.atomic():
+        club = make_club(slug=slug, **fields)
+        label = slug.split("-")[-1].title()
+        roster = Player.objects.bulk_create(
+            Player(club=club, name=f"{label} Member {n:04d}", junior=n % 7 == 0)
+            for n in range(players)
+        )
+        make_history(
+            club,
+            events=events,
+            players=0,
+            per_event=per_event,
+            rounds=rounds,
+            seed=len(slug),
+            roster=roster,
+            start=dt.date.today() - dt.timedelta(days=days_apart * events),
+            days_apart=days_apart,
+            always=roster[:1] if always_first else (),
+        )
+    replay_ladder(club.pk, full=True)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")  # planner statistics after the bulk inserts
+    return club
+
+
+@contextmanager
+def directed_club(slug: str, name: str, email: str) -> Iterator[tuple[Club, User]]:
+    """A new club `slug` and its owner, deleted at the end with everything in them; refuses
+    to run if the club exists already (it is not the bench's to delete)."""
+    from clubs.models import Club, ClubRole, Entry, Player, User
+
+    if Club.objects.filter(slug=slug).exists():
+        raise SystemExit(f"a club {slug!r} exists already in this database; not touching it")
+    user = User.objects.create_user(email, DIRECTOR_PASSWORD)
+    club = Club.objects.create(slug=slug, name=name)
+    ClubRole.objects.create(club=club, user=user, role=ClubRole.Role.OWNER)
+    try:
+        yield club, user
+    finally:
+        Entry.objects.filter(event__club=club).delete()
+        Player.objects.filter(club=club).delete()
+        club.delete()
+        user.delete()
+
+
+def add_roster(
+    club: Club,
+    names: Iterable[str],
+    fields: Callable[[str], dict[str, Any]] = lambda name: {},
+    batch_size: int | None = 2000,
+) -> list[Player]:
+    """Players of `names` (their match keys stored, as the roster keeps them), with bulk
+    inserts; `fields` gives each one's other fields."""
+    from clubs.models import Player
+    from matching import name_key
+
+    return Player.objects.bulk_create(
+        (Player(club=club, name=name, name_key=name_key(name), **fields(name)) for name in names),
+        batch_size=batch_size,
+    )

@@ -1,0 +1,212 @@
+"""A deployment on loopback, as production runs it: gunicorn and rq workers as processes of their
+own (logs kept only when a run fails), and the HTTP clients that visitors and directors are."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+MANAGE = [sys.executable, "manage.py"]
+TIMEOUT_S = 30.0
+VERSION_RE = re.compile(r'name="version" value="(\d+)"')
+CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def deployment_env(
+    database_url: str, redis_url: str, secret_key: str, **extra: str
+) -> dict[str, str]:
+    """The environment of a production process (DEBUG off) on loopback, without TLS."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "false",
+        "SECRET_KEY": secret_key,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "LOG_LEVEL": "WARNING",
+        **extra,
+    }
+    env.pop("BEHIND_TLS_PROXY", None)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def gunicorn(port: int, workers: int) -> list[str]:
+    """gunicorn's command line: sync workers, as the Dockerfile serves."""
+    return [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
+            f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "60"]  # fmt: skip
+
+
+class Servers:
+    """Processes a bench starts, each in a session of its own, logging to a folder that is
+    removed at the end unless the run failed."""
+
+    def __init__(self, name: str, cwd: Path = ROOT) -> None:
+        self.cwd = cwd
+        self.logs = Path(tempfile.mkdtemp(prefix=f"clubpages-{name}-"))
+        self.processes: dict[str, subprocess.Popen] = {}
+
+    def collectstatic(self, env: dict[str, str]) -> None:
+        subprocess.run([*MANAGE, "collectstatic", "--noinput", "-v0"], cwd=self.cwd, env=env,
+                       check=True)  # fmt: skip
+
+    def spawn(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen:
+        self.processes[name] = subprocess.Popen(
+            command,
+            cwd=self.cwd,
+            env=env,
+            start_new_session=True,
+            stdout=(self.logs / f"{name}.log").open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+        return self.processes[name]
+
+    def pid(self, name: str) -> int:
+        return self.processes[name].pid
+
+    def wait_until(self, ready: Callable[[], bool], timeout: float, what: str) -> None:
+        """Until `ready()`; raises if that takes `timeout` seconds or a process ends first."""
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if time.monotonic() > deadline or any(
+                p.poll() is not None for p in self.processes.values()
+            ):
+                raise RuntimeError(f"{what} did not start; see {self.logs}")
+            time.sleep(0.2)
+
+    def stop(self, *, whole_groups: bool = False) -> None:
+        """SIGTERM, so that each finishes what it does (to every process of its session with
+        `whole_groups`); SIGKILL to the session after 30 s."""
+        for process in self.processes.values():
+            if process.poll() is None:
+                if whole_groups:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGTERM)
+                else:
+                    process.send_signal(signal.SIGTERM)
+                    self._wait(process)
+        for process in self.processes.values():
+            self._wait(process)
+
+    @staticmethod
+    def _wait(process: subprocess.Popen) -> None:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+    def finish(self, code: int) -> None:
+        """The logs removed after a run that passed, their folder printed otherwise."""
+        if code == 0:
+            shutil.rmtree(self.logs)
+        else:
+            print(f"logs:       {self.logs}")
+
+
+def rq_worker_pids(redis_url: str) -> Callable[[], set[int]]:
+    """A function that returns the PIDs of the rq workers registered in that Redis."""
+    from redis import Redis
+    from rq import Worker
+
+    redis = Redis.from_url(redis_url)
+    return lambda: {worker.pid for worker in Worker.all(connection=redis)}
+
+
+def http_get(url: str, timeout: float = TIMEOUT_S) -> tuple[int, str]:
+    """Status and body of a GET (0 and "" when the connection failed)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return int(response.status), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return int(error.code), ""
+    except OSError:
+        return 0, ""
+
+
+def http_status(url: str, timeout: float = TIMEOUT_S) -> int:
+    """The status of a GET, its body unread (0 when the connection failed)."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except OSError:
+        return 0
+
+
+class LoopbackSession(requests.Session):
+    """Sends Secure cookies over loopback http, as the TLS proxy in front of a real site would."""
+
+    def send(self, request: requests.PreparedRequest, **kwargs) -> requests.Response:
+        response = super().send(request, **kwargs)
+        for cookie in self.cookies:
+            cookie.secure = False
+        return response
+
+
+def sign_in(base: str, email: str, timeout: float = TIMEOUT_S) -> LoopbackSession | None:
+    """A session signed in through the login form (tests.factories' password), else None."""
+    from tests.factories import PASSWORD
+
+    session = LoopbackSession()
+    login = f"{base}/accounts/login/"
+    page = session.get(login, timeout=timeout)
+    token = CSRF_RE.search(page.text)
+    response = session.post(
+        login,
+        data={
+            "username": email,
+            "password": PASSWORD,
+            "csrfmiddlewaretoken": token.group(1) if token else "",
+        },
+        headers={"Referer": login},
+        timeout=timeout,
+        allow_redirects=False,
+    )
+    return session if response.status_code == 302 and "sessionid" in session.cookies else None
+
+
+class PageViewer:
+    """Anonymous page views over http.client: no cookies, and about a third of the CPU
+    requests takes a request, which matters when the client shares the cores with the server."""
+
+    def __init__(self, base: str, timeout: float = TIMEOUT_S) -> None:
+        parts = urlsplit(base)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+
+    def get(self, path: str) -> tuple[int, bool]:
+        """(status, served from the page cache)."""
+        try:
+            self.connection.request("GET", path)
+            response = self.connection.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            raise
+        if response.will_close:  # gunicorn's sync workers close after each response
+            self.connection.close()
+        return response.status, response.getheader("X-Page-Cache") == "hit"
