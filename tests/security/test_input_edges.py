@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
 from ladder.results import Result
+from ladder.seasons.dates import season_of
 from matching import clean_sent_text
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -73,6 +74,7 @@ def world():
         "round_number": 1,
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=owner).pk,
+        "season": season_of(event.date, club.season_start_month).label,
     }
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 
