@@ -16,13 +16,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ladder.pages.event_pages import Board, EventPage, EventSummary, Standing, Winner
+from ladder.pages.event_pages import EventPage, EventSummary, Standing, Winner
 from ladder.pages.event_ratings import RatingLine
+from ladder.pages.event_rounds import Board
 from ladder.pages.explain import (
     EXPECTED_DIGITS,
     ChangeSum,
-    change_sum,
-    elo_sum,
     hsb_sum,
     rounded,
     to_decimal,
@@ -285,10 +284,8 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
     plain_expected = f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
     if not r.games_counted:
         return plain_expected, DASH
-    if r.k is not None:
-        e = elo_sum(
-            pre=r.pre_rating, k=r.k, actual=r.actual, expected=r.expected, post=r.post_rating
-        )
+    e = r.elo
+    if e is not None:
         worked = (
             f"{f.exact(e.k)} × ({f.exact(e.score)} − {f.exact(e.expected)}) "
             f"= {f.exact_signed(e.change)}"
@@ -320,14 +317,7 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
 
 def _printed(r: RatingLine) -> ChangeSum:
     """Before, change and after as the player page prints them, so that they add up."""
-    return change_sum(
-        pre=r.pre_rating,
-        post=r.post_rating,
-        change=r.change,
-        k=r.k,
-        actual=r.actual,
-        expected=r.expected,
-    )
+    return r.printed
 
 
 def live_boards_body(live: LivePage, base: str, link: bool) -> SafeString:

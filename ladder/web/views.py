@@ -32,13 +32,10 @@ from clubs.access import (
     AuthedRequest,
     club_for_director,
     club_for_visitor,
-    event_for_share_token,
 )
 from clubs.models import Club, Event, Player
 from ladder import rating_rules, rosters
 from ladder.changes import request_full_rebuild
-from ladder.files.event_export import event_csv, event_trf
-from ladder.files.event_export import file_name as export_file_name
 from ladder.files.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
@@ -370,61 +367,6 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             section="events",
             playing=list(playing.values("pk", "name", "date")),
         ),
-    )
-
-
-@club_view(free=True)
-def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    event = visit.club.events.published().filter(pk=event_id).first()
-    if event is None:
-        raise Http404(NOT_FOUND)
-    roster = rosters.load_roster(visit.club, visit.is_director)
-    after = event_pages.read_after(request.GET.get("after"))
-    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(request, "ladder/event.html", visit.context(page=page, section="events"))
-
-
-@club_view(download="trf")
-def event_results_trf(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    """The event page's results as a TRF16 file, names as the page shows them."""
-    event = _published_event(visit, event_id)
-    text = event_trf(event, viewer_is_director=visit.is_director)
-    return _download(text, "text/plain", export_file_name(event, "trf"), visit.club)
-
-
-@club_view(download="csv")
-def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    event = _published_event(visit, event_id)
-    text = event_csv(event, viewer_is_director=visit.is_director)
-    return _download(text, "text/csv", export_file_name(event, "csv"), visit.club)
-
-
-def _published_event(visit: Visit, event_id: int) -> Event:
-    event = visit.club.events.published().filter(pk=event_id).first()
-    if event is None:
-        raise Http404(NOT_FOUND)
-    return event
-
-
-@require_safe
-def shared_event(request: HttpRequest, share_token: str) -> HttpResponse:
-    """One event's results by its own link: the page as any visitor sees it, with no way
-    to the club's other pages and nothing of the club's secret, never indexed. Free, like
-    every event's page."""
-    event = event_for_share_token(share_token)
-    use_club_language(request, event.club.language)
-    # Not open and not a director: names as the public sees them, and no player links.
-    visit = Visit(event.club, is_director=False, page_active=False, base="")
-    page = _page(_shared_event_page, request, visit, download=False, event=event)
-    return _protect(page, noindex=True)
-
-
-def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> HttpResponse:
-    roster = rosters.load_roster(visit.club, viewer_is_director=False)
-    after = event_pages.read_after(request.GET.get("after"))
-    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(
-        request, "ladder/shared_event.html", visit.context(page=page, noindex=True, shared=True)
     )
 
 
