@@ -18,7 +18,7 @@ from ladder.file_ranks import file_order, file_ranking
 from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 
 # Tiebreaks, club_order, is_round_robin, read_after and round_robin are used from here too.
-from ladder.pages.event_rules import BOARDS_ON_ONE_PAGE
+from ladder.pages.event_rules import BOARDS_ON_ONE_PAGE, ROWS_PER_PAGE
 from ladder.pages.event_rules import GameRow as GameRow
 from ladder.pages.event_rules import Tiebreaks as Tiebreaks
 from ladder.pages.event_rules import club_order as club_order
@@ -88,6 +88,19 @@ class EventPage:
     # whether that page may show them all at once (event_rules.BOARDS_ON_ONE_PAGE).
     rounds_played: tuple[int, ...] = ()
     rounds_fit_one_page: bool = True
+    # The rows shown of the standings, rating changes and wall chart (`paged`): page `page_no`
+    # of `pages`, each of event_rules.ROWS_PER_PAGE of the `rows` entrants.
+    page_no: int = 1
+    pages: int = 1
+    rows: int = 0
+
+    @property
+    def page_links(self) -> list[tuple[int, int, int]]:
+        """Each page's number and its first and last row (rank order), for the pager."""
+        return [
+            (number, first + 1, min(first + ROWS_PER_PAGE, self.rows))
+            for number, first in enumerate(range(0, self.rows, ROWS_PER_PAGE), start=1)
+        ]
 
     @property
     def rated(self) -> bool:
@@ -200,6 +213,24 @@ def event_page(
     chart_rounds, chart_rows = wall_chart([s.entry_id for s in final], games)
     chart = list(zip(final, chart_rows, strict=True))
     return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
+
+
+def paged(page: EventPage, number: int | None) -> EventPage:
+    """Page `number` (the first for None or one past the last) of the standings, the rating
+    changes and the wall chart, ROWS_PER_PAGE rows each."""
+    rows = len(page.standings)
+    pages = max(1, -(-rows // ROWS_PER_PAGE))
+    number = number if number is not None and 1 <= number <= pages else 1
+    cut = slice((number - 1) * ROWS_PER_PAGE, number * ROWS_PER_PAGE)
+    return replace(
+        page,
+        standings=page.standings[cut],
+        rating_changes=page.rating_changes[cut],
+        wallchart=page.wallchart[cut] if page.wallchart is not None else None,
+        page_no=number,
+        pages=pages,
+        rows=rows,
+    )
 
 
 def _ties_agree(in_file_order: list[Standing]) -> bool:

@@ -21,7 +21,12 @@ GameRow = tuple[int, int, int | None, str, str]
 # 284 players (1,278 games) is a round a page, about 140 boards.
 BOARDS_ON_ONE_PAGE = 500
 
-# ?after= (and ?round=) as the pages accept it: a plain number, at most four digits (int()
+# The standings, the rating changes and the wall chart show this many rows a page (?page=N):
+# a 284-player open is one page, a 2,000-player one four of about 320 KB each instead of one
+# of 1.3 MB.
+ROWS_PER_PAGE = 500
+
+# ?after= (and ?round=, ?page=) as the pages accept it: a plain number, at most four digits (int()
 # would also read "٣" or " 3", which no link of ours ever writes).
 _ROUND_PARAM = re.compile(r"[1-9][0-9]{0,3}")
 

@@ -39,7 +39,7 @@ def _standings(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, d
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return EVENT_TEMPLATE, {"page": page}
+    return EVENT_TEMPLATE, {"page": event_pages.paged(page, _page_number(request))}
 
 
 def _rounds(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, dict[str, object]]:
@@ -54,7 +54,12 @@ def _wallchart(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, d
     page = event_pages.event_page(event, roster, _("unconfirmed player"), wallchart=True)
     if page.wallchart is None:  # a round robin (its crosstable is on the event page), no games
         raise Http404(NOT_FOUND)
-    return WALLCHART_TEMPLATE, {"page": page}
+    return WALLCHART_TEMPLATE, {"page": event_pages.paged(page, _page_number(request))}
+
+
+def _page_number(request: HttpRequest) -> int | None:
+    """?page= of a large event's standings and wall chart (event_rules.ROWS_PER_PAGE rows)."""
+    return event_pages.read_after(request.GET.get("page"))
 
 
 def _club_part(request: HttpRequest, visit: Visit, event_id: int, part: Part) -> HttpResponse:
