@@ -5,6 +5,7 @@ one page, and the links lead there."""
 import re
 
 import pytest
+from django.test import Client
 
 from clubs.models import Club, Player
 from ladder.pages import event_pages, event_rounds
@@ -140,3 +141,17 @@ def test_an_event_of_one_page_has_no_pager(client, public, open_event):
     html = client.get(event_url(public, open_event)).content.decode()
     assert "Players, page by page" not in html
     assert len(table(client.get(event_url(public, open_event)), "standings")) == 8
+
+
+def test_the_events_pages_are_kept_like_the_event_page_each_apart(public, open_event):
+    """The page cache keeps each of them (the same rules as the event page), and one
+    round's page, one page of rows or the wall chart is never served for another."""
+    kept = {}
+    for part in ["", "?page=1", "rounds/", "rounds/?round=2", "rounds/?round=3", "wallchart/"]:
+        first = Client().get(event_url(public, open_event, part))
+        again = Client().get(event_url(public, open_event, part))
+        assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit"), part
+        assert again.content == first.content, part
+        kept[part] = first.content
+    assert len({kept[p] for p in ["rounds/", "rounds/?round=2", "rounds/?round=3"]}) == 3
+    assert kept["rounds/"] != kept["wallchart/"] != kept[""]
