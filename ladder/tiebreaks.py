@@ -177,13 +177,14 @@ def _rounds(
     for game in games:
         last_round = max(last_round, game.round)
         white_points, black_points = RESULT_SCORES[game.result]
-        white = table.setdefault(game.white, Values(game.white))
+        # Not setdefault(…, Values(…)): that builds a Values for every game, found or not.
+        white = table.get(game.white) or table.setdefault(game.white, Values(game.white))
         white.seen.add(game.round)
         if game.black is None:
             voluntary = game.result not in _INVOLUNTARY_BYES
             white.rounds.append(_Round(game.round, None, white_points, voluntary, False, False))
             continue
-        black = table.setdefault(game.black, Values(game.black))
+        black = table.get(game.black) or table.setdefault(game.black, Values(game.black))
         black.seen.add(game.round)
         if game.result in _OVER_THE_BOARD:
             white_won, black_won = white_points > black_points, black_points > white_points
