@@ -281,9 +281,8 @@ def changes_body(
 def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
     """The expected score as the row prints it, and the row's sum written out (a dash for a
     row without counted games or without a formula)."""
-    plain_expected = f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
     if not r.games_counted:
-        return plain_expected, DASH
+        return _plain_expected(r, f), DASH
     e = r.elo
     if e is not None:
         worked = (
@@ -292,7 +291,7 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
         )
         return f.exact(e.expected), escape(worked)
     if rules.policy != "hsb":
-        return plain_expected, DASH
+        return _plain_expected(r, f), DASH
     h = hsb_sum(
         pre=r.pre_rating,
         actual=r.actual,
@@ -304,7 +303,7 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
         bonus=rules.hsb_bonus if rules.hsb_bonus is not None else 0,
     )
     if h is None:
-        return plain_expected, DASH
+        return _plain_expected(r, f), DASH
     worked = (
         f"{h.factor} × ({f.exact(h.score)} − {h.games} × {f.exact(h.p)}) + {h.bonus} "
         f"= {f.exact_signed(Decimal(h.change))}"
@@ -313,6 +312,11 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
         rounding = _("(%(exact)s, rounded to a whole number)") % {"exact": f.exact_signed(h.exact)}
         worked += f" {rounding}"
     return f.exact(h.games * h.p), escape(worked)
+
+
+def _plain_expected(r: RatingLine, f: Formats) -> str:
+    """The expected score of a row without a written sum, to four decimals."""
+    return f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
 
 
 def _printed(r: RatingLine) -> ChangeSum:
