@@ -5,8 +5,8 @@ page cache): every event's winner needs its games, and a shared lead its tie-bre
     DATABASE_URL=postgres://… DEBUG=true .venv/bin/python bench/events_list.py
 
 Uses the club `bench-pages` of bench/sample_clubs.py (300 events of 40 players and 5
-rounds, 30,000 games). Builds the list 5 times (ladder.pages.event_pages.event_summaries, the view's
-work without the template) and prints each time and the median.
+rounds, 30,000 games). Builds the list 5 times (ladder.pages.events.event_pages's
+event_summaries, the view's work without the template) and prints each time and the median.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from bench.kit.measure import repeat
 def main() -> None:
     setup_django(quiet_queries=False)
     from clubs.models import Club
-    from ladder.pages.event_pages import event_summaries
+    from ladder.pages.events.event_pages import event_summaries
     from ladder.roster.rosters import load_roster
 
     club = Club.objects.get(slug=LARGE_SLUG)

@@ -123,6 +123,10 @@ def paths() -> dict[str, str]:
         f"a year page ({dt.date.today().year - 3})": f"{player}?year={dt.date.today().year - 3}",
         "event page, 284 entrants (Karl-Mala)": f"/c/{open_.slug}/events/{karl.pk}/",
         "event page, 2,000 entrants × 9 rounds": f"/c/{open_.slug}/events/{big.pk}/",
+        # Their rounds and wall charts, pages of their own since issue 27.
+        "wall chart, 284 entrants": f"/c/{open_.slug}/events/{karl.pk}/wallchart/",
+        "wall chart, 2,000 entrants (page 1)": f"/c/{open_.slug}/events/{big.pk}/wallchart/",
+        "rounds, 2,000 entrants (round 1)": f"/c/{open_.slug}/events/{big.pk}/rounds/",
     }
 
 

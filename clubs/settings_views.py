@@ -19,7 +19,7 @@ from clubs.access import AuthedRequest, club_for_director, club_page_path
 from clubs.models import Club, NewcomerStart
 from clubs.night.forms import TiebreakOrderForm
 from ladder.changes import club_changed
-from ladder.pages.event_pages import club_order
+from ladder.pages.events.event_pages import club_order
 
 
 class PageSettingsForm(forms.ModelForm):

@@ -11,6 +11,7 @@ the table's ends, -800 and +800.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
@@ -33,8 +34,12 @@ def _hundredths(value: float) -> int:
     return int(Decimal(str(value)).scaleb(2).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+@functools.lru_cache(maxsize=1024)
 def dp(p: float) -> int:
-    """The rating difference for the fraction scored p (0 to 1), p rounded to hundredths."""
+    """The rating difference for the fraction scored p (0 to 1), p rounded to hundredths.
+
+    Kept per p: an event's fractions repeat (points in halves over a few games), and an
+    open of 2,000 players asks for one each."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"a fraction scored is between 0 and 1, not {p}")
     hundredths = _hundredths(p)

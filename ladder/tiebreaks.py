@@ -40,6 +40,7 @@ import enum
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
 
@@ -101,8 +102,9 @@ class Game:
     result: Result
 
 
-@dataclass(frozen=True)
-class _Round:
+class _Round(NamedTuple):
+    # A named tuple, not a frozen dataclass: an open of 284 players makes 2,500 of these on
+    # every event page, and a frozen dataclass's __init__ costs several times a tuple's.
     round: int
     opponent: int | None  # who was paired (a forfeit keeps it: 16.4.1, round robins)
     points: float
@@ -175,13 +177,14 @@ def _rounds(
     for game in games:
         last_round = max(last_round, game.round)
         white_points, black_points = RESULT_SCORES[game.result]
-        white = table.setdefault(game.white, Values(game.white))
+        # Not setdefault(…, Values(…)): that builds a Values for every game, found or not.
+        white = table.get(game.white) or table.setdefault(game.white, Values(game.white))
         white.seen.add(game.round)
         if game.black is None:
             voluntary = game.result not in _INVOLUNTARY_BYES
             white.rounds.append(_Round(game.round, None, white_points, voluntary, False, False))
             continue
-        black = table.setdefault(game.black, Values(game.black))
+        black = table.get(game.black) or table.setdefault(game.black, Values(game.black))
         black.seen.add(game.round)
         if game.result in _OVER_THE_BOARD:
             white_won, black_won = white_points > black_points, black_points > white_points
@@ -235,16 +238,13 @@ def _adjusted(values: Values, round_robin: bool) -> float:
     )
 
 
-def _cut(contributions: list[tuple[bool, float]], cuts: int) -> float:
-    """The sum left after removing the `cuts` lowest, each time a VUR's first (14.1, 14.2, 16.5)."""
-    vurs = sorted(c for c in contributions if c[0])
-    others = sorted(c for c in contributions if not c[0])
-    for _ in range(cuts):
-        if vurs:
-            vurs.pop(0)
-        elif others:
-            others.pop(0)
-    return sum(c for _, c in vurs) + sum(c for _, c in others)
+def _cuts(contributions: list[tuple[bool, float]], most: int) -> list[float]:
+    """The sums left after removing none, one, …, `most` of the contributions, each time the
+    lowest VUR's first (14.1, 14.2, 16.5): one sort for every Cut modifier."""
+    # Sorted once, VURs first and each part lowest first: removing from the front is
+    # removing the lowest VUR while there is one, then the lowest other contribution.
+    ordered = [c for _, c in sorted(contributions, key=lambda c: (not c[0], c[1]))]
+    return [sum(ordered[cuts:], 0.0) for cuts in range(most + 1)]
 
 
 def compute(
@@ -285,9 +285,7 @@ def compute(
                 score = _dummy(values.points, game_round, adjusted, rounds, rules)
             contributions.append((game_round.voluntary, score))
             sb += game_round.points * score
-        values.buchholz = sum(c for _, c in contributions)
-        values.buchholz_cut1 = _cut(contributions, 1)
-        values.buchholz_cut2 = _cut(contributions, 2)
+        values.buchholz, values.buchholz_cut1, values.buchholz_cut2 = _cuts(contributions, 2)
         values.sonneborn_berger = sb
 
     position = {player: index for index, player in enumerate(entrants)}

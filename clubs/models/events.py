@@ -62,8 +62,8 @@ class Event(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True)
     # Incremented on every saved edit; a save based on an older version is refused.
     edit_version = models.PositiveIntegerField(default=0)
-    # Opens this published event's results page and nothing else (ladder.web.views.shared_event),
-    # so sharing one event never shares the club's secret.
+    # Opens this published event's results pages and nothing else
+    # (ladder.web.event_views.shared_event), so sharing one event never shares the club's secret.
     share_token = models.CharField(
         max_length=64, default=new_share_token, unique=True, editable=False
     )

@@ -22,7 +22,7 @@ from clubs.night import changes, evening, rounds
 from clubs.night.forms import BoardResultForm
 from clubs.night.views import entrant_name, is_closed, night_for_director
 from ladder.labels.results import RESULT_LABELS
-from ladder.pages.event_tables import tiebreak_head_cells, tiebreak_text
+from ladder.pages.events.event_tables import tiebreak_head_cells, tiebreak_text
 from ladder.pages.page_texts import points_text
 from ladder.pages.tables import Formats
 

@@ -39,7 +39,7 @@ from clubs.night.evening import boards_of, lock_night, paired_rounds
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from ladder import tiebreaks
 from ladder.changes import club_changed
-from ladder.pages.event_pages import Tiebreaks, club_order, is_round_robin
+from ladder.pages.events.event_pages import Tiebreaks, club_order, is_round_robin
 from ladder.results import Result
 from ladder.rules.file_ranks import file_ranking
 

@@ -24,6 +24,7 @@ page's chart and the next event show that rating too.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
@@ -97,9 +98,16 @@ class EloSum:
     after: Decimal
 
 
+@functools.lru_cache(maxsize=256)
+def _plain_number(value: float) -> Decimal:
+    """plain(to_decimal(value)) of a K or a score: a few values (20, 40; 0 to 9 by halves)
+    repeat over every line of an event, so each is worked out once."""
+    return plain(to_decimal(value))
+
+
 def elo_sum(*, pre: float, k: float, actual: float, expected: float, post: float) -> EloSum:
     """The printed numbers of a club-ladder event (see the module's docstring)."""
-    k_printed, score = plain(to_decimal(k)), plain(to_decimal(actual))
+    k_printed, score = _plain_number(k), _plain_number(actual)
     true_expected, true_pre, true_post = to_decimal(expected), to_decimal(pre), to_decimal(post)
     for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
         before, after = rounded(true_pre, digits), rounded(true_post, digits)

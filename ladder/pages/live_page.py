@@ -1,7 +1,7 @@
 """A club night while it is played: the round on the boards and the standings so far, for
 the club's members under the club's own visibility and name rules.
 
-The standings are the event page's (ladder/pages/event_pages.py), from the results entered so
+The standings are the event page's (ladder/pages/events/event_pages.py), from the results entered so
 far; the boards of the round being played come from the club night's pairing
 (clubs.models.Board), with "playing" where no result is in yet.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from clubs.models import Event
 from clubs.night.evening import boards_of, paired_rounds
 from ladder.labels.results import RESULT_LABELS
-from ladder.pages.event_pages import EventPage, event_page
+from ladder.pages.events.event_pages import EventPage, event_page
 from ladder.roster.rosters import Roster
 
 

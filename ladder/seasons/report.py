@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from clubs.models import Club
 from ladder.files.export import ladder_rows
-from ladder.pages.event_pages import EventSummary, club_order, event_summaries, winners_of
+from ladder.pages.events.event_pages import EventSummary, club_order, event_summaries, winners_of
 from ladder.roster.rosters import Roster
 from ladder.seasons import reading, summary
 from ladder.seasons.dates import Season, season_of

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from ladder.pages import event_tables, player_tables, tables
+from ladder.pages import player_tables, tables
+from ladder.pages.events import event_tables
 
 register = template.Library()
 

@@ -193,3 +193,13 @@ def kept_or_built(
         page_cache.share(response, tag, public=public)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+def file_response(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:
+    """A download: the file, its name, and whether the ladder behind it is current."""
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    # A file has no room for a notice; scripts can tell from the header that the
+    # numbers are the last good ones while a replay is pending.
+    response["X-Ladder-Status"] = "current" if club.ladder_is_current else "recalculating"
+    return response

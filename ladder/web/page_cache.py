@@ -87,6 +87,9 @@ PAGE_QUERY_VALUES: dict[str, Container[str]] = {
     "kind": frozenset(Event.Kind.values),  # the events list's filter
     # The event page's standings after a round: a number of ours, never a visitor's text.
     "after": frozenset(str(n) for n in range(1, 100)),
+    # One round of an event's rounds page, and a page of a large event's rows (issue 27).
+    "round": frozenset(str(n) for n in range(1, 100)),
+    "page": frozenset(str(n) for n in range(1, 100)),
     # A player's page of one year (ladder.web.views.player_page): a year, never a visitor's text.
     "year": frozenset(str(n) for n in range(1900, 2201)),
     # A club night's live page that reloads itself, as the visitor asked (ladder.web.live_views).

@@ -4,7 +4,7 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 
 from django.urls import URLPattern, path
 
-from ladder.web import live_views, season_views, views
+from ladder.web import event_views, live_views, season_views, views
 
 CLUB_PAGES = [
     ("", views.club_page, "club_page"),
@@ -15,10 +15,12 @@ CLUB_PAGES = [
     ("players/", views.roster_page, "club_roster"),
     ("players/<int:player_id>/", views.player_page, "club_player"),
     ("events/", views.events_page, "club_events"),
-    ("events/<int:event_id>/", views.event_page, "club_event"),
+    ("events/<int:event_id>/", event_views.event_page, "club_event"),
+    ("events/<int:event_id>/rounds/", event_views.event_rounds_page, "club_event_rounds"),
+    ("events/<int:event_id>/wallchart/", event_views.event_wallchart, "club_event_wallchart"),
     ("events/<int:event_id>/live/", live_views.live_event, "club_event_live"),
-    ("events/<int:event_id>/results.trf", views.event_results_trf, "club_event_trf"),
-    ("events/<int:event_id>/results.csv", views.event_results_csv, "club_event_csv"),
+    ("events/<int:event_id>/results.trf", event_views.event_results_trf, "club_event_trf"),
+    ("events/<int:event_id>/results.csv", event_views.event_results_csv, "club_event_csv"),
     ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
     ("seasons/", season_views.seasons_page, "club_seasons"),
     ("seasons/<str:season>/", season_views.season_page, "club_season"),
@@ -28,7 +30,17 @@ urlpatterns: list[URLPattern] = [
     path("clubs/", views.directory, name="club_directory"),
     path("robots.txt", views.robots_txt, name="robots_txt"),
     path("sitemap.xml", views.sitemap_xml, name="sitemap"),
-    path("results/<str:share_token>/", views.shared_event, name="shared_event"),
+    path("results/<str:share_token>/", event_views.shared_event, name="shared_event"),
+    path(
+        "results/<str:share_token>/rounds/",
+        event_views.shared_event_rounds,
+        name="shared_event_rounds",
+    ),
+    path(
+        "results/<str:share_token>/wallchart/",
+        event_views.shared_event_wallchart,
+        name="shared_event_wallchart",
+    ),
 ]
 for suffix, view, name in CLUB_PAGES:
     urlpatterns += [

@@ -24,12 +24,9 @@ from clubs.access import (
     NOT_FOUND,
     AuthedRequest,
     club_for_director,
-    event_for_share_token,
 )
 from clubs.models import Club, Event, Player
 from ladder.changes import request_full_rebuild
-from ladder.files.event_export import event_csv, event_trf
-from ladder.files.event_export import file_name as export_file_name
 from ladder.files.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
@@ -38,7 +35,7 @@ from ladder.files.export import (
     seeding_rows,
     seeding_trf,
 )
-from ladder.pages import event_pages
+from ladder.pages.events import event_pages
 from ladder.pages.list_pages import ladder_list, roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown
 from ladder.pages.player_page import player_page as player_page_data
@@ -46,8 +43,7 @@ from ladder.pages.player_tables import player_chart
 from ladder.roster import rosters
 from ladder.rules import rating_rules
 from ladder.web import dated
-from ladder.web.club_view import Visit, club_view, kept_or_built, protect
-from ladder.web.language import use_club_language
+from ladder.web.club_view import Visit, club_view, file_response
 
 
 def _ladder(
@@ -86,7 +82,7 @@ def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
 @club_view(download="csv")
 def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit, dated.asked_day(visit.club, request.GET))
-    return _download(
+    return file_response(
         csv_text(public_ladder(rows), LADDER_FIELDS),
         "text/csv",
         f"{visit.club.slug}-ladder.csv",
@@ -114,27 +110,20 @@ def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
 @club_view(download="trf")
 def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
-    return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club)
+    return file_response(
+        seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club
+    )
 
 
 @club_view(download="csv")
 def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
     rows, _active = _ladder(request, visit)
-    return _download(
+    return file_response(
         csv_text(seeding_rows(rows), SEEDING_FIELDS),
         "text/csv",
         f"{visit.club.slug}-seeding.csv",
         visit.club,
     )
-
-
-def _download(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:
-    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    # A file has no room for a notice; scripts can tell from the header that the
-    # numbers are the last good ones while a replay is pending.
-    response["X-Ladder-Status"] = "current" if club.ladder_is_current else "recalculating"
-    return response
 
 
 @club_view()
@@ -220,63 +209,6 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             section="events",
             playing=list(playing.values("pk", "name", "date")),
         ),
-    )
-
-
-@club_view(free=True)
-def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    event = visit.club.events.published().filter(pk=event_id).first()
-    if event is None:
-        raise Http404(NOT_FOUND)
-    roster = rosters.load_roster(visit.club, visit.is_director)
-    after = event_pages.read_after(request.GET.get("after"))
-    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(request, "ladder/pages/event.html", visit.context(page=page, section="events"))
-
-
-@club_view(download="trf")
-def event_results_trf(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    """The event page's results as a TRF16 file, names as the page shows them."""
-    event = _published_event(visit, event_id)
-    text = event_trf(event, viewer_is_director=visit.is_director)
-    return _download(text, "text/plain", export_file_name(event, "trf"), visit.club)
-
-
-@club_view(download="csv")
-def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
-    event = _published_event(visit, event_id)
-    text = event_csv(event, viewer_is_director=visit.is_director)
-    return _download(text, "text/csv", export_file_name(event, "csv"), visit.club)
-
-
-def _published_event(visit: Visit, event_id: int) -> Event:
-    event = visit.club.events.published().filter(pk=event_id).first()
-    if event is None:
-        raise Http404(NOT_FOUND)
-    return event
-
-
-@require_safe
-def shared_event(request: HttpRequest, share_token: str) -> HttpResponse:
-    """One event's results by its own link: the page as any visitor sees it, with no way
-    to the club's other pages and nothing of the club's secret, never indexed. Free, like
-    every event's page."""
-    event = event_for_share_token(share_token)
-    use_club_language(request, event.club.language)
-    # Not open and not a director: names as the public sees them, and no player links.
-    visit = Visit(event.club, is_director=False, page_active=False, base="")
-    page = kept_or_built(_shared_event_page, request, visit, download=False, event=event)
-    return protect(page, noindex=True)
-
-
-def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> HttpResponse:
-    roster = rosters.load_roster(visit.club, viewer_is_director=False)
-    after = event_pages.read_after(request.GET.get("after"))
-    page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(
-        request,
-        "ladder/pages/shared_event.html",
-        visit.context(page=page, noindex=True, shared=True),
     )
 
 

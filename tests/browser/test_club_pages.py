@@ -95,8 +95,9 @@ def all_violations(page) -> list[str]:
 def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
     browser, live_server, demo, language, width
 ):
-    """The event page (a Swiss, its standings after a round, a round robin with its
-    crosstable) and the list of events: axe finds nothing at all, in English and Hindi."""
+    """The event page (a Swiss, its standings after a round, its rounds and wall chart, a
+    round robin with its crosstable) and the list of events: axe finds nothing at all, in
+    English and Hindi."""
     players = list(demo.players.on_ladder().in_ladder_order()[:5])
     pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
     with transaction.atomic():
@@ -110,6 +111,8 @@ def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
     urls = [
         f"/c/demo/events/{swiss.pk}/",
         f"/c/demo/events/{swiss.pk}/?after=2",
+        f"/c/demo/events/{swiss.pk}/rounds/",
+        f"/c/demo/events/{swiss.pk}/wallchart/",
         f"/c/demo/events/{robin.pk}/",
         "/c/demo/events/",
     ]

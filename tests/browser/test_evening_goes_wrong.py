@@ -157,9 +157,9 @@ def test_an_evening_that_goes_wrong_at_phone_width(browser, live_server):
     p.wait_for_url(re.compile(rf"/events/{event.pk}/$"))
     assert Event.objects.get(pk=event.pk).status == Event.Status.PUBLISHED
 
-    # The event page and both exports hold the corrected result, each game once.
+    # The event's rounds and both exports hold the corrected result, each game once.
     white, black = corrected.white.player.name, corrected.black.player.name
-    p.goto(f"/c/{club.slug}/events/{event.pk}/")
+    p.goto(f"/c/{club.slug}/events/{event.pk}/rounds/")
     first_round = p.locator("[aria-labelledby=round-1] tbody tr", has_text=white)
     assert first_round.count() == 1
     assert re.search(rf"{white}\s+1–0\s+{black}", first_round.inner_text()), (

@@ -51,6 +51,8 @@ def test_no_club_page_is_wider_than_a_phone(tab, demo):
         f"/c/demo/players/{player.pk}/",
         "/c/demo/events/",
         f"/c/demo/events/{swiss.pk}/",
+        f"/c/demo/events/{swiss.pk}/rounds/",
+        f"/c/demo/events/{swiss.pk}/wallchart/",
         f"/c/demo/events/{robin.pk}/",
         "/c/demo/how-ratings-work/",
     ]:
@@ -61,7 +63,8 @@ def test_no_club_page_is_wider_than_a_phone(tab, demo):
 @pytest.mark.parametrize("table", ["standings", "wallchart", "events"])
 def test_the_names_stay_in_view_while_a_table_scrolls(tab, demo, table):
     swiss = demo.events.published().filter(rated=True).first()
-    tab.goto("/c/demo/events/" if table == "events" else f"/c/demo/events/{swiss.pk}/")
+    pages = {"events": "/c/demo/events/", "wallchart": f"/c/demo/events/{swiss.pk}/wallchart/"}
+    tab.goto(pages.get(table, f"/c/demo/events/{swiss.pk}/"))
     scroller = tab.locator(f"div.scroll:has(> table.{table})").first
     name = tab.locator(f"table.{table} tbody tr").first.locator(":scope > :nth-child(2)")
     before = name.bounding_box()

@@ -42,8 +42,16 @@ def url(club: Club, suffix: str = "", secret: str | None = None) -> str:
 
 
 def every_page(club: Club, player: Player, event) -> list[str]:
-    # The event has two rounds: ?after=1 is its standings after the first.
-    return [*PAGES, f"players/{player.pk}/", f"events/{event.pk}/", f"events/{event.pk}/?after=1"]
+    # The event has two rounds: ?after=1 is its standings after the first. Its rounds and
+    # its wall chart (a Swiss) are pages of their own (issue 27).
+    return [
+        *PAGES,
+        f"players/{player.pk}/",
+        *(f"events/{event.pk}/{part}" for part in EVENT_PARTS),
+    ]
+
+
+EVENT_PARTS = ["", "?after=1", "rounds/", "rounds/?round=2", "wallchart/"]
 
 
 def populate(club: Club) -> tuple[list[Player], object]:
@@ -258,7 +266,8 @@ def test_director_only_wrong_secret_and_missing_clubs_give_the_same_404(client, 
     hidden, hidden_player, hidden_event = clubs["director"]
     unlisted, unlisted_player, unlisted_event = clubs["unlisted"]
     _public, _public_player, _public_event = clubs["public"]
-    for page in [*PAGES, "players/{player}/", "events/{event}/"]:
+    events = ["events/{event}/", "events/{event}/rounds/", "events/{event}/wallchart/"]
+    for page in [*PAGES, "players/{player}/", *events]:
         missing = client.get(
             reverse("club_page", args=["no-such-club"])
             + page.format(player=hidden_player.pk, event=hidden_event.pk)
@@ -461,34 +470,43 @@ def test_every_event_has_its_own_results_link_unlike_the_club_secret(clubs):
 
 def test_an_events_own_link_opens_its_results_and_nothing_else(client, clubs):
     unlisted, player, event = clubs["unlisted"]
-    response = client.get(shared_url(event))
-    assert response.status_code == 200
-    html = text_of(response)
-    assert event.name in html and "Henk Bos" in html and "Standings" in html
-    assert unlisted.secret not in html
-    links = re.findall(r'href="([^"]*)"', html)
-    assert not [link for link in links if link.startswith(f"/c/{unlisted.slug}")], links
-    assert response["X-Robots-Tag"] == "noindex, nofollow"
-    assert response["Referrer-Policy"] == "no-referrer"
-    assert '<meta name="robots" content="noindex">' in html
+    # The event page, and its rounds and wall chart by the same link (issue 27).
+    for part, heading in [("", "Standings"), ("rounds/", "Round 2"), ("wallchart/", "Rd 2")]:
+        response = client.get(shared_url(event) + part)
+        assert response.status_code == 200, part
+        html = text_of(response)
+        assert event.name in html and "Henk Bos" in html and heading in html, part
+        assert unlisted.secret not in html, part
+        links = re.findall(r'href="([^"]*)"', html)
+        assert not [link for link in links if link.startswith(f"/c/{unlisted.slug}")], links
+        assert response["X-Robots-Tag"] == "noindex, nofollow", part
+        assert response["Referrer-Policy"] == "no-referrer", part
+        assert '<meta name="robots" content="noindex">' in html, part
+    # The event page's links to them stay under the event's own link.
+    html = text_of(client.get(shared_url(event)))
+    assert 'href="rounds/?round=1"' in html and 'href="wallchart/"' in html
     for page in ["players/", "events/", "ladder.json", f"players/{player.pk}/"]:
         assert client.get(shared_url(event) + page).status_code == 404, page
 
 
 def test_an_events_own_link_names_juniors_by_initials(client, clubs, owner):
+    parts = ["", "rounds/", "wallchart/"]
     for visibility in ("public", "unlisted"):
         club, _player, event = clubs[visibility]
-        html = text_of(client.get(shared_url(event)))
-        assert "J. B." in html and "Jasper" not in html and "Bakker" not in html
-        assert "Lotte Smit" in html  # her family agreed
+        for part in parts:
+            html = text_of(client.get(shared_url(event) + part))
+            assert "J. B." in html and "Jasper" not in html and "Bakker" not in html, part
+            assert "Lotte Smit" in html, part  # her family agreed
     club, _player, event = clubs["unlisted"]
     Club.objects.filter(pk=club.pk).update(name_display=Club.NameDisplay.INITIALS)
-    html = text_of(client.get(shared_url(event)))
-    for word in ["Jasper", "Lotte", "Henk", "Ingrid", "Bakker", "Smit", "Bos", "Dekker"]:
-        assert word not in html, word
+    for part in parts:
+        html = text_of(client.get(shared_url(event) + part))
+        for word in ["Jasper", "Lotte", "Henk", "Ingrid", "Bakker", "Smit", "Bos", "Dekker"]:
+            assert word not in html, (part, word)
     # Shared by a director, it shows what everyone else sees, not the director's full names.
     client.force_login(owner)
-    assert "Jasper" not in text_of(client.get(shared_url(event)))
+    for part in parts:
+        assert "Jasper" not in text_of(client.get(shared_url(event) + part)), part
 
 
 def test_a_wrong_old_or_withdrawn_results_link_is_the_same_404(client, clubs, owner):
@@ -508,9 +526,10 @@ def test_a_wrong_old_or_withdrawn_results_link_is_the_same_404(client, clubs, ow
     deleted = make_event(unlisted, [(1, player, Player.objects.filter(club=unlisted)[1], W)])
     Event.objects.filter(pk=deleted.pk).update(deleted_at=timezone.now())
     for gone in [old, shared_url(draft), shared_url(deleted), shared_url(hidden_event)]:
-        answer = client.get(gone)
-        assert answer.status_code == 404, gone
-        assert answer.content == missing.content, gone
+        for part in ["", "rounds/", "wallchart/"]:
+            answer = client.get(gone + part)
+            assert answer.status_code == 404, gone + part
+            assert answer.content == missing.content, gone + part
     assert client.get(shared_url(event)).status_code == 200
 
 

@@ -80,11 +80,14 @@ route("billing:subscribe", "owner", "POST")
 route("billing:portal", "owner", "POST")
 
 route("shared_event", "link", "GET")
+route("shared_event_rounds", "link", "GET")
+route("shared_event_wallchart", "link", "GET")
 
 for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
              "club_seeding_csv", "club_roster", "club_player", "club_events",
-             "club_event", "club_event_trf", "club_event_csv", "club_event_live",
-             "club_rating_rules", "club_seasons", "club_season"):  # fmt: skip
+             "club_event", "club_event_rounds", "club_event_wallchart", "club_event_trf",
+             "club_event_csv", "club_event_live", "club_rating_rules", "club_seasons",
+             "club_season"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 

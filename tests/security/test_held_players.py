@@ -29,7 +29,15 @@ HELD = "Zebulon Quarrie"
 HELD_INITIALS = "Z. Q."
 LANGUAGES = ("en", "nl", "de", "hi")
 # Every route a visitor without an account can reach, beside the club pages themselves.
-OPEN_ROUTES = ("home", "club_directory", "robots_txt", "sitemap", "shared_event")
+OPEN_ROUTES = (
+    "home",
+    "club_directory",
+    "robots_txt",
+    "sitemap",
+    "shared_event",
+    "shared_event_rounds",
+    "shared_event_wallchart",
+)
 
 
 def held_world(name_display: str, visibility: str) -> dict:

@@ -16,7 +16,7 @@ from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Pla
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
-from ladder.pages.event_pages import event_page
+from ladder.pages.events.event_rounds import rounds_page
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
 from tests.factories import make_club
@@ -77,7 +77,8 @@ def test_the_bye_is_numbered_last_on_the_event_page_too(signed_in, club, roster)
     # Results come in board 2 first: the games are stored after the bye's, out of order.
     night_rounds.enter_result(event.pk, 1, 2, Result.DRAW, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
-    page = event_page(event, load_roster(club, viewer_is_director=True), "?")
+    # The rounds board by board are the event's rounds page since issue 27.
+    page = rounds_page(event, load_roster(club, viewer_is_director=True), "?")
     ((_round, boards),) = page.rounds
     sheet = evening.boards_of(event, 1)
     assert [b.white.entry_id for b in boards] == [b.white_id for b in sheet]

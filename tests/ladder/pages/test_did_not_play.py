@@ -50,10 +50,12 @@ def rows_of(html: str, table: str) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("table", ["standings", "wallchart"])
-def test_an_entrant_without_a_game_over_the_board_did_not_play(client, swiss, table):
+@pytest.mark.parametrize(
+    ("page", "table"), [("club_event", "standings"), ("club_event_wallchart", "wallchart")]
+)
+def test_an_entrant_without_a_game_over_the_board_did_not_play(client, swiss, page, table):
     club, event = swiss
-    html = client.get(reverse("club_event", args=[club.slug, event.pk])).content.decode()
+    html = client.get(reverse(page, args=[club.slug, event.pk])).content.decode()
     rows = rows_of(html, table)
     absent = {name for name, text in rows.items() if "(did not play)" in text}
     # Cid won by forfeit but drew Ann over the board; Bob's bye is no game, his win is.

@@ -185,7 +185,7 @@ def test_the_bye_is_numbered_last_alike_on_the_sheet_the_live_page_and_the_event
     assert name in rows[-1]
     night_rounds.enter_round_results(event.pk, 1, [Result.DRAW, Result.WHITE_WIN], None)
     night_rounds.publish_night(event.pk, None)
-    page = client.get(url(public, f"events/{event.pk}/")).content.decode()
+    page = client.get(url(public, f"events/{event.pk}/rounds/")).content.decode()
     first_round = body_rows(page, 'id="round-1"')
     assert len(first_round) == 3 and name in first_round[-1]
     assert first_round[-1].startswith('<td class="num">3</td>')

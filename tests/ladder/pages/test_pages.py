@@ -351,8 +351,8 @@ def test_the_event_page_counts_byes_and_forfeits_in_the_standings(client, public
     ]
 
 
-def test_the_event_page_lists_every_round(client, public, history):
-    response = client.get(url(public, f"events/{history['swiss'].pk}/"))
+def test_the_events_rounds_page_lists_every_round(client, public, history):
+    response = client.get(url(public, f"events/{history['swiss'].pk}/rounds/"))
     rounds = [rows[1:] for rows in tables(response, "round")]
     assert rounds == [
         [["1", "Ann Alder", "1–0", "Bob Birch"], ["2", "Cid Cedar", "½–½", "Dee Dogwood"]],
@@ -808,7 +808,7 @@ def test_a_variant_game_shows_its_variant_on_the_event_page_and_why_it_did_not_c
     event.games.filter(round=2).update(variant="Chess960")
     replay(public)
 
-    response = client.get(url(public, f"events/{event.pk}/"))
+    response = client.get(url(public, f"events/{event.pk}/rounds/"))
     first, second = tables(response, "round")
     assert first[1][2] == "1–0"
     assert second[1][2] == "1–0 · Chess960, not standard chess: never rated"

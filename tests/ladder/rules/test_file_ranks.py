@@ -15,7 +15,7 @@ from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
 from ladder.changes import club_changed
 from ladder.files.event_export import event_trf
-from ladder.pages.event_pages import first_place
+from ladder.pages.events.event_pages import first_place
 from ladder.results import Result
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from clubs.audit.sentences import sentences
 from clubs.models import AuditEntry, Club, Event, Player
-from ladder.pages.event_pages import event_page
+from ladder.pages.events.event_pages import event_page
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster.rosters import load_roster

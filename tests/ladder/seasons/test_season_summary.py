@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from clubs.models import Event, Game, Player
 from ladder.models import PlayerEventResult
-from ladder.pages.event_pages import event_page
+from ladder.pages.events.event_pages import event_page
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster.rosters import load_roster

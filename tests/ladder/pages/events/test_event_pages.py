@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Entry, Event, Game, Player
 from ladder.changes import club_changed
-from ladder.pages.event_pages import Tiebreaks, first_place, read_after, round_robin
+from ladder.pages.events.event_pages import Tiebreaks, first_place, read_after, round_robin
 from ladder.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER
 from tests.factories import make_club, make_event
@@ -92,9 +92,12 @@ def test_the_standings_after_a_round_count_only_the_games_up_to_it(client, publi
     assert all(len(row) == 12 for row in standings)  # five tie-breaks, a perf., no change
     # The performance after round 1: Cid drew Bob (1400) -> 1400 + 0; 1543 in the end.
     assert standings[2][-1] == "1400"
-    # The rest of the page is the whole event's.
-    assert len(tables(response, "round")) == 3
-    assert '<strong aria-current="page">1</strong>' in response.content.decode()
+    # The links to the rounds (their own page) are the whole event's.
+    html = response.content.decode()
+    rounds = ["rounds/?round=1", "rounds/?round=2", "rounds/?round=3", "rounds/"]
+    assert re.findall(r'href="(rounds/[^"]*)"', html) == rounds
+    assert len(tables(client.get(event_url(public, swiss["event"], "rounds/")), "round")) == 3
+    assert '<strong aria-current="page">1</strong>' in html
 
 
 def test_the_tie_breaks_after_a_round_are_those_of_the_games_up_to_it(client, public, swiss):
@@ -265,7 +268,9 @@ def test_every_name_on_the_event_page_links_to_the_players_page(client, public, 
     html = response.content.decode()
     ann = swiss["ann"]
     link = f'<a href="/c/knights/players/{ann.pk}/">Ann Alder</a>'
-    boards = re.findall(r'<table class="round">.*?</table>', html, re.S)
+    rounds = client.get(event_url(public, swiss["event"], "rounds/")).content.decode()
+    boards = re.findall(r'<table class="round">.*?</table>', rounds, re.S)
+    assert len(boards) == 3
     assert all(link in board for board in boards)  # Ann played in every round
     standings = re.search(r'<table class="standings">.*?</table>', html, re.S).group(0)
     assert link in standings
@@ -287,7 +292,11 @@ def test_an_unconfirmed_entrant_is_named_but_not_linked(client, public, swiss):
     Game.objects.create(event=event, round=2, white=stranger, black=ann_entry, result=D)
     html = client.get(event_url(public, event)).content.decode()
     assert "<td>unconfirmed player</td>" in html
-    assert html.count(f'href="/c/knights/players/{swiss["ann"].pk}/"') >= 3
+    rounds = client.get(event_url(public, event, "rounds/")).content.decode()
+    assert "<td>unconfirmed player</td>" in rounds
+    link = f'href="/c/knights/players/{swiss["ann"].pk}/"'
+    assert html.count(link) == 1  # the standings (no replay: no rating changes)
+    assert rounds.count(link) == 2  # both of her boards
 
 
 def test_an_events_own_link_names_everyone_without_links(client, public, swiss):

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ladder.labels.tiebreaks import TIEBREAK_LABELS
-from ladder.pages.event_pages import Board, EventPage, EventSummary, Standing, Winner
-from ladder.pages.event_ratings import RatingLine
+from ladder.pages.events.event_pages import EventPage, EventSummary, Standing, Winner
+from ladder.pages.events.event_ratings import RatingLine
+from ladder.pages.events.event_rounds import Board
+from ladder.pages.events.wallchart import cell_text
 from ladder.pages.explain import (
     EXPECTED_DIGITS,
     ChangeSum,
-    change_sum,
-    elo_sum,
     hsb_sum,
     rounded,
     to_decimal,
@@ -31,7 +31,6 @@ from ladder.pages.explain import (
 from ladder.pages.live_page import LivePage
 from ladder.pages.player_page import ClubRules
 from ladder.pages.tables import DASH, Formats, player_link
-from ladder.pages.wallchart import cell_text
 from ladder.tiebreaks import Tiebreak
 
 # Winners shown by name; more than this share first place and the list says how many.
@@ -282,20 +281,17 @@ def changes_body(
 def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
     """The expected score as the row prints it, and the row's sum written out (a dash for a
     row without counted games or without a formula)."""
-    plain_expected = f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
     if not r.games_counted:
-        return plain_expected, DASH
-    if r.k is not None:
-        e = elo_sum(
-            pre=r.pre_rating, k=r.k, actual=r.actual, expected=r.expected, post=r.post_rating
-        )
+        return _plain_expected(r, f), DASH
+    e = r.elo
+    if e is not None:
         worked = (
             f"{f.exact(e.k)} × ({f.exact(e.score)} − {f.exact(e.expected)}) "
             f"= {f.exact_signed(e.change)}"
         )
         return f.exact(e.expected), escape(worked)
     if rules.policy != "hsb":
-        return plain_expected, DASH
+        return _plain_expected(r, f), DASH
     h = hsb_sum(
         pre=r.pre_rating,
         actual=r.actual,
@@ -307,7 +303,7 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
         bonus=rules.hsb_bonus if rules.hsb_bonus is not None else 0,
     )
     if h is None:
-        return plain_expected, DASH
+        return _plain_expected(r, f), DASH
     worked = (
         f"{h.factor} × ({f.exact(h.score)} − {h.games} × {f.exact(h.p)}) + {h.bonus} "
         f"= {f.exact_signed(Decimal(h.change))}"
@@ -318,16 +314,14 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
     return f.exact(h.games * h.p), escape(worked)
 
 
+def _plain_expected(r: RatingLine, f: Formats) -> str:
+    """The expected score of a row without a written sum, to four decimals."""
+    return f.exact(rounded(to_decimal(r.expected), EXPECTED_DIGITS))
+
+
 def _printed(r: RatingLine) -> ChangeSum:
     """Before, change and after as the player page prints them, so that they add up."""
-    return change_sum(
-        pre=r.pre_rating,
-        post=r.post_rating,
-        change=r.change,
-        k=r.k,
-        actual=r.actual,
-        expected=r.expected,
-    )
+    return r.printed
 
 
 def live_boards_body(live: LivePage, base: str, link: bool) -> SafeString:

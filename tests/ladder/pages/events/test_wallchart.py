@@ -16,15 +16,15 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
-from ladder.pages.event_pages import event_page
-from ladder.pages.wallchart import WallGame, cell_text, wall_chart
+from ladder.pages.events.event_pages import event_page
+from ladder.pages.events.wallchart import WallGame, cell_text, wall_chart
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
 from tests.factories import make_club, make_event
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
+CORPUS = Path(__file__).resolve().parents[5] / "shared" / "trf-corpus"
 CORPUS_FILES = sorted(CORPUS.glob("*.trf")) if CORPUS.is_dir() else []
 
 
@@ -89,11 +89,13 @@ def points(shown: str) -> Fraction:
 
 
 def chart_of(client, club: Club, event: Event) -> tuple[list[str], list[list[str]]] | None:
-    """The chart's heads and rows as the page prints them (cell texts)."""
-    html = client.get(reverse("club_event", args=[club.slug, event.pk])).content.decode()
-    found = CHART.search(html)
-    if found is None:
+    """The chart's heads and rows as its page prints them (cell texts); None when the event
+    has no wall chart (its page is not found)."""
+    response = client.get(reverse("club_event_wallchart", args=[club.slug, event.pk]))
+    if response.status_code == 404:
         return None
+    found = CHART.search(response.content.decode())
+    assert found is not None
     head = [text(c) for c in CELL.findall(found["head"])]
     rows = [[text(c) for c in CELL.findall(row)] for row in ROW.findall(found["rows"])]
     return head, rows
@@ -103,7 +105,7 @@ def check_chart(head: list[str], rows: list[list[str]], event: Event) -> int:
     """Every cell against the event's stored games; every row's cells against its points.
     Rows are matched to entries through the page builder's standings (an entrant left
     without a player has no link to tell them apart). Returns the game cells checked."""
-    built = event_page(event, load_roster(event.club, False), "unconfirmed player")
+    built = event_page(event, load_roster(event.club, False), "unconfirmed player", wallchart=True)
     assert built.wallchart is not None
     entry_of_rank = {row.rank: s.entry_id for s, row in built.wallchart}
     # An entrant without a game over the board is marked so beside the name.

@@ -1,24 +1,32 @@
-"""The event page (standings, standings after each round, rounds, crosstable, rating changes,
-performance ratings) and the list of events with their winners."""
+"""The event page (standings, standings after each round, crosstable, rating changes,
+performance ratings), the wall chart of its own page, and the list of events with their
+winners. The rounds board by board are ladder.pages.events.event_rounds."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from django.db.models import Count, F, QuerySet
 
-from clubs.models import ROUND_ROBINS, Club, Event, Game
+from clubs.models import Club, Event, Game
 from ladder import performance, tiebreaks
-from ladder.labels.results import RESULT_LABELS
-from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
-from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
+from ladder.pages.events.event_ratings import RatingLine, rating_lines, with_opponent_ratings
+
+# Tiebreaks, club_order, is_round_robin, read_after and round_robin are used from here too.
+from ladder.pages.events.event_rules import BOARDS_ON_ONE_PAGE, ROWS_PER_PAGE
+from ladder.pages.events.event_rules import GameRow as GameRow
+from ladder.pages.events.event_rules import Tiebreaks as Tiebreaks
+from ladder.pages.events.event_rules import club_order as club_order
+from ladder.pages.events.event_rules import is_round_robin as is_round_robin
+from ladder.pages.events.event_rules import read_after as read_after
+from ladder.pages.events.event_rules import round_robin as round_robin
+from ladder.pages.events.wallchart import WallRow, wall_chart
+from ladder.pages.page_texts import points_text, score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
-from ladder.pages.wallchart import WallRow, wall_chart
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.roster.rosters import Roster
 from ladder.rules.file_ranks import file_order, file_ranking
@@ -47,14 +55,6 @@ class Standing:
         return points_text(self.points)
 
 
-@dataclass(frozen=True)
-class Board:
-    number: int
-    white: Standing
-    black: Standing | None
-    result: str
-
-
 # One crosstable row: the player and, per column, the symbols of their games against that
 # column's player in round order ("1", "½", "0", "+", "−", "*"); None on the diagonal.
 CrosstableRow = tuple[Standing, list[tuple[str, ...] | None]]
@@ -64,7 +64,6 @@ CrosstableRow = tuple[Standing, list[tuple[str, ...] | None]]
 class EventPage:
     event: Event
     standings: list[Standing]  # after round `after`, or the final standings
-    rounds: list[tuple[int, list[Board]]]
     crosstable: list[CrosstableRow] | None
     rating_changes: list[Standing]
     after: int | None = None  # None: the final standings
@@ -78,10 +77,30 @@ class EventPage:
     hides_tiebreaks: bool = False
     # What the rating-changes table's written sums need of the club's rating settings.
     club_rules: ClubRules | None = None
-    # A Swiss event's wall chart (ladder.pages.wallchart): its rounds, and each final standing
-    # with its row. None for a round robin, which has its crosstable.
+    # A Swiss event's wall chart (ladder.pages.events.wallchart), on its own page: its rounds, and
+    # each final standing with its row. None for a round robin, which has its crosstable, and
+    # on the event page.
     wallchart_rounds: Sequence[int] = ()
     wallchart: list[tuple[Standing, WallRow]] | None = None
+    # Whether the event has a wall chart (a Swiss with games), built or not.
+    has_wallchart: bool = False
+    # The rounds with a game, each on the rounds' own page (ladder.pages.events.event_rounds), and
+    # whether that page may show them all at once (event_rules.BOARDS_ON_ONE_PAGE).
+    rounds_played: tuple[int, ...] = ()
+    rounds_fit_one_page: bool = True
+    # The rows shown of the standings, rating changes and wall chart (`paged`): page `page_no`
+    # of `pages`, each of event_rules.ROWS_PER_PAGE of the `rows` entrants.
+    page_no: int = 1
+    pages: int = 1
+    rows: int = 0
+
+    @property
+    def page_links(self) -> list[tuple[int, int, int]]:
+        """Each page's number and its first and last row (rank order), for the pager."""
+        return [
+            (number, first + 1, min(first + ROWS_PER_PAGE, self.rows))
+            for number, first in enumerate(range(0, self.rows, ROWS_PER_PAGE), start=1)
+        ]
 
     @property
     def rated(self) -> bool:
@@ -98,55 +117,51 @@ class EventPage:
         return list(range(1, self.last_round))
 
 
-# (round, white entry, black entry or None, result code, variant)
-GameRow = tuple[int, int, int | None, str, str]
-
-# ?after= as the page accepts it: a plain number, at most four digits (int() would also read
-# "٣" or " 3", which no link of ours ever writes).
-_ROUND_PARAM = re.compile(r"[1-9][0-9]{0,3}")
-
-
-def read_after(value: str | None) -> int | None:
-    """The round of ?after=, or None (the final standings) for anything else."""
-    if value is None or not _ROUND_PARAM.fullmatch(value):
-        return None
-    return int(value)
-
-
-def club_order(club: Club) -> Sequence[tiebreaks.Tiebreak]:
-    """The tie-breaks the club's standings use, in its order (FIDE's default when it chose
-    none; a stored order this version cannot read, too, rather than a broken page)."""
-    try:
-        return tiebreaks.parse_order(club.tiebreak_order or [])
-    except ValueError:
-        return tiebreaks.DEFAULT_ORDER
-
-
-def event_page(
-    event: Event, roster: Roster, unconfirmed: str, after: int | None = None
-) -> EventPage:
-    """The page of `event`; with `after`, its standings after that round (a round outside
-    the event's, or its last, gives the final standings)."""
-    entries = list(event.entries.values_list("id", "player_id", "start_rank", "rank_in_file"))
+def entrants(
+    event: Event, roster: Roster, unconfirmed: str
+) -> dict[int, tuple[int | None, str, int, int | None]]:
+    """Each entry's player (None when the page may not link them), shown name, start rank and
+    rank in the tournament file, by entry id."""
+    entries = event.entries.values_list("id", "player_id", "start_rank", "rank_in_file")
     # A player the roster leaves out (held: a club night's newcomer on its live page) is
     # neither named nor linked.
-    people = {
+    return {
         entry_id: (
             player_id if player_id in roster.names else None,
             roster.names.get(player_id, unconfirmed) if player_id else unconfirmed,
             start_rank or 0,
+            file_rank,
         )
-        for entry_id, player_id, start_rank, _file_rank in entries
+        for entry_id, player_id, start_rank, file_rank in entries
     }
-    file_ranks = {entry_id: file_rank for entry_id, _p, _s, file_rank in entries}
-    # A club night's games in board order, its bye last as on the pairing sheet and the
-    # live page (a bye's game is made when the round is paired, before any board's result);
-    # games without a board (an upload, a requested bye) in the order they were stored.
-    games: list[GameRow] = list(
+
+
+def event_games(event: Event) -> list[GameRow]:
+    """A club night's games in board order, its bye last as on the pairing sheet and the
+    live page (a bye's game is made when the round is paired, before any board's result);
+    games without a board (an upload, a requested bye) in the order they were stored."""
+    return list(
         event.games.order_by("round", F("board__number").asc(nulls_last=True), "id").values_list(
             "round", "white_id", "black_id", "result", "variant"
         )
     )
+
+
+def event_page(
+    event: Event,
+    roster: Roster,
+    unconfirmed: str,
+    after: int | None = None,
+    *,
+    wallchart: bool = False,
+) -> EventPage:
+    """The page of `event`; with `after`, its standings after that round (a round outside
+    the event's, or its last, gives the final standings). With `wallchart`, a Swiss event's
+    wall chart too (its own page: ladder.web.views.event_wallchart)."""
+    found = entrants(event, roster, unconfirmed)
+    people = {entry: (player, name, start) for entry, (player, name, start, _f) in found.items()}
+    file_ranks = {entry_id: file_rank for entry_id, (_p, _n, _s, file_rank) in found.items()}
+    games = event_games(event)
     ratings = rating_lines(event)
     rating_rules = club_rules(event.club)
     if rating_rules.policy == "hsb" and ratings:
@@ -166,22 +181,6 @@ def event_page(
     shown = final
     if after is not None:
         shown = _standings(people, [g for g in games if g[0] <= after], ratings, rules)
-
-    by_entry = {s.entry_id: s for s in final}
-    rounds: dict[int, list[Board]] = defaultdict(list)
-    cells: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for round_no, white_id, black_id, result_code, variant in games:
-        result = Result(result_code)
-        white, black = by_entry[white_id], by_entry[black_id] if black_id else None
-        if black_id is not None:
-            white_score, black_score = result.scores
-            cells[white_id, black_id].append(score_symbol(result, white_score, black_score))
-            cells[black_id, white_id].append(score_symbol(result, black_score, white_score))
-        shown_result = str(RESULT_LABELS[result].text)
-        if variant:
-            shown_result = VARIANT_TEXT % {"result": shown_result, "variant": variant}
-        rounds[round_no].append(Board(len(rounds[round_no]) + 1, white, black, shown_result))
-
     order = rules.order
     hides_tiebreaks = False
     if in_file_order is not None and after is None and not _ties_agree(final):
@@ -197,8 +196,7 @@ def event_page(
     page = EventPage(
         event=event,
         standings=shown,
-        rounds=sorted(rounds.items()),
-        crosstable=_crosstable(final, cells) if rules.round_robin else None,
+        crosstable=_crosstable(final, games) if rules.round_robin else None,
         rating_changes=changes,
         after=after,
         last_round=last_round,
@@ -206,12 +204,33 @@ def event_page(
         ranks_from_file=in_file_order is not None and after is None,
         hides_tiebreaks=hides_tiebreaks,
         club_rules=rating_rules,
+        has_wallchart=not rules.round_robin and bool(games),
+        rounds_played=tuple(sorted({g[0] for g in games})),
+        rounds_fit_one_page=len(games) <= BOARDS_ON_ONE_PAGE,
     )
-    if rules.round_robin or not games:
+    if not wallchart or not page.has_wallchart:
         return page
     chart_rounds, chart_rows = wall_chart([s.entry_id for s in final], games)
     chart = list(zip(final, chart_rows, strict=True))
     return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
+
+
+def paged(page: EventPage, number: int | None) -> EventPage:
+    """Page `number` (the first for None or one past the last) of the standings, the rating
+    changes and the wall chart, ROWS_PER_PAGE rows each."""
+    rows = len(page.standings)
+    pages = max(1, -(-rows // ROWS_PER_PAGE))
+    number = number if number is not None and 1 <= number <= pages else 1
+    cut = slice((number - 1) * ROWS_PER_PAGE, number * ROWS_PER_PAGE)
+    return replace(
+        page,
+        standings=page.standings[cut],
+        rating_changes=page.rating_changes[cut],
+        wallchart=page.wallchart[cut] if page.wallchart is not None else None,
+        page_no=number,
+        pages=pages,
+        rows=rows,
+    )
 
 
 def _ties_agree(in_file_order: list[Standing]) -> bool:
@@ -250,41 +269,50 @@ def _standings(
         entry_id: Standing(entry_id, player_id, name, start_rank)
         for entry_id, (player_id, name, start_rank) in people.items()
     }
-    for _round, white_id, black_id, result_code, _variant in games:
-        result = Result(result_code)
-        white, black = entries[white_id], entries[black_id] if black_id else None
-        white_score, black_score = result.scores
+    # Each game read once into the tie-breaks' form, which the performances share.
+    parsed: list[tiebreaks.Game] = []
+    standard: list[tiebreaks.Game] = []
+    for round_no, white_id, black_id, result_code, variant in games:
+        result, white_score, black_score, kind = _RESULT_FACTS[result_code]
+        game = tiebreaks.Game(round_no, white_id, black_id, result)
+        parsed.append(game)
+        if not variant:
+            standard.append(game)
+        white = entries[white_id]
         white.points += white_score
-        _tally(white, result)
-        if black is not None:
+        _tally(white, kind)
+        if black_id is not None:
+            black = entries[black_id]
             black.points += black_score
-            _tally(black, result)
+            _tally(black, kind)
     # Against the opponents' ratings before the event, in standard chess only: a variant
     # says nothing of strength at chess (performance.event_performances leaves out the rest).
     lines = {
         s.entry_id: ratings.get(s.player_id) if s.player_id else None for s in entries.values()
     }
     before = {entry: line.pre_rating if line else None for entry, line in lines.items()}
-    performances = performance.event_performances(
-        (tiebreaks.Game(r, w, b, Result(code)) for r, w, b, code, variant in games if not variant),
-        before,
-    )
+    performances = performance.event_performances(standard, before)
     for standing in entries.values():
-        if standing.player_id is not None:
-            standing.rating = ratings.get(standing.player_id)
+        standing.rating = lines[standing.entry_id]
         standing.performance = performances.get(standing.entry_id)
-    return _ranked(entries, games, rules)
+    return _ranked(entries, parsed, rules)
 
 
 def _ranked(
-    entries: dict[int, Standing], games: Sequence[GameRow], rules: Tiebreaks
+    entries: dict[int, Standing], games: Sequence[tiebreaks.Game], rules: Tiebreaks
 ) -> list[Standing]:
     """Points, then the club's tie-breaks; players still tied share a rank.
 
     The tie-breaks are computed from the games already loaded (no query); the file's own
     ranks, when the page follows them, replace the ranks afterwards (`_in_file_order`)."""
     in_start_order = sorted(entries.values(), key=lambda s: (s.start_rank, s.entry_id))
-    values = rules.compute([s.entry_id for s in in_start_order], games)
+    values = tiebreaks.compute(
+        [s.entry_id for s in in_start_order],
+        games,
+        rules.order,
+        round_robin=rules.round_robin,
+        rules=rules.rules,
+    )
     standings = []
     for value in values:
         standing = entries[value.player]
@@ -294,71 +322,44 @@ def _ranked(
     return standings
 
 
-def _tally(standing: Standing, result: Result) -> None:
-    if result.is_bye:
+_BYE, _FORFEIT, _PLAYED = "byes", "forfeits", "played"
+# Per stored result code: the result, the points of white and black, and what it counts as
+# in the standings' columns. Read once per game rather than through the enum's properties.
+_RESULT_FACTS: dict[str, tuple[Result, float, float, str]] = {
+    result.value: (
+        result,
+        *result.scores,
+        _BYE if result.is_bye else _FORFEIT if result.is_forfeit else _PLAYED,
+    )
+    for result in Result
+}
+
+
+def _tally(standing: Standing, kind: str) -> None:
+    if kind is _BYE:
         standing.byes += 1
-    elif result.is_forfeit:
+    elif kind is _FORFEIT:
         standing.forfeits += 1
     else:
         standing.played += 1
 
 
-def is_round_robin(system: str, games: Iterable[GameRow]) -> bool:
-    """A club night knows whether it is a round robin (its table is fixed before a game is
-    played, so also half-way and with a withdrawal); an upload is one when its games say so."""
-    return system in ROUND_ROBINS if system else round_robin(games)
-
-
-def round_robin(games: Iterable[GameRow]) -> bool:
-    """Whether the games are a round robin: at least three players, every pair of them met,
-    and each pair the same number of times (once in a single round robin, twice in a
-    double one). Byes do not count; a forfeit is a meeting (its pairing was made)."""
-    met: dict[frozenset[int], int] = defaultdict(int)
-    players: set[int] = set()
-    for _round, white, black, _code, _variant in games:
-        if black is not None and black != white:
-            met[frozenset((white, black))] += 1
-            players.update((white, black))
-    pairs = len(players) * (len(players) - 1) // 2
-    return len(players) >= 3 and len(met) == pairs and len(set(met.values())) == 1
-
-
-def _crosstable(
-    standings: list[Standing], cells: dict[tuple[int, int], list[str]]
-) -> list[CrosstableRow]:
+def _crosstable(standings: list[Standing], games: Sequence[GameRow]) -> list[CrosstableRow]:
     """Rows and columns in standings order; each cell the row player's results against the
     column player, in round order."""
+    cells: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for _round, white_id, black_id, result_code, _variant in games:
+        if black_id is not None:
+            result = Result(result_code)
+            white_score, black_score = result.scores
+            cells[white_id, black_id].append(score_symbol(result, white_score, black_score))
+            cells[black_id, white_id].append(score_symbol(result, black_score, white_score))
     players = [s for s in standings if s.played or s.forfeits]
     ids = [s.entry_id for s in players]
     return [
         (s, [tuple(cells[s.entry_id, b]) if s.entry_id != b else None for b in ids])
         for s in players
     ]
-
-
-@dataclass(frozen=True)
-class Tiebreaks:
-    """How an event's ties are broken: the club's order, and whether the event is a round
-    robin (its pairings fixed in advance, so a forfeit counts as a game: C.07 art. 16)."""
-
-    order: Sequence[tiebreaks.Tiebreak]
-    round_robin: bool = False
-    rules: tiebreaks.Rules = tiebreaks.Rules.FIDE_2026  # tiebreaks.rules_on(the event's date)
-
-    def compute(
-        self, entrants: Sequence[int], games: Iterable[GameRow], *, leaders_only: bool = False
-    ) -> list[tiebreaks.Values]:
-        return tiebreaks.compute(
-            entrants,
-            (
-                tiebreaks.Game(round_no, white, black, Result(code))
-                for round_no, white, black, code, _variant in games
-            ),
-            self.order,
-            round_robin=self.round_robin,
-            rules=self.rules,
-            leaders_only=leaders_only,
-        )
 
 
 # --- the list of events and the sitemap -------------------------------------------------------

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from clubs.models import Event
 from ladder.models import PlayerEventResult, RatedEvent
+from ladder.pages.explain import ChangeSum, EloSum, change_sum, elo_sum
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,35 @@ class RatingLine:
     # HSB only: the pre-event ratings of the opponents in the games counted for this player,
     # which give the written sum's p exactly (as on the player page).
     opponent_ratings: tuple[float, ...] = ()
+
+    # The printed sums, worked out once a line: the standings' change column and the rating
+    # changes' row print the same numbers, and an open of 284 players has 284 lines.
+    @cached_property
+    def elo(self) -> EloSum | None:
+        """K × (score − expected) as printed, for a policy with a K."""
+        if self.k is None:
+            return None
+        return elo_sum(
+            pre=self.pre_rating,
+            k=self.k,
+            actual=self.actual,
+            expected=self.expected,
+            post=self.post_rating,
+        )
+
+    @cached_property
+    def printed(self) -> ChangeSum:
+        """Before, change and after as every page prints them, so that they add up."""
+        if self.elo is not None:
+            return ChangeSum(self.elo.before, self.elo.change, self.elo.after)
+        return change_sum(
+            pre=self.pre_rating,
+            post=self.post_rating,
+            change=self.change,
+            k=self.k,
+            actual=self.actual,
+            expected=self.expected,
+        )
 
 
 def rating_lines(event: Event) -> dict[int, RatingLine]:
