@@ -118,9 +118,9 @@ def _shared(request: HttpRequest, share_token: str, part: Part) -> HttpResponse:
 
     def view(request: HttpRequest, visit: Visit) -> HttpResponse:
         template, context = part(request, visit, event)
-        # ladder/shared_event.html extends the part's own template without the club's links.
+        # ladder/pages/shared_event.html extends the part's own template without the club's links.
         context.update(noindex=True, shared=True, event_template=template)
-        return render(request, "ladder/shared_event.html", visit.context(**context))
+        return render(request, "ladder/pages/shared_event.html", visit.context(**context))
 
     return protect(kept_or_built(view, request, visit, download=False), noindex=True)
 
