@@ -15,7 +15,8 @@ and one `manage.py rqworker default` serve it while, for --duration seconds:
 - --connections threads view anonymous pages without pause: the ladder, a player, an event,
   the roster, the events list, ladder.json, of the large club (half) or a small one;
 - a signed-in director pastes one correction a second (an event's games as CSV with redrawn
-  results, for its current edit version: the worker replays);
+  results, for its current edit version) and confirms it on the page that shows what it would
+  move, as a published event's change asks: it lands, and the worker replays;
 - another uploads a small CSV or TRF into a draft every two seconds;
 - one signed Stripe webhook a second (an invoice.paid for a subscription no club has).
 
@@ -61,6 +62,7 @@ from bench.kit.measure import ms, paced, percentile  # noqa: E402
 from bench.kit.servers import (  # noqa: E402
     MANAGE,
     TIMEOUT_S,
+    TOKEN_RE,
     VERSION_RE,
     LoopbackSession,
     PageViewer,
@@ -120,7 +122,7 @@ class Target:
 
 @dataclass
 class Sample:
-    kind: str  # page, correction, upload, webhook, and the results-page GETs before them
+    kind: str  # page, correction (-confirm), upload, webhook, the results-page GETs before them
     label: str  # for pages: "<page> (<large|small>)"; otherwise the outcome
     status: int  # 0: a transport error
     seconds: float
@@ -384,10 +386,8 @@ class Run:
         )
         if found is None:
             return
-        post["data"] |= {
-            "version": found.group(1),
-            "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
-        }
+        csrf = session.cookies.get("csrftoken", "")
+        post["data"] |= {"version": found.group(1), "csrfmiddlewaretoken": csrf}
         response, sample = self.timed(
             kind,
             "posted",
@@ -401,6 +401,24 @@ class Run:
         )
         if response is None:
             return
+        token = TOKEN_RE.search(response.text) if response.status_code == 200 else None
+        if token is not None:
+            # A published event's change waits on a confirm page (what it would move), and
+            # lands only once the director presses its button, as a browser posts it.
+            sample.label = "confirm page"
+            response, sample = self.timed(
+                f"{kind}-confirm",
+                "posted",
+                lambda: session.post(
+                    f"{results.removesuffix('results/')}confirm/",
+                    data={"token": token.group(1), "confirm": "1", "csrfmiddlewaretoken": csrf},
+                    headers={"Referer": results},
+                    timeout=TIMEOUT_S,
+                    allow_redirects=False,
+                ),
+            )
+            if response is None:
+                return
         saved = response.status_code == 302 and response.headers["Location"].endswith("/names/")
         sample.label = "saved" if saved else f"refused ({response.status_code})"
 
@@ -488,6 +506,10 @@ class Run:
             outcomes = Counter(s.label if kind != "page" else str(s.status) for s in rows)
             shown = ", ".join(f"{label}: {n}" for label, n in outcomes.most_common())
             print(f"  {kind:<16}{len(rows):>8,}  {shown}")
+
+        pasted = len(by_kind.get("correction", []))
+        landed = sum(s.label == "saved" for s in by_kind.get("correction-confirm", []))
+        print(f"corrections: {landed} of {pasted} landed (confirmed; the worker replays them)")
 
         pages = by_kind.get("page", [])
         times = [s.seconds for s in pages]

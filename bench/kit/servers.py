@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, "manage.py"]
 TIMEOUT_S = 30.0
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
+TOKEN_RE = re.compile(r'name="token" value="([^"]+)"')  # a confirm page's held change
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
