@@ -34,10 +34,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.kit.django_env import database_beside  # noqa: E402
+from bench.kit.machine import cpu_model, load_average, nproc  # noqa: E402
+from bench.kit.measure import repeat  # noqa: E402
 
 BENCH_DB = os.environ.get("BENCH_DB", "clubpages_bench_on_date")
 EVENTS, PLAYERS, PER_EVENT, ROUNDS = 1_000, 400, 40, 5
@@ -50,38 +53,16 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help=f"do not drop {BENCH_DB} at the end")
     args = parser.parse_args()
-    source = os.environ.get("DATABASE_URL", "")
-    if urlsplit(source).scheme not in ("postgres", "postgresql"):
-        print("bench/ladder_on_date.py needs DATABASE_URL=postgres://…", file=sys.stderr)
-        return 1
-    if urlsplit(source).path.lstrip("/") == BENCH_DB:
-        print(f"Point DATABASE_URL at another database: {BENCH_DB} is dropped.", file=sys.stderr)
-        return 1
-    _recreate(source)
-    os.environ["DATABASE_URL"] = urlunsplit(urlsplit(source)._replace(path=f"/{BENCH_DB}"))
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
+    with database_beside("ladder_on_date.py", BENCH_DB, keep=args.keep) as connection:
+        from django.conf import settings
 
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-
-    settings.DEBUG = False  # no query log
-    settings.ALLOWED_HOSTS = ["*"]
-    try:
-        call_command("migrate", verbosity=0, interactive=False)
+        settings.ALLOWED_HOSTS = ["*"]
         server = connection.cursor().connection.info.server_version
-        print(f"machine:    {platform.processor() or platform.machine()}, {os.cpu_count()} cores")
+        print(f"machine:    {cpu_model()}, {nproc()} cores")
         print(f"python:     {platform.python_version()}, PostgreSQL {server // 10000}")
-        print(f"load:       {_load()} (1, 5, 15 min) at the start")
+        print(f"load:       {load_average(', ')} (1, 5, 15 min) at the start")
         _run(args.runs)
-        print(f"load:       {_load()} (1, 5, 15 min) at the end")
-    finally:
-        connection.close()
-        if not args.keep:
-            _drop(source)
+        print(f"load:       {load_average(', ')} (1, 5, 15 min) at the end")
     return 0
 
 
@@ -142,41 +123,13 @@ def _run(runs: int) -> None:
 
 def _times(runs: int, call: Callable[[], object]) -> list[float]:
     call()  # warm: the first call pays for imports and the connection
-    timings = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        call()
-        timings.append((time.perf_counter() - started) * 1000)
-    return timings
+    return [seconds * 1000 for seconds in repeat(call, runs).walls]
 
 
 def _line(label: str, timings: list[float], extra: str) -> None:
     median, worst = statistics.median(timings), max(timings)
     verdict = "" if median < TARGET_MS else f"  over the {TARGET_MS:.0f} ms goal"
     print(f"{label:<22} {median:>7.1f}ms {worst:>7.1f}ms  {extra}{verdict}")
-
-
-def _load() -> str:
-    return ", ".join(f"{v:.2f}" for v in os.getloadavg())
-
-
-def _server(url: str) -> str:
-    return urlunsplit(urlsplit(url)._replace(path="/postgres", query=""))
-
-
-def _recreate(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_server(url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}"')
-        conn.execute(f'CREATE DATABASE "{BENCH_DB}"')
-
-
-def _drop(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_server(url), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ and one `manage.py rqworker default` serve it while, for --duration seconds:
 - --connections threads view anonymous pages without pause: the ladder, a player, an event,
   the roster, the events list, ladder.json, of the large club (half) or a small one;
 - a signed-in director pastes one correction a second (an event's games as CSV with redrawn
-  results, for its current edit version: the worker replays);
+  results, for its current edit version) and confirms it on the page that shows what it would
+  move, as a published event's change asks: it lands, and the worker replays;
 - another uploads a small CSV or TRF into a draft every two seconds;
 - one signed Stripe webhook a second (an invoice.paid for a subscription no club has).
 
@@ -34,10 +35,8 @@ logs are kept (and their folder printed) only when the run fails.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import http.client
 import itertools
-import json
 import os
 import random
 import subprocess
@@ -56,11 +55,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.kit import clubs as bench_clubs  # noqa: E402
 from bench.kit.django_env import throwaway_database  # noqa: E402
-from bench.kit.machine import load_average, print_command_and_machine  # noqa: E402
+from bench.kit.machine import load_average, print_command_and_machine, rss_kb  # noqa: E402
 from bench.kit.measure import ms, paced, percentile  # noqa: E402
+from bench.kit.names import club_night_csv  # noqa: E402
 from bench.kit.servers import (  # noqa: E402
     MANAGE,
     TIMEOUT_S,
+    TOKEN_RE,
     VERSION_RE,
     LoopbackSession,
     PageViewer,
@@ -71,6 +72,10 @@ from bench.kit.servers import (  # noqa: E402
     http_status,
     rq_worker_pids,
     sign_in,
+    stripe_test_settings,
+    unknown_invoice_paid,
+    verify_ladder,
+    wait_for_ladders,
 )
 
 GUNICORN_WORKERS = 3  # as the Dockerfile and compose.yaml serve
@@ -120,7 +125,7 @@ class Target:
 
 @dataclass
 class Sample:
-    kind: str  # page, correction, upload, webhook, and the results-page GETs before them
+    kind: str  # page, correction (-confirm), upload, webhook, the results-page GETs before them
     label: str  # for pages: "<page> (<large|small>)"; otherwise the outcome
     status: int  # 0: a transport error
     seconds: float
@@ -152,11 +157,9 @@ def main() -> int:
 def build() -> tuple[list[ClubPlan], list[Target]]:
     """The three clubs (tests.factories builders), their director, subscriptions and drafts."""
     from django.db import connection
-    from django.utils import timezone
 
-    from billing.models import Subscription
     from clubs.models import ClubRole, Game
-    from tests.factories import make_event, make_user
+    from tests.factories import make_user
 
     clubs = [bench_clubs.large_club()] + [bench_clubs.small_club(*spec) for spec in SMALL_CLUBS]
     director = make_user(DIRECTOR)  # the settings' first hasher, which gunicorn knows too
@@ -164,26 +167,8 @@ def build() -> tuple[list[ClubPlan], list[Target]]:
     plans, targets = [], []
     for club in clubs:
         ClubRole.objects.create(club=club, user=director, role=ClubRole.Role.OWNER)
-        # An active subscription: the load runs with billing on, and an inactive club would
-        # only show its notice.
-        Subscription.objects.create(
-            club=club,
-            stripe_subscription_id=f"sub_load_{club.slug}",
-            stripe_customer_id=f"cus_load_{club.slug}",
-            plan="monthly",
-            status="active",
-            current_period_end=timezone.now() + dt.timedelta(days=30),
-        )
-        drafts = [
-            make_event(
-                club,
-                date=dt.date.today(),
-                published=False,
-                order_in_day=n + 1,
-                name=f"Draft for uploads {n + 1}",
-            )
-            for n in range(DRAFTS)
-        ]
+        bench_clubs.subscribe(club, "load")  # the load runs with billing on
+        drafts = bench_clubs.drafts(club, DRAFTS, "Draft for uploads")
         published = list(club.events.published().in_ladder_order().values_list("id", flat=True))
         large = club.slug == bench_clubs.LARGE_SLUG
         chosen = published
@@ -196,9 +181,7 @@ def build() -> tuple[list[ClubPlan], list[Target]]:
             targets.append(Target(club.slug, event_id, list(pairings)))
         base = f"/c/{club.slug}/" + (f"s/{club.secret}/" if club.visibility == "unlisted" else "")
         player_ids = list(club.players.order_by("id").values_list("id", flat=True))
-        plans.append(
-            ClubPlan(club.slug, base, large, player_ids, published, [d.pk for d in drafts])
-        )
+        plans.append(ClubPlan(club.slug, base, large, player_ids, published, drafts))
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     return plans, targets
@@ -216,18 +199,8 @@ class Run:
         self.worker_rss: list[int] = []
 
     def env(self) -> dict[str, str]:
-        from tests.billing.stripe_events import PRICE_MONTHLY, PRICE_YEARLY, WEBHOOK_SECRET
-
-        return deployment_env(
-            self.database_url,
-            self.redis_url,
-            SECRET_KEY,
-            STRIPE_SECRET_KEY="sk_test_load_bench_never_sent_to_stripe",
-            STRIPE_PUBLISHABLE_KEY="pk_test_load_bench",
-            STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
-            STRIPE_PRICE_MONTHLY=PRICE_MONTHLY,
-            STRIPE_PRICE_YEARLY=PRICE_YEARLY,
-        )
+        billing = stripe_test_settings("load")
+        return deployment_env(self.database_url, self.redis_url, SECRET_KEY, **billing)
 
     def start(self) -> None:
         env = self.env()
@@ -247,8 +220,6 @@ class Run:
 
     def execute(self, args: argparse.Namespace) -> int:
         from django.db import connection
-        from redis import Redis
-        from rq import Queue
 
         print_command_and_machine()
         started = time.perf_counter()
@@ -311,29 +282,9 @@ class Run:
         elapsed = time.monotonic() - load_started
 
         # Then every ladder must become current, and verify_ladder agree.
-        from clubs.models import Club
-
-        queue = Queue("default", connection=Redis.from_url(self.redis_url))
-        waited = time.monotonic()
-        while not (
-            queue.count == 0
-            and queue.started_job_registry.count == 0
-            and all(club.ladder_is_current for club in Club.objects.all())
-        ):
-            if time.monotonic() - waited > DRAIN_TIMEOUT_S:
-                break
-            time.sleep(0.25)
-        drained = time.monotonic() - waited
-        ladders = [(c.slug, c.ladder_is_current) for c in Club.objects.order_by("id")]
+        drained, ladders = wait_for_ladders(self.redis_url, DRAIN_TIMEOUT_S)
         connection.close()
-        verify = subprocess.run(
-            [*MANAGE, "verify_ladder", "--all"],
-            cwd=ROOT,
-            env={**self.env(), "DEBUG": "true"},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        verify = verify_ladder({**self.env(), "DEBUG": "true"}, "--all")
         self.worker_rss.append(rss_kb(self.servers.pid("worker")))
         return self.report(elapsed, drained, ladders, verify)
 
@@ -384,10 +335,8 @@ class Run:
         )
         if found is None:
             return
-        post["data"] |= {
-            "version": found.group(1),
-            "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
-        }
+        csrf = session.cookies.get("csrftoken", "")
+        post["data"] |= {"version": found.group(1), "csrfmiddlewaretoken": csrf}
         response, sample = self.timed(
             kind,
             "posted",
@@ -401,6 +350,24 @@ class Run:
         )
         if response is None:
             return
+        token = TOKEN_RE.search(response.text) if response.status_code == 200 else None
+        if token is not None:
+            # A published event's change waits on a confirm page (what it would move), and
+            # lands only once the director presses its button, as a browser posts it.
+            sample.label = "confirm page"
+            response, sample = self.timed(
+                f"{kind}-confirm",
+                "posted",
+                lambda: session.post(
+                    f"{results.removesuffix('results/')}confirm/",
+                    data={"token": token.group(1), "confirm": "1", "csrfmiddlewaretoken": csrf},
+                    headers={"Referer": results},
+                    timeout=TIMEOUT_S,
+                    allow_redirects=False,
+                ),
+            )
+            if response is None:
+                return
         saved = response.status_code == 302 and response.headers["Location"].endswith("/names/")
         sample.label = "saved" if saved else f"refused ({response.status_code})"
 
@@ -420,15 +387,7 @@ class Run:
         if rng.random() < 0.5:
             name, data = "vega_style.trf", UPLOAD_TRF.read_bytes()
         else:
-            guests = list(
-                dict.fromkeys(f"Guest {rng.randrange(1000):03d} Visitor" for _ in range(6))
-            )
-            rows = ["round,white,black,result"]
-            for round_no in (1, 2, 3):
-                rng.shuffle(guests)
-                pairs = zip(guests[::2], guests[1::2], strict=False)
-                rows += [f"{round_no},{w},{b},{rng.choice(('1-0', '0-1', '='))}" for w, b in pairs]
-            name, data = "club_night.csv", ("\n".join(rows) + "\n").encode()
+            name, data = "club_night.csv", club_night_csv(rng)
         results = f"{self.base}/manage/{slug}/events/{draft_id}/results/"
         self.post_results(
             session,
@@ -441,24 +400,13 @@ class Run:
 
     def webhook(self, session: LoopbackSession, number: int) -> None:
         """One signed invoice.paid for a subscription no club has (logged, ignored, 200)."""
-        from tests.billing.stripe_events import load_event, sign
-
-        event = load_event("invoice_paid", club_id=0)
-        event["id"], event["created"] = f"evt_load_{os.getpid()}_{number}", int(time.time())
-        invoice = event["data"]["object"]
-        invoice["customer"] = f"cus_load_unknown_{number}"
-        unknown = f"sub_load_unknown_{number}"
-        invoice["parent"]["subscription_details"]["subscription"] = unknown
-        for line in invoice["lines"]["data"]:
-            line["parent"]["subscription_item_details"]["subscription"] = unknown
-        payload = json.dumps(event)
-        headers = {"Stripe-Signature": sign(payload), "Content-Type": "application/json"}
+        payload, headers = unknown_invoice_paid(number)
         self.timed(
             "webhook",
             "invoice.paid, unknown subscription",
             lambda: session.post(
                 f"{self.base}/stripe/webhook/",
-                data=payload.encode(),
+                data=payload,
                 headers=headers,
                 timeout=TIMEOUT_S,
             ),
@@ -488,6 +436,10 @@ class Run:
             outcomes = Counter(s.label if kind != "page" else str(s.status) for s in rows)
             shown = ", ".join(f"{label}: {n}" for label, n in outcomes.most_common())
             print(f"  {kind:<16}{len(rows):>8,}  {shown}")
+
+        pasted = len(by_kind.get("correction", []))
+        landed = sum(s.label == "saved" for s in by_kind.get("correction-confirm", []))
+        print(f"corrections: {landed} of {pasted} landed (confirmed; the worker replays them)")
 
         pages = by_kind.get("page", [])
         times = [s.seconds for s in pages]
@@ -536,15 +488,6 @@ class Run:
             return 1
         print("\nRESULT:     passed: no 5xx, page-view p99 under target, every ladder current")
         return 0
-
-
-def rss_kb(pid: int) -> int:
-    """VmRSS of one process in kB; 0 once it has gone."""
-    try:
-        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    except OSError:
-        return 0
-    return next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)
 
 
 if __name__ == "__main__":

@@ -125,3 +125,32 @@ def add_roster(
         (Player(club=club, name=name, name_key=name_key(name), **fields(name)) for name in names),
         batch_size=batch_size,
     )
+
+
+def subscribe(club: Club, prefix: str) -> None:
+    """An active monthly subscription for `club`: with billing on, an inactive club would only
+    show its notice."""
+    from django.utils import timezone
+
+    from billing.models import Subscription
+
+    Subscription.objects.create(
+        club=club,
+        stripe_subscription_id=f"sub_{prefix}_{club.slug}",
+        stripe_customer_id=f"cus_{prefix}_{club.slug}",
+        plan="monthly",
+        status="active",
+        current_period_end=timezone.now() + dt.timedelta(days=30),
+    )
+
+
+def drafts(club: Club, count: int, name: str) -> list[int]:
+    """The ids of `count` draft events of today, "<name> 1", "<name> 2"…"""
+    from tests.factories import make_event
+
+    return [
+        make_event(
+            club, date=dt.date.today(), published=False, order_in_day=n, name=f"{name} {n}"
+        ).pk
+        for n in range(1, count + 1)
+    ]

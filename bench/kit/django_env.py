@@ -97,3 +97,30 @@ def throwaway_database(
     finally:
         connection.close()
         maintenance(database_url, drop)
+
+
+@contextmanager
+def database_beside(script: str, name: str, *, keep: bool = False) -> Iterator[object]:
+    """A database `name` of the bench's own on DATABASE_URL's PostgreSQL server (the database
+    DATABASE_URL names is never touched): DROPPED and created, migrated, queued jobs run
+    in-process, dropped at the end unless `keep`. Yields the connection."""
+    source = os.environ.get("DATABASE_URL", "")
+    if urlsplit(source).scheme not in ("postgres", "postgresql"):
+        sys.exit(f"bench/{script} needs DATABASE_URL=postgres://…")
+    if urlsplit(source).path.lstrip("/") == name:
+        sys.exit(f"Point DATABASE_URL at another database: {name} is dropped.")
+    maintenance(
+        source, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'
+    )
+    os.environ["DATABASE_URL"] = urlunsplit(urlsplit(source)._replace(path=f"/{name}"))
+    os.environ.pop("REDIS_URL", None)  # the on-commit replay runs in-process
+    setup_django()
+    from django.db import connection
+
+    try:
+        migrate()
+        yield connection
+    finally:
+        connection.close()
+        if not keep:
+            maintenance(source, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

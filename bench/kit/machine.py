@@ -1,4 +1,5 @@
-"""The machine a bench ran on and how busy it was: the figures mean little on a busy one."""
+"""The machine a bench ran on and how busy it was (the figures mean little on a busy one), and
+what a process of the run holds in memory."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def print_software(connection) -> None:
         f"software: {connection.vendor} {connection.Database.__name__}, "
         f"Python {platform.python_version()}, Django {django.get_version()}"
     )
+
+
+def rss_kb(pid: int) -> int:
+    """VmRSS of one process in kB; 0 once it has gone."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in lines if line.startswith("VmRSS:")), 0)

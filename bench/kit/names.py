@@ -122,3 +122,15 @@ def trf_file(field: list[str], rng: random.Random, rounds: int) -> bytes:
         line = line.ljust(91) + "  ".join(cells[rank])
         lines.append(line)
     return ("\n".join(lines) + "\n").encode()
+
+
+def club_night_csv(rng: random.Random, guests: int = 6, rounds: int = 3) -> bytes:
+    """A small club night as CSV: `guests` new names (drawn, so fewer when two coincide)
+    paired at random in each of `rounds` rounds."""
+    field = list(dict.fromkeys(f"Guest {rng.randrange(1000):03d} Visitor" for _ in range(guests)))
+    rows = ["round,white,black,result"]
+    for round_no in range(1, rounds + 1):
+        rng.shuffle(field)
+        pairs = zip(field[::2], field[1::2], strict=False)
+        rows += [f"{round_no},{w},{b},{rng.choice(('1-0', '0-1', '='))}" for w, b in pairs]
+    return ("\n".join(rows) + "\n").encode()

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MANAGE = [sys.executable, "manage.py"]
 TIMEOUT_S = 30.0
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
+TOKEN_RE = re.compile(r'name="token" value="([^"]+)"')  # a confirm page's held change
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -210,3 +211,64 @@ class PageViewer:
         if response.will_close:  # gunicorn's sync workers close after each response
             self.connection.close()
         return response.status, response.getheader("X-Page-Cache") == "hit"
+
+
+def stripe_test_settings(bench: str) -> dict[str, str]:
+    """Billing on, with keys Stripe would refuse (none is ever sent) and the tests' webhook
+    secret and prices, as the environment of `deployment_env`."""
+    from tests.billing.stripe_events import PRICE_MONTHLY, PRICE_YEARLY, WEBHOOK_SECRET
+
+    return {
+        "STRIPE_SECRET_KEY": f"sk_test_{bench}_bench_never_sent_to_stripe",
+        "STRIPE_PUBLISHABLE_KEY": f"pk_test_{bench}_bench",
+        "STRIPE_WEBHOOK_SECRET": WEBHOOK_SECRET,
+        "STRIPE_PRICE_MONTHLY": PRICE_MONTHLY,
+        "STRIPE_PRICE_YEARLY": PRICE_YEARLY,
+    }
+
+
+def unknown_invoice_paid(number: int) -> tuple[bytes, dict[str, str]]:
+    """A signed Stripe invoice.paid (body, headers) for a subscription no club has: the site
+    logs and ignores it, answering 200."""
+    import json
+
+    from tests.billing.stripe_events import load_event, sign
+
+    event = load_event("invoice_paid", club_id=0)
+    event["id"], event["created"] = f"evt_load_{os.getpid()}_{number}", int(time.time())
+    invoice = event["data"]["object"]
+    invoice["customer"] = f"cus_load_unknown_{number}"
+    unknown = f"sub_load_unknown_{number}"
+    invoice["parent"]["subscription_details"]["subscription"] = unknown
+    for line in invoice["lines"]["data"]:
+        line["parent"]["subscription_item_details"]["subscription"] = unknown
+    payload = json.dumps(event)
+    return payload.encode(), {"Stripe-Signature": sign(payload), "Content-Type": "application/json"}
+
+
+def wait_for_ladders(redis_url: str, timeout: float) -> tuple[float, list[tuple[str, bool]]]:
+    """Until the default queue has drained and every club's ladder is current, or `timeout`
+    seconds: the seconds waited, and each club's slug and whether its ladder is current."""
+    from redis import Redis
+    from rq import Queue
+
+    from clubs.models import Club
+
+    queue = Queue("default", connection=Redis.from_url(redis_url))
+    waited = time.monotonic()
+    while not (
+        queue.count == 0
+        and queue.started_job_registry.count == 0
+        and all(club.ladder_is_current for club in Club.objects.all())
+    ):
+        if time.monotonic() - waited > timeout:
+            break
+        time.sleep(0.25)
+    drained = time.monotonic() - waited
+    return drained, [(c.slug, c.ladder_is_current) for c in Club.objects.order_by("id")]
+
+
+def verify_ladder(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    """`manage.py verify_ladder` as a process of its own, its output captured."""
+    return subprocess.run([*MANAGE, "verify_ladder", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
