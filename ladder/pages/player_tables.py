@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Event
+from ladder.lifetime import MonthPoint
 from ladder.pages.chart import RATED, START, UNRATED, ChartPoint, ChartText, rating_chart
 from ladder.pages.explain import (
     EXPECTED_DIGITS,
@@ -44,34 +45,33 @@ def player_chart(page: PlayerPage) -> SafeString:
     markers (each with its tooltip), and the other events are drawn as the line's point
     at the end of each month they fall in, so the chart stays small however long the
     history (3,000 events draw as ~100 months)."""
-    history = page.history
-    if not history:
+    timeline = page.timeline
+    if timeline.first is None:
         return mark_safe("")
     f = Formats()
-    first = history[0]
-    start = f.whole(first.pre_rating)
+    _first_id, first_date, first_rating = timeline.first
+    start = f.whole(first_rating)
     points = [
         ChartPoint(
-            first.pre_rating,
+            first_rating,
             _("Starting rating: %(rating)s") % {"rating": start},
-            first.date,
+            first_date,
             START,
             start,
         )
     ]
     not_rated = _("not rated")
     written = rating_rows(page, f)
-    for n, e in enumerate(history):
-        row = written.get(e.event_id)
-        if row is None:
-            later = history[n + 1].date if n + 1 < len(history) else None
-            if later is None or (later.year, later.month) != (e.date.year, e.date.month):
-                points.append(
-                    ChartPoint(
-                        e.post_rating, "", e.date, shown=f.whole(e.post_rating), marked=False
-                    )
-                )
+    # Each month's last event, unless written out, then the events written out, in the
+    # order of the history.
+    line: list[MonthPoint | EventLine] = [m for m in timeline.months if m.event_id not in written]
+    line += page.events
+    line.sort(key=lambda point: point.position)
+    for e in line:
+        if isinstance(e, MonthPoint):
+            points.append(ChartPoint(e.rating, "", e.date, shown=f.whole(e.rating), marked=False))
             continue
+        row = written[e.event_id]
         label = f"{row.day} {row.name}: {row.shown}"
         points.append(
             ChartPoint(
@@ -174,7 +174,7 @@ def kinds_body(rows: Iterable[KindSummary]) -> SafeString:
     for k in rows:
         label = escape(str(KIND_LABELS.get(k.kind, k.kind)))
         out.append(
-            f'<tr><th scope="row">{label}</th><td class="num">{len(k.events)}</td>'
+            f'<tr><th scope="row">{label}</th><td class="num">{k.event_count}</td>'
             f'<td class="num">{k.tally.games}</td>'
             f'<td class="num">{points_text(k.tally.score)}</td></tr>\n'
         )
