@@ -214,10 +214,20 @@ def served(app: str, urls: dict[str, str], seconds: float, connections: int) -> 
 
 
 def main() -> int:
+    global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument(
+        "--port", type=int, default=PORT, help="for the servers (another bench may hold one)"
+    )
+    parser.add_argument(
+        "--pages",
+        default="",
+        help="serve only the pages whose names contain this (the bare page always)",
+    )
     args = parser.parse_args()
+    PORT = args.port
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database the bench may add clubs to")
     os.environ.pop("REDIS_URL", None)  # the replays run in-process
@@ -232,6 +242,7 @@ def main() -> int:
     urls = paths()
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    urls = {name: url for name, url in urls.items() if args.pages in name}
     in_process(urls)
     print("served, built on every request:")
     bare_page = {"bare page": "/"}
