@@ -120,24 +120,27 @@ def shown_rows(
     also: int | None = None,
 ) -> list[tuple[Any, ...]]:
     """The player's results written out on a page, the newest `limit` of those dated from
-    `since` to `until`, each with its games (one row per game, oldest event first):
-    (1, result columns as ResultRow, the event's game outcomes, game, round, result,
-    side, opponent, the opponent's pre-event rating), an event without a game once with
-    the game's columns empty. Then the result of event `also` (the best win's, for its
-    name and date) in a row of its own that starts with 0."""
-    dates, params = "", [club_id, player_id, Event.Status.PUBLISHED]
-    if since is not None:
-        dates, params = f"{dates} AND r.event_date >= %s", [*params, since]
-    if until is not None:
-        dates, params = f"{dates} AND r.event_date <= %s", [*params, until]
-    # The limit written in, not a parameter: a prepared statement's generic plan then
-    # knows it reads a few rows (with an unknown one it planned scans of every game).
+    `since` to `until`, with their games, in rows of 21 columns that start with a kind:
+    0, the result of event `also` (the best win's, for its name): the columns of a
+    ladder.lifetime.ResultRow, then 7 empty;
+    1, each result written out, oldest first: a ResultRow, the event's game outcomes, 6 empty;
+    2, each of their games (in the order of the rounds, then of the games): its event,
+    13 empty, then game, round, result, side, opponent, the opponent's pre-event rating.
+    """
+    params: list[Any] = [club_id, player_id, Event.Status.PUBLISHED]
+    # The dates and the limit written in, not parameters: a prepared statement's generic
+    # plan then knows how few rows it reads. Both are ours, a date's isoformat and an int.
+    dates = "" if since is None else f" AND r.event_date >= '{since.isoformat()}'"
+    dates += "" if until is None else f" AND r.event_date <= '{until.isoformat()}'"
     newest = "" if limit is None else f"LIMIT {int(limit)}"
     result, event = PlayerEventResult._meta.db_table, Event._meta.db_table
     columns = """r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
                r.expected, r.actual, r.change, r.post_rating, r.games_counted, r.position"""
     live = "r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL"
     where = "g.event_id IN (SELECT event_id FROM shown) AND m.player_id = %s"
+    empty = ", ".join(["NULL"] * 12)
+    # Games and events apart, not joined: a generic plan that takes the events for one row
+    # joins by nested loop, and ran every game's query once per event (seconds a year page).
     sql = f"""
         WITH shown AS (
             SELECT {columns}
@@ -145,16 +148,17 @@ def shown_rows(
             WHERE {live}{dates}
             ORDER BY r.position DESC {newest}
         ), mine AS ({_side("white", "black", where)} UNION ALL {_side("black", "white", where)})
-        SELECT 1, s.*, re.game_outcomes, mine.id, mine.round, mine.result, mine.side,
+        SELECT 1, s.*, re.game_outcomes, NULL, NULL, NULL, NULL, NULL, NULL
+        FROM shown s LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = s.event_id
+        UNION ALL
+        SELECT 2, mine.event_id, {empty}, NULL, mine.id, mine.round, mine.result, mine.side,
                mine.opponent, mine.opponent_pre
-        FROM shown s
-        LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = s.event_id
-        LEFT JOIN mine ON mine.event_id = s.event_id
+        FROM mine
         UNION ALL
         SELECT 0, {columns}, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         FROM {result} r JOIN {event} e ON e.id = r.event_id
         WHERE {live} AND r.event_id = %s
-        ORDER BY 1 DESC, 14, 17, 16
+        ORDER BY 1, 14, 17, 16
     """
     return _rows(
         sql, [*params, player_id, player_id, club_id, player_id, Event.Status.PUBLISHED, also]

@@ -179,18 +179,15 @@ def player_page(
     events: dict[int, EventLine] = {}
     outcomes: dict[int, dict[str, list[Any]]] = {}
     add = _GameAdder(roster)
-    for written, *result, stored_outcomes, game_id, round_no, code, side, opponent, pre in rows:
-        if not written:
-            if best is not None:
-                life.summaries.best = replace(best, event=result[1])
-            continue
-        event_id = result[0]
-        event = events.get(event_id)
-        if event is None:
-            event = events[event_id] = _event_line(result)
-            outcomes[event_id] = store_players.as_json(stored_outcomes)
-        if game_id is not None:
-            add(event, outcomes[event_id], game_id, round_no, code, side, opponent, pre)
+    for kind, *result, stored_outcomes, game_id, round_no, code, side, opponent, pre in rows:
+        if kind == 1:
+            events[result[0]] = _event_line(result)
+            outcomes[result[0]] = store_players.as_json(stored_outcomes)
+        elif kind == 2:
+            event_id = result[0]
+            add(events[event_id], outcomes[event_id], game_id, round_no, code, side, opponent, pre)
+        elif best is not None:
+            life.summaries.best = replace(best, event=result[1])
     return _page(club, roster, player, life, list(events.values()), shown)
 
 
