@@ -4,9 +4,10 @@ Pure Python: no Django imports. The lifetime record, head-to-head, kinds, best w
 the outline of the rating history (its first event, each year, each month's last event)
 count every game and event of the player: thousands for a long history, read and
 classified in ~150 ms. So the replay, which reads every game anyway, sums each player
-it touched here (ladder/store_players.py reads their rows and stores `to_json`), and the
-player page reads that one row (`from_json`) and only the games of the events it writes
-out. Names are never stored: the page puts in the shown names of its roster.
+with a long history it touched here (ladder/store_players.py reads their rows and stores
+`to_json`), and the player page reads that one row (`from_json`) and only the games of
+the events it writes out. Names are never stored: the page puts in the shown names of
+its roster.
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ from ladder.pages.player_stats import (
 )
 from ladder.policies.base import UnratedReason
 from ladder.results import Result
+
+# Only a history of this many events or more is summed by the replay and stored: a page
+# sums a shorter one itself in a few milliseconds (~600 games), while summing on every
+# replay costs that replay in proportion to the games of the players it touches (a
+# correction to a 40-player event of a club whose players have 100 events each would
+# take ten times as long).
+STORED_FROM_EVENTS = 150
 
 # (event, name, date, rated, kind, pre_rating, k, expected, actual, change, post_rating,
 #  games_counted, position): the player's stored results, oldest first.

@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count
 
 from clubs.models import Entry, Event, Game
 from ladder.lifetime import GameRow, ResultRow
@@ -108,6 +109,54 @@ def lifetime_rows(
         for pk, *game in _rows(sql, [club_id, Event.Status.PUBLISHED, *params] * 2):
             games.setdefault(pk, []).append(tuple(game))
     return results, games
+
+
+def player_rows(
+    club_id: int, player_id: int
+) -> tuple[list[ResultRow], list[GameRow], dict[int, dict[str, Any]]]:
+    """lifetime_rows of one player and the outcomes of their rated events, in one query."""
+    live = "e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL"
+    where = f"{live} AND m.player_id = %s"
+    sql = f"""
+        WITH mine AS ({_side("white", "black", where)} UNION ALL {_side("black", "white", where)})
+        SELECT 1, r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
+               r.expected, r.actual, r.change, r.post_rating, r.games_counted, r.position,
+               re.game_outcomes, {", ".join(["NULL"] * 8)}
+        FROM {PlayerEventResult._meta.db_table} r
+        JOIN {Event._meta.db_table} e ON e.id = r.event_id
+        LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = r.event_id
+        WHERE {live} AND r.club_id = %s AND r.player_id = %s
+        UNION ALL
+        SELECT 2, {", ".join(["NULL"] * 14)}, mine.id, mine.event_id, mine.round, mine.result,
+               mine.side, mine.opponent, mine.opponent_pre, mine.kind
+        FROM mine
+        ORDER BY 1, 14, 18, 16
+    """
+    published = Event.Status.PUBLISHED
+    side = [club_id, published, player_id]
+    results: list[ResultRow] = []
+    games: list[GameRow] = []
+    outcomes: dict[int, dict[str, Any]] = {}
+    for kind, event_id, name, date, *rest in _rows(
+        sql, [*side, *side, club_id, published, club_id, player_id]
+    ):
+        if kind == 1:
+            results.append((event_id, name, as_date(date), *rest[:10]))
+            outcomes[event_id] = as_json(rest[10])
+        else:
+            games.append(tuple(rest[11:]))
+    return results, games, outcomes
+
+
+def event_counts(club_id: int, players: Collection[int] | None = None) -> dict[int, int]:
+    """How many stored results each player (of `players`, else of the club) has."""
+    rows = PlayerEventResult.objects.filter(club_id=club_id)
+    counts: dict[int, int] = {}
+    ids = None if players is None else list(players)
+    for n in range(0, 1 if ids is None else len(ids), _CHUNK):
+        chosen = rows if ids is None else rows.filter(player_id__in=ids[n : n + _CHUNK])
+        counts.update(chosen.values_list("player_id").annotate(n=Count("id")).order_by())
+    return counts
 
 
 def shown_rows(

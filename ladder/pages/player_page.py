@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clubs.models import Club, Event
-from ladder import lifetime, store, store_players
+from ladder import lifetime, store_players
 from ladder.lifetime import Record, Timeline, YearSummary, years_of
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary
@@ -162,8 +162,9 @@ def player_page(
     shown = shown or Shown()
     stored = store_players.stored_record(player_id) if club.ladder_is_current else None
     if stored is None:
-        # A change is waiting for its replay (which sums the lifetimes again), or no replay
-        # has summed this player yet: summed here from every game, as the replay would.
+        # A short history (lifetime.STORED_FROM_EVENTS), a change waiting for its replay
+        # (which sums the lifetimes again), or no replay has summed this player yet:
+        # summed here from every game, as the replay would.
         return _summed_here(club, roster, player, shown)
     life = lifetime.from_json(stored, roster.names)
     best = life.summaries.best
@@ -192,9 +193,7 @@ def player_page(
 
 
 def _summed_here(club: Club, roster: Roster, player: RosterPlayer, shown: Shown) -> PlayerPage:
-    results, games = store_players.lifetime_rows(club.pk, [player.id])
-    mine, played = results.get(player.id, []), games.get(player.id, [])
-    outcomes = store.stored_game_outcomes(club.pk)
+    mine, played, outcomes = store_players.player_rows(club.pk, player.id)
     summed = lifetime.summarise(mine, played, outcomes)
     life = lifetime.from_json(lifetime.to_json(summed), roster.names)
     lines = [_event_line(row) for row in mine]

@@ -27,6 +27,12 @@ from tests.factories import make_club, make_event, make_history
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 
 
+@pytest.fixture(autouse=True)
+def every_history_stored(monkeypatch):
+    """These histories are short: stored all the same, so their pages read what is stored."""
+    monkeypatch.setattr(lifetime, "STORED_FROM_EVENTS", 1)
+
+
 def history() -> tuple[Club, list[Player]]:
     """Forty events of eight players, then games of every other kind: a bye, forfeits, an
     unrated result, a bughouse night and an unrated event."""
@@ -115,6 +121,22 @@ def test_an_event_taken_out_leaves_the_stored_lifetimes_of_its_players():
 
 
 @pytest.mark.django_db
+def test_only_a_long_history_is_stored_and_a_short_one_is_summed_on_its_page(monkeypatch):
+    monkeypatch.setattr(lifetime, "STORED_FROM_EVENTS", 32)
+    club, roster = history()
+    counts = {p.pk: p.event_results.count() for p in roster}
+    long = {pk for pk, events in counts.items() if events >= 32}
+    assert long and long != set(counts)  # both kinds in this history
+    assert set(stored_records(club.pk)) == long
+    assert verify_ladder(club) == []
+    summed_here = pages(club, roster)
+    monkeypatch.setattr(lifetime, "STORED_FROM_EVENTS", 1)
+    replay_ladder(club.pk, full=True)
+    assert set(stored_records(club.pk)) == set(counts)
+    assert pages(club, roster) == summed_here
+
+
+@pytest.mark.django_db
 def test_verify_ladder_finds_a_stored_lifetime_that_differs():
     club, roster = history()
     record = PlayerRecord.objects.get(player=roster[1])
@@ -125,7 +147,7 @@ def test_verify_ladder_finds_a_stored_lifetime_that_differs():
     )
     assert verify_ladder(club) == [
         f"player {roster[1].pk}: stored lifetime record differs",
-        f"player {Player.objects.get(name='X').pk}: stored lifetime record for no game",
+        f"player {Player.objects.get(name='X').pk}: stored lifetime record no replay writes",
     ]
 
 
