@@ -2,7 +2,8 @@
 open and a 2,000-entrant event, built on every request, beside a bare Django page.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cp_pagesize DEBUG=true \\
-        .venv/bin/python bench/light_pages.py [--seconds 10] [--connections 4]
+        .venv/bin/python bench/light_pages.py [--seconds 10] [--connections 4] [--port 18327] \\
+        [--pages player]
 
 Makes, once, in DATABASE_URL's PostgreSQL database (later runs reuse them):
   bench-history  60 players, 3,000 published events on consecutive days up to yesterday,
@@ -18,7 +19,8 @@ page (60 rows from the database through a template), measured one after the othe
 same client: `--connections` keep-alive connections from threads of this process, for
 `--seconds` each after a second's warm-up. The client is Python: on 2 cores it takes CPU from
 the server, more so for the fast bare page, so the ratios lean kind; the load average is
-printed before and after.
+printed before and after. `--pages` keeps the pages whose names contain its text (the bare
+page is always served); `--port` is the servers' port, for a run beside another bench.
 """
 
 from __future__ import annotations
