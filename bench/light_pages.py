@@ -2,7 +2,8 @@
 open and a 2,000-entrant event, built on every request, beside a bare Django page.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cp_pagesize DEBUG=true \\
-        .venv/bin/python bench/light_pages.py [--seconds 10] [--connections 4]
+        .venv/bin/python bench/light_pages.py [--seconds 10] [--connections 4] [--port 18327] \\
+        [--pages player]
 
 Makes, once, in DATABASE_URL's PostgreSQL database (later runs reuse them):
   bench-history  60 players, 3,000 published events on consecutive days up to yesterday,
@@ -18,7 +19,8 @@ page (60 rows from the database through a template), measured one after the othe
 same client: `--connections` keep-alive connections from threads of this process, for
 `--seconds` each after a second's warm-up. The client is Python: on 2 cores it takes CPU from
 the server, more so for the fast bare page, so the ratios lean kind; the load average is
-printed before and after.
+printed before and after. `--pages` keeps the pages whose names contain its text (the bare
+page is always served); `--port` is the servers' port, for a run beside another bench.
 """
 
 from __future__ import annotations
@@ -218,10 +220,20 @@ def served(app: str, urls: dict[str, str], seconds: float, connections: int) -> 
 
 
 def main() -> int:
+    global PORT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument(
+        "--port", type=int, default=PORT, help="for the servers (another bench may hold one)"
+    )
+    parser.add_argument(
+        "--pages",
+        default="",
+        help="serve only the pages whose names contain this (the bare page always)",
+    )
     args = parser.parse_args()
+    PORT = args.port
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database the bench may add clubs to")
     os.environ.pop("REDIS_URL", None)  # the replays run in-process
@@ -236,6 +248,7 @@ def main() -> int:
     urls = paths()
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    urls = {name: url for name, url in urls.items() if args.pages in name}
     in_process(urls)
     print("served, built on every request:")
     bare_page = {"bare page": "/"}

@@ -98,3 +98,19 @@ class LadderReplay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} v{self.version} from {self.from_position}"
+
+
+class PlayerRecord(models.Model):
+    """A player's lifetime in the club as the player page shows it (ladder/lifetime.py):
+    summed by the replay from every game of the player, so the page reads one row instead
+    of every game of a long history. Derived, written only by the replay and checked by
+    verify_ladder."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    summary = models.JSONField()
+
+    def __str__(self) -> str:
+        return f"{self.player_id}'s record"

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder import store
+from ladder import lifetime, store, store_players
 from ladder.fingerprint import (
     chain_fingerprints,
     event_fingerprint,
@@ -155,6 +155,9 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         start = inputs.offset + min(
             first_difference(hashes, inputs.chain), _hinted_start(club, inputs)
         )
+    # Whose lifetime this replay may change: who had results from `start` on (read before
+    # they go) and, below, who has an entry in the events it rates.
+    touched = None if start == 0 else store_players.players_from(club.pk, start)
     store.delete_from(club.pk, start)
 
     before, summaries = store.ladder_before(club.pk, start, inputs.initial)
@@ -188,7 +191,25 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
             for pid, s in summaries.items()
         },
     )
+    if touched is not None:
+        touched |= store_players.entrants_from(club.pk, start)
+    store_players.write_records(club.pk, lifetimes(club.pk, touched), replacing=touched)
     return start, len(steps)
+
+
+def lifetimes(club_id: int, players: set[int] | None = None) -> dict[int, dict[str, object]]:
+    """The stored form of the lifetimes of `players` (None: everybody) with a long history
+    (lifetime.STORED_FROM_EVENTS), summed from their stored results and games."""
+    counts = store_players.event_counts(club_id, players)
+    long = {pk for pk, events in counts.items() if events >= lifetime.STORED_FROM_EVENTS}
+    if not long:
+        return {}
+    results, games = store_players.lifetime_rows(club_id, long)
+    outcomes = store.stored_game_outcomes(club_id)
+    return {
+        pk: lifetime.to_json(lifetime.summarise(results.get(pk, []), games.get(pk, []), outcomes))
+        for pk in long
+    }
 
 
 def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
@@ -257,6 +278,13 @@ def verify_ladder(club: Club) -> list[str]:
         differences.append(f"event {key[0]}, player {key[1]}: stored result for no rated game")
     if set(stored_events) - {s.event_id for s in steps}:
         differences.append("stored ratings for events that are not published")
+    stored_records = store_players.stored_records(club.pk)
+    for pk, summed in lifetimes(club.pk).items():
+        if stored_records.pop(pk, None) != summed:
+            differences.append(f"player {pk}: stored lifetime record differs")
+    differences += [
+        f"player {pk}: stored lifetime record no replay writes" for pk in stored_records
+    ]
     played = {player_id for _event_id, player_id in expected_keys}
     for player in Player.objects.filter(club=club).only("id", "name", "rating", "rated_games"):
         state = final[player.pk]

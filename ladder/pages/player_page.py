@@ -1,52 +1,24 @@
-"""The player page: a player's events, games and lifetime record, in two plain-SQL queries."""
+"""The player page: the player's stored lifetime (one row the replay sums, ladder/lifetime.py)
+and the events it writes out with their games (one query), ladder/store_players.py's reads."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db import connection
-
-from clubs.models import Club, Entry, Event, Game
-from ladder.labels.results import RESULT_LABELS
-from ladder.models import PlayerEventResult, RatedEvent
+from clubs.models import Club, Event
+from ladder import lifetime, store_players
+from ladder.lifetime import Record, Timeline, YearSummary, years_of
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
-from ladder.pages.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
+from ladder.pages.player_stats import GameSummaries, KindSummary
 from ladder.policies import get_policy
-from ladder.policies.base import UnratedReason
 from ladder.policies.ladder import expected_score
-from ladder.results import Result, moves_ladder
+from ladder.labels.results import RESULT_LABELS
+from ladder.results import moves_ladder
 from ladder.roster.rosters import Roster, RosterPlayer
 
-
-@dataclass
-class Record(Tally):
-    """A lifetime record: games played over the board (counted as every Tally counts them)
-    apart from byes and forfeits."""
-
-    byes: int = 0
-    forfeits_won: int = 0
-    forfeits_lost: int = 0
-
-    @property
-    def played(self) -> int:
-        return self.games
-
-    @property
-    def forfeits(self) -> int:
-        return self.forfeits_won + self.forfeits_lost
-
-    def add_result(self, result: Result, mine: float, theirs: float) -> None:
-        if result.is_bye:
-            self.byes += 1
-        elif result.is_played or result.is_unrated_result:
-            self.add(mine, theirs)
-        elif mine > theirs:
-            self.forfeits_won += 1
-        else:
-            self.forfeits_lost += 1
+__all__ = ["Record", "YearSummary"]  # where the tests and tables have always found them
 
 
 @dataclass(frozen=True)
@@ -80,6 +52,7 @@ class EventLine:
     # The pre-event ratings of the opponents in the games counted for this player, one per
     # game: the HSB formula's opponents' average and p come from them exactly.
     opponent_ratings: list[float] = field(default_factory=list)
+    position: int = 0  # in the club's rated history: where the chart's line puts it
 
 
 @dataclass(frozen=True)
@@ -123,25 +96,16 @@ class Shown:
         picked = [e for e in events if self.since is None or e.date >= self.since]
         return picked[-self.limit :] if self.limit else picked
 
-
-@dataclass(frozen=True)
-class YearSummary:
-    """One year of a player's history, for the links to the year pages."""
-
-    year: int
-    events: int
-    rating_after: float  # after the year's last event
+    def window(self) -> tuple[dt.date | None, dt.date | None, int | None]:
+        """What `pick` picks, as the query asks for it: from, to, how many of the newest."""
+        if self.year is not None:
+            return dt.date(self.year, 1, 1), dt.date(self.year, 12, 31), None
+        return self.since, None, self.limit or None
 
 
 def year_summaries(events: list[EventLine]) -> list[YearSummary]:
     """Each year the player played in, newest first."""
-    by_year: dict[int, list[EventLine]] = {}
-    for e in events:
-        by_year.setdefault(e.date.year, []).append(e)
-    return [
-        YearSummary(year, len(lines), lines[-1].post_rating)
-        for year, lines in sorted(by_year.items(), reverse=True)
-    ]
+    return years_of((e.date, e.post_rating) for e in events)
 
 
 @dataclass(frozen=True)
@@ -152,34 +116,31 @@ class PlayerPage:
     events: list[EventLine]  # the events this page writes out in full, oldest first
     rules: ClubRules = ClubRules("ladder")
     summaries: GameSummaries = field(default_factory=GameSummaries)
-    # Every event of the player, oldest first, without their games: for the chart, the
-    # lifetime sums and the links to the year pages. The same as `events` by default.
-    timeline: list[EventLine] = field(default_factory=list)
+    # The outline of every event of the player: for the chart, the lifetime sums and the
+    # links to the year pages.
+    timeline: Timeline = field(default_factory=Timeline)
     shown: Shown = Shown()
-
-    @property
-    def history(self) -> list[EventLine]:
-        return self.timeline or self.events
 
     @property
     def counted_here(self) -> int:
         """Rated games in this club's events (the rest came with the starting rating)."""
-        return sum(e.games_counted for e in self.history)
+        return self.timeline.counted
 
     @property
     def years(self) -> list[YearSummary]:
-        return year_summaries(self.history)
+        return list(self.timeline.years)
 
     @property
     def folded(self) -> int:
         """Events of the player not written out on this page (they are on their years')."""
-        return len(self.history) - len(self.events)
+        return self.timeline.events - len(self.events)
 
     @property
     def starts_history(self) -> bool:
         """Whether this page's first event is the player's first: its rating before it is
         the starting rating."""
-        return bool(self.events) and self.events[0] is self.history[0]
+        first = self.timeline.first
+        return bool(self.events) and first is not None and self.events[0].event_id == first[0]
 
     @property
     def brought_in(self) -> int:
@@ -190,84 +151,6 @@ class PlayerPage:
         return self.summaries.by_kind([kind.value for kind in Event.Kind])
 
 
-def _as_date(value: dt.date | str) -> dt.date:
-    return dt.date.fromisoformat(value) if isinstance(value, str) else value
-
-
-def _json(value: str | dict | None) -> dict:
-    """A JSON column read with a plain cursor: text (Django leaves decoding to the field)."""
-    if value is None:
-        return {}
-    return json.loads(value) if isinstance(value, str) else value
-
-
-def _player_rows(sql: str, params: list[int | str]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows: list[tuple[Any, ...]] = cursor.fetchall()
-        return rows
-
-
-def _player_results(club: Club, player_id: int) -> list[tuple]:
-    """The player's results in published events, oldest first, each with its event's name,
-    rated flag and kind and the event's stored game outcomes (JSON text).
-
-    Plain SQL, as for the games below: building these queries with the ORM cost more
-    than running them, on a page the page cache rarely holds (there is one per player).
-    """
-    result, event, rated = (
-        PlayerEventResult._meta.db_table,
-        Event._meta.db_table,
-        RatedEvent._meta.db_table,
-    )
-    sql = f"""
-        SELECT r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
-               r.expected, r.actual, r.change, r.post_rating, r.games_counted, re.game_outcomes
-        FROM {result} r
-        JOIN {event} e ON e.id = r.event_id
-        LEFT JOIN {rated} re ON re.event_id = r.event_id
-        WHERE r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL
-        ORDER BY r.position
-    """
-    return _player_rows(sql, [club.pk, player_id, Event.Status.PUBLISHED])
-
-
-def _player_games(club: Club, player_id: int) -> list[tuple]:
-    """Every game of the player in published events, each side once, with the opponent
-    and the opponent's rating before that event:
-    (game, event, round, result, side, opponent, opponent's pre-event rating, event kind)."""
-    game, entry, event, result = (
-        Game._meta.db_table,
-        Entry._meta.db_table,
-        Event._meta.db_table,
-        PlayerEventResult._meta.db_table,
-    )
-    side = f"""
-        SELECT g.id, g.event_id, g.round, g.result, %s, theirs.player_id,
-               (SELECT r.pre_rating FROM {result} r
-                WHERE r.event_id = g.event_id AND r.player_id = theirs.player_id),
-               e.kind
-        FROM {game} g
-        JOIN {event} e ON e.id = g.event_id
-        JOIN {entry} mine ON mine.id = g.{{mine}}_id
-        LEFT JOIN {entry} theirs ON theirs.id = g.{{theirs}}_id
-        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL AND mine.player_id = %s
-    """
-    # In the order of the rounds (then of the games), as each event's table lists them.
-    sql = (
-        "SELECT * FROM ("
-        + side.format(mine="white", theirs="black")
-        + " UNION ALL "
-        + side.format(mine="black", theirs="white")
-        + ") AS games ORDER BY 3, 1"
-    )
-    published = Event.Status.PUBLISHED
-    return _player_rows(
-        sql,
-        ["white", club.pk, published, player_id, "black", club.pk, published, player_id],
-    )
-
-
 def player_page(
     club: Club, roster: Roster, player_id: int, shown: Shown | None = None
 ) -> PlayerPage | None:
@@ -276,62 +159,111 @@ def player_page(
     player = roster.get(player_id)
     if player is None:
         return None
+    shown = shown or Shown()
+    stored = store_players.stored_record(player_id) if club.ladder_is_current else None
+    if stored is None:
+        # A short history (lifetime.STORED_FROM_EVENTS), a change waiting for its replay
+        # (which sums the lifetimes again), or no replay has summed this player yet:
+        # summed here from every game, as the replay would.
+        return _summed_here(club, roster, player, shown)
+    life = lifetime.from_json(stored, roster.names)
+    best = life.summaries.best
+    since, until, limit = shown.window()
+    rows = store_players.shown_rows(
+        club.pk,
+        player_id,
+        since=since,
+        until=until,
+        limit=limit,
+        also=None if best is None else best.event_id,
+    )
     events: dict[int, EventLine] = {}
-    outcomes: dict[int, dict[str, list]] = {}
-    for row in _player_results(club, player_id):
-        event_id, name, date, rated, kind, *numbers, stored = row
-        events[event_id] = EventLine(
-            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers
-        )
-        outcomes[event_id] = _json(stored)
-    timeline = list(events.values())
-    picked = (shown or Shown()).pick(timeline)
-    written = {e.event_id for e in picked}
-    record = Record()
-    summaries = GameSummaries()
-    result_texts = {result: str(label.text) for result, label in RESULT_LABELS.items()}
-    reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
-    facts = _result_facts()
-    for (
-        game_id,
-        event_id,
-        round_no,
-        result_code,
-        side,
-        opponent,
-        opponent_pre,
-        kind,
-    ) in _player_games(club, player_id):
-        result, white_score, black_score, over_the_board = facts[result_code]
-        mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
-        record.add_result(result, mine, theirs)
-        opponent_name = roster.names.get(opponent, "") if opponent else ""
-        event = events.get(event_id)
-        counted: bool | None = None
-        reason = ""
+    outcomes: dict[int, dict[str, list[Any]]] = {}
+    add = _GameAdder(roster)
+    for kind, *result, stored_outcomes, game_id, round_no, code, side, opponent, pre in rows:
+        if kind == 1:
+            events[result[0]] = _event_line(result)
+            outcomes[result[0]] = store_players.as_json(stored_outcomes)
+        elif kind == 2:
+            event_id = result[0]
+            add(events[event_id], outcomes[event_id], game_id, round_no, code, side, opponent, pre)
+        elif best is not None:
+            life.summaries.best = replace(best, event=result[1])
+    return _page(club, roster, player, life, list(events.values()), shown)
+
+
+def _summed_here(club: Club, roster: Roster, player: RosterPlayer, shown: Shown) -> PlayerPage:
+    mine, played, outcomes = store_players.player_rows(club.pk, player.id)
+    summed = lifetime.summarise(mine, played, outcomes)
+    life = lifetime.from_json(lifetime.to_json(summed), roster.names)
+    lines = [_event_line(row) for row in mine]
+    best = life.summaries.best
+    if best is not None:
+        name = next(e.name for e in lines if e.event_id == best.event_id)
+        life.summaries.best = replace(best, event=name)
+    picked = shown.pick(lines)
+    written = {e.event_id: e for e in picked}
+    add = _GameAdder(roster)
+    for game_id, event_id, round_no, code, side, opponent, pre, _kind in played:
+        event = written.get(event_id)
         if event is not None:
-            stored = outcomes[event_id].get(str(game_id))
-            if stored is None and result.is_forfeit:
-                # A forfeit against an entrant left without a player never reaches the replay.
-                stored = [False, False, UnratedReason.FORFEIT]
-            counted, reason = _counted(stored, side, reasons)
-        played = PlayedGame(
-            event_id,
-            kind,
-            opponent,
-            opponent_name,
-            over_the_board=over_the_board,
-            mine=mine,
-            theirs=theirs,
-            counted=counted,
-            opponent_rating=opponent_pre,
-        )
-        if event is None:
-            summaries.add(played, "", None)
-            continue  # published after the last replay: counted above, rated soon
-        summaries.add(played, event.name, event.date)
-        if event_id not in written:
-            continue  # on another page: only its sums above are needed here
+            add(event, outcomes.get(event_id, {}), game_id, round_no, code, side, opponent, pre)
+    return _page(club, roster, player, life, picked, shown)
+
+
+def _page(
+    club: Club,
+    roster: Roster,
+    player: RosterPlayer,
+    life: lifetime.Lifetime,
+    events: list[EventLine],
+    shown: Shown,
+) -> PlayerPage:
+    return PlayerPage(
+        player,
+        roster.rank_of(player.id),
+        life.record,
+        events,
+        club_rules(club),
+        life.summaries,
+        life.timeline,
+        shown,
+    )
+
+
+def _event_line(row: Any) -> EventLine:
+    """An event as the page writes it, from the columns of ladder.lifetime.ResultRow."""
+    event_id, name, date, rated, kind, pre, k, expected, actual, change, post, counted, at = row
+    day = store_players.as_date(date)
+    moves = moves_ladder(rated, kind)
+    numbers = (pre, k, expected, actual, change, post, counted)
+    return EventLine(event_id, name, day, moves, *numbers, position=at)
+
+
+class _GameAdder:
+    """Writes one game into its event's lines: what the breakdown's table shows of it."""
+
+    def __init__(self, roster: Roster) -> None:
+        self.names = roster.names
+        self.facts = lifetime.result_facts()
+        self.texts = {result: str(label.text) for result, label in RESULT_LABELS.items()}
+        self.reasons = {reason: str(text) for reason, text in REASON_TEXT.items()}
+
+    def __call__(
+        self,
+        event: EventLine,
+        outcomes: dict[str, list[Any]],
+        game_id: int,
+        round_no: int,
+        code: str,
+        side: str,
+        opponent: int | None,
+        opponent_pre: float | None,
+    ) -> None:
+        result, white_score, black_score, _ = self.facts[code]
+        mine, theirs = (white_score, black_score) if side == "white" else (black_score, white_score)
+        stored = lifetime.game_outcome(outcomes, game_id, result)
+        counted, reason = _counted(stored, side, self.reasons)
         expected = None
         if counted and opponent_pre is not None:
             event.opponent_ratings.append(opponent_pre)
@@ -344,37 +276,18 @@ def player_page(
                 round=round_no,
                 colour="" if result.is_bye else side,
                 opponent_id=opponent,
-                opponent=opponent_name,
+                opponent=self.names.get(opponent, "") if opponent else "",
                 opponent_rating=opponent_pre,
                 expected=expected,
                 score=score_symbol(result, mine, theirs),
-                result_text=result_texts[result],
+                result_text=self.texts[result],
                 counted=counted,
                 reason=reason,
             )
         )
-    return PlayerPage(
-        player,
-        roster.rank_of(player_id),
-        record,
-        picked,
-        club_rules(club),
-        summaries,
-        timeline,
-        shown or Shown(),
-    )
 
 
-def _result_facts() -> dict[str, tuple[Result, float, float, bool]]:
-    """Each result code's result, scores and whether it was played over the board: read
-    once a page rather than once a game (a long history has thousands)."""
-    return {
-        r.value: (r, *r.scores, not r.is_bye and (r.is_played or r.is_unrated_result))
-        for r in Result
-    }
-
-
-def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool | None, str]:
+def _counted(outcome: list | None, side: str, reasons: dict[str, str]) -> tuple[bool, str]:
     """Whether the game counted for this side and, if not, why.
 
     Only called for events the replay has rated; it stores only the games not

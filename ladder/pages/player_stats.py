@@ -58,6 +58,11 @@ class KindSummary:
     kind: str  # an Event.Kind value
     events: set[int] = field(default_factory=set)
     tally: Tally = field(default_factory=Tally)
+    count: int = 0  # the events, when read back from storage without their ids
+
+    @property
+    def event_count(self) -> int:
+        return len(self.events) or self.count
 
 
 @dataclass(frozen=True)

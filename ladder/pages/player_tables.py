@@ -17,9 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Event
+from ladder.lifetime import MonthPoint
 from ladder.pages.chart import RATED, START, UNRATED, ChartPoint, ChartText, rating_chart
 from ladder.pages.explain import (
     EXPECTED_DIGITS,
+    EloSum,
     HsbSum,
     change_sum,
     column_for_total,
@@ -44,34 +46,33 @@ def player_chart(page: PlayerPage) -> SafeString:
     markers (each with its tooltip), and the other events are drawn as the line's point
     at the end of each month they fall in, so the chart stays small however long the
     history (3,000 events draw as ~100 months)."""
-    history = page.history
-    if not history:
+    timeline = page.timeline
+    if timeline.first is None:
         return mark_safe("")
     f = Formats()
-    first = history[0]
-    start = f.whole(first.pre_rating)
+    _first_id, first_date, first_rating = timeline.first
+    start = f.whole(first_rating)
     points = [
         ChartPoint(
-            first.pre_rating,
+            first_rating,
             _("Starting rating: %(rating)s") % {"rating": start},
-            first.date,
+            first_date,
             START,
             start,
         )
     ]
     not_rated = _("not rated")
     written = rating_rows(page, f)
-    for n, e in enumerate(history):
-        row = written.get(e.event_id)
-        if row is None:
-            later = history[n + 1].date if n + 1 < len(history) else None
-            if later is None or (later.year, later.month) != (e.date.year, e.date.month):
-                points.append(
-                    ChartPoint(
-                        e.post_rating, "", e.date, shown=f.whole(e.post_rating), marked=False
-                    )
-                )
+    # Each month's last event, unless written out, then the events written out, in the
+    # order of the history.
+    line: list[MonthPoint | EventLine] = [m for m in timeline.months if m.event_id not in written]
+    line += page.events
+    line.sort(key=lambda point: point.position)
+    for e in line:
+        if isinstance(e, MonthPoint):
+            points.append(ChartPoint(e.rating, "", e.date, shown=f.whole(e.rating), marked=False))
             continue
+        row = written[e.event_id]
         label = f"{row.day} {row.name}: {row.shown}"
         points.append(
             ChartPoint(
@@ -174,7 +175,7 @@ def kinds_body(rows: Iterable[KindSummary]) -> SafeString:
     for k in rows:
         label = escape(str(KIND_LABELS.get(k.kind, k.kind)))
         out.append(
-            f'<tr><th scope="row">{label}</th><td class="num">{len(k.events)}</td>'
+            f'<tr><th scope="row">{label}</th><td class="num">{k.event_count}</td>'
             f'<td class="num">{k.tally.games}</td>'
             f'<td class="num">{points_text(k.tally.score)}</td></tr>\n'
         )
@@ -238,7 +239,9 @@ def player_events(
     cells = [f'<td{css} data-label="{escape(label)}">' for css, label in columns]
     out, printed = [], []
     for index, e in enumerate(reversed(events)):
-        change, why, written = _explanation(e, f, labels, rules)
+        # The written sum of a K-factor event, once: its sentence and its expected column.
+        elo = _elo_sum(e) if e.rated and e.games_counted and e.k is not None else None
+        change, why, written = _explanation(e, f, labels, rules, elo)
         # The rating after the event as the sentence below writes it, so the two agree.
         after = escape(_("rating %(rating)s") % {"rating": written})
         title = f"{f.date(e.date)} · {escape(e.name)} · "
@@ -247,7 +250,7 @@ def player_events(
             f'<p class="why">{why}{how_link}</p>\n'
         ]
         if e.games:
-            expected = _expected_column(e, rules)
+            expected = _expected_column(e, rules, elo)
             rows = _game_rows(e, base, link, f, labels, cells, expected)
             body.append(f"<tbody>\n{rows}</tbody></table>")
         shown = body[0]
@@ -268,16 +271,21 @@ def player_events(
     return mark_safe("".join(out))
 
 
-def _expected_column(e: EventLine, rules: ClubRules) -> list[Decimal | None]:
+def _elo_sum(e: EventLine) -> EloSum:
+    assert e.k is not None
+    return elo_sum(
+        pre=e.pre_rating, k=e.k, actual=e.actual, expected=e.expected, post=e.post_rating
+    )
+
+
+def _expected_column(e: EventLine, rules: ClubRules, elo: EloSum | None) -> list[Decimal | None]:
     """Each game's expected score as its row prints it: the counted games' column sums to
     the expected total the sentence above it uses (K × (score − expected)), and under HSB
     each counted game shows the p of the sentence, so the column sums to games × p."""
     counted = [g.expected for g in e.games if g.expected is not None]
     total: Decimal | None = None
-    if e.rated and e.games_counted and e.k is not None:
-        total = elo_sum(
-            pre=e.pre_rating, k=e.k, actual=e.actual, expected=e.expected, post=e.post_rating
-        ).expected
+    if elo is not None:
+        total = elo.expected
     elif e.rated and e.games_counted and rules.policy == "hsb":
         s = _hsb_sum(e, rules)
         if s is not None:
@@ -325,7 +333,7 @@ def _game_rows(
 
 
 def _explanation(
-    e: EventLine, f: Formats, labels: dict[str, str], rules: ClubRules
+    e: EventLine, f: Formats, labels: dict[str, str], rules: ClubRules, elo: EloSum | None
 ) -> tuple[str, str, str]:
     """The change as the event's summary line shows it, the sentence that answers "why
     did I gain so little" (both escaped) and the rating after the event as that sentence
@@ -335,8 +343,8 @@ def _explanation(
         return f.signed(e.change), labels["unrated"], f.exact(shown_rating(e.post_rating))
     if not e.games_counted:
         return f.signed(e.change), labels["none"], f.exact(shown_rating(e.post_rating))
-    if e.k is not None:
-        return _elo_explanation(e, f)
+    if elo is not None:
+        return _elo_explanation(e, f, elo)
     if rules.policy == "hsb":
         explained = _hsb_explanation(e, f, rules)
         if explained is not None:
@@ -366,9 +374,7 @@ def _counted_games(games: int) -> str:
     )
 
 
-def _elo_explanation(e: EventLine, f: Formats) -> tuple[str, str, str]:
-    assert e.k is not None
-    s = elo_sum(pre=e.pre_rating, k=e.k, actual=e.actual, expected=e.expected, post=e.post_rating)
+def _elo_explanation(e: EventLine, f: Formats, s: EloSum) -> tuple[str, str, str]:
     values = {
         "before": f.exact(s.before),
         "after": f.exact(s.after),

@@ -11,11 +11,12 @@ page structure and call them through the tags in ladder_pages.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from html import escape
 
 from django.utils import dateformat
+from django.utils.dates import MONTHS, MONTHS_3, MONTHS_AP
 from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -40,17 +41,32 @@ _NUMERIC_DATE = {
 }
 
 
-def _numeric_date_template(django_format: str) -> str | None:
-    """ "d.m.Y" -> "{0.day:02d}.{0.month:02d}.{0.year}"; None if the format has words in it."""
-    parts = []
+# And those that name the month, as django.utils.dateformat writes them: {1} in the template.
+_MONTH_NAMES: dict[str, Callable[[int], str]] = {
+    "b": lambda month: str(MONTHS_3[month]),
+    "F": lambda month: str(MONTHS[month]),
+    "M": lambda month: MONTHS_3[month].title(),
+    "N": lambda month: str(MONTHS_AP[month]),
+}
+
+
+def _date_template(django_format: str) -> tuple[str | None, str | None]:
+    """ "d.m.Y" -> ("{0.day:02d}.{0.month:02d}.{0.year}", None), "j M Y" -> ("{0.day} {1}
+    {0.year}", "M"): the template and the month name's format
+    character (None when the month is written in numbers); (None, None) for any other
+    format, left to dateformat."""
+    parts, month = [], None
     for char in django_format:
         if char in _NUMERIC_DATE:
             parts.append(_NUMERIC_DATE[char])
+        elif char in _MONTH_NAMES and month in (None, char):
+            parts.append("{1}")
+            month = char
         elif char.isalpha() or char == "\\":
-            return None
+            return None, None
         else:
             parts.append(char.replace("{", "{{").replace("}", "}}"))
-    return "".join(parts)
+    return "".join(parts), month
 
 
 class Formats:
@@ -59,16 +75,25 @@ class Formats:
     def __init__(self) -> None:
         self.decimal = get_format("DECIMAL_SEPARATOR")
         self.short_date = get_format("SHORT_DATE_FORMAT")
-        self._date_template = _numeric_date_template(self.short_date)
-        # Dates written with a month name (config/formats) go through dateformat; a long
-        # table repeats few distinct dates, so each is formatted once.
+        self._date_template, month = _date_template(self.short_date)
+        # A month's name as dateformat writes it, looked up once per month (dateformat
+        # itself took ~50 µs a date, and a player page writes some sixty).
+        self._month_name = _MONTH_NAMES[month] if month is not None else None
+        self._months: dict[int, str] = {}
+        # Dates in any other format go through dateformat; a long table repeats few
+        # distinct dates, so each is formatted once.
         self._dates: dict[dt.date, str] = {}
 
     def date(self, value: dt.date | None) -> str:
         if value is None:
             return DASH
         if self._date_template is not None:
-            return self._date_template.format(value)
+            if self._month_name is None:
+                return self._date_template.format(value)
+            name = self._months.get(value.month)
+            if name is None:
+                name = self._months[value.month] = self._month_name(value.month)
+            return self._date_template.format(value, name)
         shown = self._dates.get(value)
         if shown is None:
             shown = self._dates[value] = dateformat.format(value, self.short_date)
