@@ -1,6 +1,6 @@
 """The database's own locks: PostgreSQL advisory locks, which the ORM cannot take.
 
-The one module besides ladder/store.py that runs SQL of its own (tests/test_structure.py):
+The one module besides ladder/store/ that runs SQL of its own (tests/test_structure.py):
 a lock belongs to no room, and keeping the keys in one place keeps them from colliding.
 ladder.store's per-club replay lock uses the two-key form (7311, club), so it never meets
 the one-key locks here.

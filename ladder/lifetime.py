@@ -4,7 +4,7 @@ Pure Python: no Django imports. The lifetime record, head-to-head, kinds, best w
 the outline of the rating history (its first event, each year, each month's last event)
 count every game and event of the player: thousands for a long history, read and
 classified in ~150 ms. So the replay, which reads every game anyway, sums each player
-with a long history it touched here (ladder/store_players.py reads their rows and stores
+with a long history it touched here (ladder/store/players.py reads their rows and stores
 `to_json`), and the player page reads that one row (`from_json`) and only the games of
 the events it writes out. Names are never stored: the page puts in the shown names of
 its roster.

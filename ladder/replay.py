@@ -8,7 +8,7 @@ the rating policy over the events from there on from the states the stored resul
 leave, and store what each event did.
 verify_ladder folds everything again in memory and compares (ladder/jobs.py's
 sweep_ladders queues replays that were missed). What is read and written, and
-how, is ladder/store.py.
+how, is ladder/store/.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder import lifetime, store, store_players
+from ladder import lifetime, store
 from ladder.fingerprint import (
     chain_fingerprints,
     event_fingerprint,
@@ -35,6 +35,7 @@ from ladder.models import LadderReplay
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
 from ladder.store import PlayerSummary
+from ladder.store import players as store_players
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The player page: the player's stored lifetime (one row the replay sums, ladder/lifetime.py)
-and the events it writes out with their games (one query), ladder/store_players.py's reads."""
+and the events it writes out with their games (one query), ladder/store/players.py's reads."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clubs.models import Club, Event
-from ladder import lifetime, store_players
+from ladder import lifetime
+from ladder.labels.results import RESULT_LABELS
 from ladder.lifetime import Record, Timeline, YearSummary, years_of
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary
 from ladder.policies import get_policy
 from ladder.policies.ladder import expected_score
-from ladder.labels.results import RESULT_LABELS
 from ladder.results import moves_ladder
 from ladder.roster.rosters import Roster, RosterPlayer
+from ladder.store import players as store_players
 
 __all__ = ["Record", "YearSummary"]  # where the tests and tables have always found them
 

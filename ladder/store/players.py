@@ -1,6 +1,6 @@
 """What the player page reads and the replay writes of each player's lifetime: its plain SQL.
 
-ladder/store.py's companion for one table (ladder.models.PlayerRecord) and the player
+The store's companion for one table (ladder.models.PlayerRecord) and the player
 page's two reads; kept apart only because one module of both would pass 500 lines. The
 same rules: plain functions on ids, plain SQL where the ORM's row building cost more
 than the query, nothing here that decides what a number means (ladder/lifetime.py sums,

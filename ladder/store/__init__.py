@@ -1,7 +1,9 @@
 """What the ladder replay reads and writes: its only SQL, and the only place it differs by database.
 
-Plain functions on club ids. The replay (ladder/replay.py) is the algorithm;
-this module is how its inputs come out of the database and its results go in.
+Plain functions on club ids. The replay (ladder/replay.py) is the algorithm; this
+package is how its inputs come out of the database and its results go in: here the
+events, games and stored results, players.py the players' stored lifetimes. It may import
+the models and the pure parts of the ladder, never a page or a view.
 PostgreSQL gets the fast paths a full replay of 100,000 games needs (COPY,
 one index probe per player, one UPDATE from arrays); SQLite, which the tests
 and small installations run, gets the plain ORM, and one grouped scan for each
