@@ -1,4 +1,4 @@
-"""The ladder on a date (issue 26): ladder.store.ladder_on and the `?on=` page, on a club of
+"""The ladder on a date (issue 26): ladder.store.dated.ladder_on and the `?on=` page, on a club of
 1,000 events.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_dev DEBUG=true \\
@@ -14,7 +14,7 @@ games, 40,000 stored results after one full replay. Then VACUUM ANALYZE, as auto
 keeps a live database.
 
 Timed, `--runs` times each, median and worst shown (the goal: under 50 ms):
-  ladder_on   store.ladder_on(club, day) for a day near the start, the middle, near the end
+  ladder_on   dated.ladder_on(club, day) for a day near the start, the middle, near the end
               and after the last event: the read of the stored results, provisional flags
               and ladder order, from a new connection's second query on
   page        GET /c/<slug>/?on=<day> by a visitor (test client), the page cache emptied
@@ -72,8 +72,8 @@ def _run(runs: int) -> None:
     from django.test import Client
 
     from clubs.models import Club
-    from ladder import store
     from ladder.replay import replay_ladder
+    from ladder.store import dated
     from ladder.web import page_cache
     from tests.factories import make_club, make_history
 
@@ -97,8 +97,8 @@ def _run(runs: int) -> None:
     }
     print(f"\n{'ladder_on':<22} {'median':>9} {'worst':>9}  rows on the ladder")
     for label, day in days.items():
-        rows = [s for _pid, s in store.ladder_on(club, day) if s.rated_games > 0]
-        timings = _times(runs, lambda day=day: store.ladder_on(club, day))
+        rows = [s for _pid, s in dated.ladder_on(club, day) if s.rated_games > 0]
+        timings = _times(runs, lambda day=day: dated.ladder_on(club, day))
         _line(label, timings, f"{len(rows)}")
 
     client = Client()

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from clubs.models import Club
-from ladder import store
 from ladder.files.spreadsheet import csv_table
+from ladder.store import dated
 
 if TYPE_CHECKING:
     from ladder.roster.rosters import LadderRow
@@ -33,7 +33,7 @@ TRF_NAME_WIDTH = 33  # columns 15-47 of a FIDE TRF 001 line
 
 def ladder_rows(club: Club, on: dt.date | None = None) -> list[dict[str, object]]:
     """The ladder in order as plain rows (full names: for directors and support staff); with
-    `on`, as it stood at the end of that day (ladder.store.ladder_on), the same players."""
+    `on`, as it stood at the end of that day (ladder.store.dated.ladder_on), the same players."""
     public = club.players.public()
     if on is None:
         players = list(
@@ -45,7 +45,7 @@ def ladder_rows(club: Club, on: dt.date | None = None) -> list[dict[str, object]
         names = dict(public.values_list("id", "name"))
         players = [
             (names[pid], s.rating, s.rated_games, s.provisional)
-            for pid, s in store.ladder_on(club, on)
+            for pid, s in dated.ladder_on(club, on)
             if pid in names and s.rated_games > 0
         ]
     return [

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import Club
-from ladder import store
 from ladder.pages.page_texts import half_up
 from ladder.policies import get_policy
 from ladder.roster.display import NameFacts, shown_names
+from ladder.store import dated
 
 ACTIVE_DAYS = 365
 
@@ -58,11 +58,11 @@ class Roster:
     def ladder_on(
         self, club: Club, day: dt.date, active_since: dt.date | None = None
     ) -> list[LadderRow]:
-        """The ladder as it stood at the end of `day` (ladder.store.ladder_on), for the
+        """The ladder as it stood at the end of `day` (ladder.store.dated.ladder_on), for the
         players this roster holds (no held one) under its shown names, by ladder()'s rules."""
         players = [
             RosterPlayer(pid, self.names[pid], *summary)
-            for pid, summary in store.ladder_on(club, day)
+            for pid, summary in dated.ladder_on(club, day)
             if pid in self.names
         ]
         return Roster(players, self.names).ladder(active_since)

@@ -20,10 +20,9 @@ from typing import Any, NamedTuple
 
 from django.db import connection, models
 
-from clubs.models import Club, Entry, Event, Game, Player
+from clubs.models import Entry, Event, Game, Player
 from ladder.history import HistoryStep
 from ladder.models import PlayerEventResult, RatedEvent
-from ladder.policies import get_policy
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.results import Result
 
@@ -274,43 +273,6 @@ def ladder_before(
             row.post_rating, row.rated_games_after, False, row.event_date, row.change
         )
     return states, summaries
-
-
-def ladder_on(club: Club, day: dt.date) -> list[tuple[int, PlayerSummary]]:
-    """Every player not merged away as the ladder stood at the end of `day`, in ladder order,
-    from the stored results (never replayed): each one's last result dated `day` or before,
-    else their starting state, flagged provisional as replay._rebuild flags it. Only stored
-    (published, not deleted) events count; pages leave out who has no rated game."""
-    policy = get_policy(club.rating_policy)
-    settings = policy.parse_settings(club.rating_settings)
-    # Positions follow dates: the events up to `day` end at the last position stored with that
-    # date or earlier. One result probed per event, newest first: a few ms, not a 40,000-row scan.
-    stored_date = PlayerEventResult.objects.filter(event_id=models.OuterRef("event_id"))
-    last = (
-        RatedEvent.objects.filter(club_id=club.pk)
-        .alias(day=models.Subquery(stored_date.order_by().values("event_date")[:1]))
-        .filter(day__lte=day)
-        .order_by("-position")
-        .values_list("position", flat=True)
-        .first()
-    )
-    # By name in the database's collation, an order summaries keeps: the stable sort below
-    # then breaks ties exactly as PlayerQuerySet.in_ladder_order does.
-    players = Player.objects.filter(club_id=club.pk).active().order_by("name", "id")
-    start = policy.start_rating(settings)
-    initial = {
-        pid: PlayerState(start if rating is None else rating, games, junior)
-        for pid, rating, games, junior in players.values_list(
-            "id", "start_rating", "start_games", "junior"
-        )
-    }
-    _states, summaries = ladder_before(club.pk, 0 if last is None else last + 1, initial)
-    rows = [
-        (pid, s._replace(provisional=policy.is_provisional(PlayerState(*s[:2]), settings)))
-        for pid, s in summaries.items()
-    ]
-    rows.sort(key=lambda row: (row[1].provisional, -row[1].rating))
-    return rows
 
 
 def stored_summaries(club_id: int) -> dict[int, PlayerSummary]:

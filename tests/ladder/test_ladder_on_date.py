@@ -1,4 +1,4 @@
-"""ladder.store.ladder_on: the ladder as it stood at the end of a day, read from the stored
+"""ladder.store.dated.ladder_on: the ladder as it stood at the end of a day, read from the stored
 results. The property: on a generated season, the ladder on any date is the ladder the club
 had right after that date's last event, captured as the season was played day by day."""
 
@@ -15,6 +15,7 @@ from ladder import store
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.store import dated
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def ladder_on(club: Club, day: dt.date) -> list[tuple[object, ...]]:
     page leaves them out, as today's ladder does)."""
     return [
         (pid, s.rating, s.rated_games, s.provisional, s.last_played, s.last_change)
-        for pid, s in store.ladder_on(club, day)
+        for pid, s in dated.ladder_on(club, day)
         if s.rated_games > 0
     ]
 
@@ -158,10 +159,10 @@ def test_every_player_is_given_even_those_without_a_rated_game(club):
     ann, bob, eve = make_players(club, ["Ann", "Bob", "Eve"])
     make_event(club, [(1, ann, bob, Result.DRAW)], date=dt.date(2026, 1, 5))
     _replayed(club)
-    rows = dict(store.ladder_on(club, dt.date(2026, 1, 4)))
+    rows = dict(dated.ladder_on(club, dt.date(2026, 1, 4)))
     assert set(rows) == {ann.pk, bob.pk, eve.pk}
     assert rows[eve.pk] == store.PlayerSummary(1200.0, 0, True, None, None)
-    later = dict(store.ladder_on(club, dt.date(2026, 1, 5)))
+    later = dict(dated.ladder_on(club, dt.date(2026, 1, 5)))
     assert later[ann.pk].last_played == dt.date(2026, 1, 5)
     assert later[ann.pk].rated_games == 1
     assert later[eve.pk] == rows[eve.pk]
