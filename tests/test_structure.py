@@ -2,7 +2,8 @@
 
 - no import cycle among the apps' modules, and no app module over 500 lines;
 - no folder of application code holds more than 15 modules;
-- the pure parts (importers, pairing, policies, history, the grid keys, matching) load no Django;
+- the pure parts (importers, pairing, policies, history, the grid keys, matching, the
+  seasons' dates and honours) load no Django;
 - page builders (ladder/pages/) never write;
 - only ladder/store/ runs SQL of its own;
 - no room (capability) imports another room's views.
@@ -241,6 +242,8 @@ PURE = (
     "ladder.history",
     "clubs.grid_keys",
     "matching",
+    "ladder.seasons.dates",
+    "ladder.seasons.summary",
 )
 
 
