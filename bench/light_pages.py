@@ -28,13 +28,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gzip
-import http.client
 import os
-import statistics
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +38,13 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.kit import clubs as bench_clubs  # noqa: E402
+from bench.kit.django_env import in_process  # noqa: E402
+from bench.kit.machine import load_average  # noqa: E402
+from bench.kit.measure import repeat, row, table_head  # noqa: E402
+from bench.kit.servers import Servers, deployment_env, gunicorn, http_status, rate  # noqa: E402
+
 KARL_MALA = ROOT.parent.parent / "shared" / "trf-corpus" / "karl_mala_gedenkturnier_2005.trf"
 HISTORY, OPEN = "bench-history", "bench-open"
 EVENTS, PLAYERS, PER_EVENT, ROUNDS = 3_000, 60, 8, 3
@@ -51,30 +53,16 @@ PORT = 18_327
 
 
 def history_club() -> Club:
-    from clubs.models import Club, Player
-    from ladder.replay import replay_ladder
-    from tests.factories import make_club, make_history
+    from clubs.models import Club
 
     club = Club.objects.filter(slug=HISTORY).first()
     if club is not None:
         return club
-    club = make_club(slug=HISTORY, name="Bench History Chess Club", visibility="public")
-    roster = Player.objects.bulk_create(
-        Player(club=club, name=f"History Member {n:03d}", junior=n % 7 == 0) for n in range(PLAYERS)
+    fields = {"name": "Bench History Chess Club", "visibility": "public"}
+    sizes = (PLAYERS, EVENTS, PER_EVENT, ROUNDS)
+    return bench_clubs.history_club(
+        HISTORY, *sizes, days_apart=1, always_first=True, seed=27, digits=3, **fields
     )
-    make_history(
-        club,
-        events=EVENTS,
-        players=0,
-        per_event=PER_EVENT,
-        rounds=ROUNDS,
-        seed=27,
-        roster=roster,
-        start=dt.date.today() - dt.timedelta(days=EVENTS),
-        always=roster[:1],
-    )
-    replay_ladder(club.pk, full=True)
-    return club
 
 
 def open_club() -> Club:
@@ -132,91 +120,42 @@ def paths() -> dict[str, str]:
     }
 
 
-def in_process(urls: dict[str, str]) -> None:
+def built_here(urls: dict[str, str]) -> None:
     from django.test import Client
 
     client = Client()
-    print("| page | plain | gzip | built in this process (median of 3) |")
-    print("|---|---:|---:|---:|")
+    heading = "built in this process (median of 3)"
+    print(table_head("page", "plain", "gzip", heading, align="lrrr"))
     for name, url in urls.items():
-        times = []
-        for _ in range(3):
-            started = time.perf_counter()
-            response = client.get(url)
-            times.append(time.perf_counter() - started)
+        runs = repeat(lambda url=url: client.get(url), 3, keep=True)
+        for response in runs.values:
             assert response.status_code == 200, (url, response.status_code)
-        body = response.content
-        print(
-            f"| {name} | {len(body) / 1000:,.0f} KB | {len(gzip.compress(body)) / 1000:,.0f} KB "
-            f"| {statistics.median(times) * 1000:,.0f} ms |"
-        )
-
-
-def rate(path: str, seconds: float, connections: int) -> tuple[float, float]:
-    """Requests a second and the median latency, from `connections` keep-alive clients."""
-    latencies: list[float] = []
-    stop = time.monotonic() + seconds
-    lock = threading.Lock()
-
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-        mine = []
-        while time.monotonic() < stop:
-            started = time.perf_counter()
-            conn.request("GET", path, headers={"Host": "127.0.0.1"})
-            response = conn.getresponse()
-            response.read()
-            if response.status != 200:
-                raise SystemExit(f"{path}: {response.status}")
-            mine.append(time.perf_counter() - started)
-        conn.close()
-        with lock:
-            latencies.extend(mine)
-
-    threads = [threading.Thread(target=client) for _ in range(connections)]
-    began = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return len(latencies) / (time.monotonic() - began), statistics.median(latencies)
+        body = runs.value.content
+        plain, packed = f"{len(body) / 1000:,.0f} KB", f"{len(gzip.compress(body)) / 1000:,.0f} KB"
+        print(row(name, plain, packed, f"{runs.median * 1000:,.0f} ms"))
 
 
 def served(app: str, urls: dict[str, str], seconds: float, connections: int) -> dict[str, tuple]:
-    env = {
-        **os.environ,
-        "DEBUG": "false",
-        "SECRET_KEY": "bench-only-not-secret",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "false",
-        "LOG_LEVEL": "WARNING",
-        "PAGE_CACHE_SECONDS": "0",
-    }
-    env.pop("REDIS_URL", None)
-    manage = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
-    subprocess.run(manage, cwd=ROOT, env=env, check=True)  # the manifest production needs
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    command = [str(gunicorn), app, "--bind", f"127.0.0.1:{PORT}", "--workers", str(os.cpu_count())]
-    server = subprocess.Popen([*command, "--log-level", "warning"], cwd=ROOT, env=env)
+    """`urls` served by gunicorn (sync workers, one per core) on PORT, one after the other."""
+    env = deployment_env(os.environ["DATABASE_URL"], "", "bench-only-not-secret",
+                         PAGE_CACHE_SECONDS="0")  # fmt: skip
+    env.pop("REDIS_URL")  # no queue: nothing here writes
+    servers, base, code = Servers("light-pages"), f"http://127.0.0.1:{PORT}", 1
+    servers.collectstatic(env)  # the manifest production needs
+    servers.spawn("gunicorn", gunicorn(PORT, os.cpu_count() or 1, app), env)
     try:
-        for _ in range(100):
-            try:
-                probe = http.client.HTTPConnection("127.0.0.1", PORT, timeout=5)
-                probe.request("GET", "/", headers={"Host": "127.0.0.1"})
-                probe.getresponse().read()
-                break
-            except OSError:
-                time.sleep(0.2)
+        servers.wait_until(lambda: http_status(f"{base}/", timeout=5) != 0, 20, "gunicorn")
         figures = {}
         for name, url in urls.items():
-            rate(url, 1, connections)  # warm-up: imports, the roster, prepared statements
-            figures[name] = rate(url, seconds, connections)
+            rate(base, url, 1, connections)  # warm-up: imports, the roster, prepared statements
+            figures[name] = rate(base, url, seconds, connections)
             per_second, median = figures[name]
             print(f"  {name}: {per_second:,.1f}/s, median {median * 1000:,.1f} ms", flush=True)
+        code = 0
         return figures
     finally:
-        server.terminate()
-        server.wait()
+        servers.stop()
+        servers.finish(code)
 
 
 def main() -> int:
@@ -236,31 +175,23 @@ def main() -> int:
     PORT = args.port
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database the bench may add clubs to")
-    os.environ.pop("REDIS_URL", None)  # the replays run in-process
     os.environ["PAGE_CACHE_SECONDS"] = "0"  # every page built, here as in the servers
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    urls = paths()
-    load = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    urls = {name: url for name, url in urls.items() if args.pages in name}
-    in_process(urls)
-    print("served, built on every request:")
-    bare_page = {"bare page": "/"}
-    bare = served("bench.minimal_wsgi:application", bare_page, args.seconds, args.connections)
-    pages = served("config.wsgi:application", urls, args.seconds, args.connections)
-    print("| page | requests/s | median | vs. the bare page |")
-    print("|---|---:|---:|---:|")
+    # DEBUG as the environment says (the docstring's DEBUG=true): the figures so far were so.
+    with in_process("light-pages-", quiet_queries=False):
+        urls = paths()
+        print(f"machine: {os.cpu_count()} cores, load {load_average()}")
+        urls = {name: url for name, url in urls.items() if args.pages in name}
+        built_here(urls)
+        print("served, built on every request:")
+        bare_page = {"bare page": "/"}
+        bare = served("bench.minimal_wsgi:application", bare_page, args.seconds, args.connections)
+        pages = served("config.wsgi:application", urls, args.seconds, args.connections)
+    print(table_head("page", "requests/s", "median", "vs. the bare page", align="lrrr"))
     base = bare["bare page"][0]
     for name, (per_second, median) in {**bare, **pages}.items():
-        print(f"| {name} | {per_second:,.1f} | {median * 1000:,.1f} ms | {per_second / base:.3f} |")
-    load = os.getloadavg()
-    print(f"load at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        ratio = f"{per_second / base:.3f}"
+        print(row(name, f"{per_second:,.1f}", f"{median * 1000:,.1f} ms", ratio))
+    print(f"load at the end: {load_average()}")
     return 0
 
 

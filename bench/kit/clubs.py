@@ -56,9 +56,12 @@ def history_club(
     *,
     days_apart: int,
     always_first: bool,
+    seed: int | None = None,
+    digits: int = 4,
     **fields: str,
 ) -> Club:
-    """A club of `players` members and a published history ending today, replayed."""
+    """A club of `players` members ("<Label> Member 0042", `digits` wide) and a published
+    history ending today, drawn from `seed` (the slug's length unless given), replayed."""
     from django.db import connection, transaction
 
     from clubs.models import Player
@@ -69,7 +72,7 @@ def history_club(
         club = make_club(slug=slug, **fields)
         label = slug.split("-")[-1].title()
         roster = Player.objects.bulk_create(
-            Player(club=club, name=f"{label} Member {n:04d}", junior=n % 7 == 0)
+            Player(club=club, name=f"{label} Member {n:0{digits}d}", junior=n % 7 == 0)
             for n in range(players)
         )
         make_history(
@@ -78,7 +81,7 @@ def history_club(
             players=0,
             per_event=per_event,
             rounds=rounds,
-            seed=len(slug),
+            seed=len(slug) if seed is None else seed,
             roster=roster,
             start=dt.date.today() - dt.timedelta(days=days_apart * events),
             days_apart=days_apart,

@@ -44,7 +44,7 @@ def maintenance(url: str, *statements: str) -> None:
 
 
 @contextmanager
-def in_process(prefix: str) -> Iterator[object]:
+def in_process(prefix: str, *, quiet_queries: bool = True) -> Iterator[object]:
     """Django in this process, on DATABASE_URL's database or else a temporary SQLite file
     (removed at the end), queued jobs run in-process, migrated: yields the connection."""
     temp_dir = None
@@ -52,7 +52,7 @@ def in_process(prefix: str) -> Iterator[object]:
         temp_dir = tempfile.TemporaryDirectory(prefix=prefix)
         os.environ["DATABASE_URL"] = f"sqlite:///{temp_dir.name}/bench.sqlite3"
     os.environ.pop("REDIS_URL", None)  # the on-commit replay runs in-process
-    setup_django()
+    setup_django(quiet_queries=quiet_queries)
     from django.db import connection
 
     try:

@@ -10,9 +10,11 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -55,9 +57,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def gunicorn(port: int, workers: int) -> list[str]:
+def gunicorn(port: int, workers: int, app: str = "config.wsgi:application") -> list[str]:
     """gunicorn's command line: sync workers, as the Dockerfile serves."""
-    return [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
+    return [sys.executable, "-m", "gunicorn", app, "--bind",
             f"127.0.0.1:{port}", "--workers", str(workers), "--timeout", "60"]  # fmt: skip
 
 
@@ -211,6 +213,59 @@ class PageViewer:
         if response.will_close:  # gunicorn's sync workers close after each response
             self.connection.close()
         return response.status, response.getheader("X-Page-Cache") == "hit"
+
+
+def rate(base: str, path: str, seconds: float, connections: int) -> tuple[float, float]:
+    """Requests a second and the median latency of GETs of `path`, from `connections` clients
+    (threads of this process, each its own connection) for `seconds`; anything but 200 stops
+    the bench."""
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+
+    def client() -> None:
+        viewer, mine = PageViewer(base), []
+        while time.monotonic() < stop:
+            started = time.perf_counter()
+            status, _cached = viewer.get(path)
+            if status != 200:
+                raise SystemExit(f"{path}: {status}")
+            mine.append(time.perf_counter() - started)
+        viewer.connection.close()
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(connections)]
+    began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return len(latencies) / (time.monotonic() - began), statistics.median(latencies)
+
+
+def paste(session: requests.Session, results: str, text: str) -> tuple[str, str]:
+    """A director's paste of `text` on a published event's results page (`results`, its URL),
+    for its current edit version: the held change's token on the confirm page it leads to, and
+    the CSRF token."""
+    page = session.get(results, timeout=TIMEOUT_S)
+    version = VERSION_RE.search(page.text)
+    assert version, "no results form"
+    csrf = session.cookies.get("csrftoken", "")
+    shown = session.post(f"{results}paste/", timeout=TIMEOUT_S, headers={"Referer": results},
+                         data={"text": text, "version": version.group(1),
+                               "csrfmiddlewaretoken": csrf})  # fmt: skip
+    token = TOKEN_RE.search(shown.text)
+    assert token, f"no confirm page ({shown.status_code})"
+    return token.group(1), csrf
+
+
+def confirm(session: requests.Session, results: str, token: str, csrf: str) -> requests.Response:
+    """The confirm page's button pressed, as a browser posts it: the change lands."""
+    return session.post(f"{results.removesuffix('results/')}confirm/", timeout=TIMEOUT_S,
+                        allow_redirects=False, headers={"Referer": results},
+                        data={"token": token, "confirm": "1",
+                              "csrfmiddlewaretoken": csrf})  # fmt: skip
 
 
 def stripe_test_settings(bench: str) -> dict[str, str]:
