@@ -53,15 +53,15 @@ from bench.kit.django_env import throwaway_database  # noqa: E402
 from bench.kit.machine import print_command_and_machine  # noqa: E402
 from bench.kit.servers import (  # noqa: E402
     MANAGE,
-    TIMEOUT_S,
-    VERSION_RE,
     LoopbackSession,
     Servers,
+    confirm,
     deployment_env,
     free_port,
     gunicorn,
     http_get,
     http_status,
+    paste,
     rq_worker_pids,
     sign_in,
 )
@@ -72,7 +72,6 @@ NOTICE = "The ladder is being recalculated"
 POLL_S = 0.05
 HEAL_TIMEOUT_S = 180.0
 SWEEP_AFTER_S = 10
-TOKEN_RE = re.compile(r'name="token" value="([^"]+)"')
 STATUS_RE = re.compile(r"<!--ladder-status-->.*?<!--/ladder-status-->", re.S)
 
 
@@ -202,21 +201,9 @@ def correct(session: LoopbackSession, base: str, slug: str, event_id: int, csv: 
     """Paste the event's results, then confirm on the page that shows what moves: the
     seconds the confirm took (the request that queues the replay)."""
     results = f"{base}/manage/{slug}/events/{event_id}/results/"
-    page = session.get(results, timeout=TIMEOUT_S)
-    version = VERSION_RE.search(page.text)
-    assert version, "no results form"
-    csrf = session.cookies.get("csrftoken", "")
-    shown = session.post(f"{results}paste/", timeout=TIMEOUT_S, headers={"Referer": results},
-                         data={"text": csv, "version": version.group(1),
-                               "csrfmiddlewaretoken": csrf})  # fmt: skip
-    token = TOKEN_RE.search(shown.text)
-    assert token, f"no confirm page ({shown.status_code})"
-    confirm = f"{base}/manage/{slug}/events/{event_id}/confirm/"
+    token, csrf = paste(session, results, csv)
     started = time.monotonic()
-    applied = session.post(confirm, timeout=TIMEOUT_S, allow_redirects=False,
-                           headers={"Referer": results},
-                           data={"token": token.group(1), "confirm": "1",
-                                 "csrfmiddlewaretoken": csrf})  # fmt: skip
+    applied = confirm(session, results, token, csrf)
     took = time.monotonic() - started
     assert applied.status_code == 302, f"the confirm answered {applied.status_code}"
     return took
