@@ -52,17 +52,31 @@ class Breaker:
 breaker = Breaker()
 
 
+_clients: dict[tuple[str, float, float], Redis] = {}
+_clients_lock = threading.Lock()
+
+
 def connection(url: str) -> Redis:
-    """A client for `url` with the configured timeouts (new each call: a restarted Redis or a
-    changed REDIS_URL is picked up without restarting the process)."""
+    """The process's client for `url` with the configured timeouts, kept and reused: a
+    /readyz probe every few seconds opened (and left for the collector) a connection each.
+
+    Keyed by the URL and the timeouts, so a changed REDIS_URL or setting gets a client of
+    its own. redis-py's pool replaces a connection Redis dropped (a restart) before using it,
+    and retries nothing: a hung Redis still costs one timeout."""
     from django.conf import settings
+
+    key = (url, settings.REDIS_CONNECT_TIMEOUT_SECONDS, settings.REDIS_READ_TIMEOUT_SECONDS)
+    with _clients_lock:
+        client = _clients.get(key)
+        if client is None:
+            client = _clients[key] = _new_client(*key)
+        return client
+
+
+def _new_client(url: str, connect_seconds: float, read_seconds: float) -> Redis:
     from redis import Redis
 
-    return Redis.from_url(
-        url,
-        socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT_SECONDS,
-        socket_timeout=settings.REDIS_READ_TIMEOUT_SECONDS,
-    )
+    return Redis.from_url(url, socket_connect_timeout=connect_seconds, socket_timeout=read_seconds)
 
 
 def reachable(url: str) -> bool | None:
