@@ -182,6 +182,14 @@ def kept_or_built(
         status = None
         if not download and not visit.club.ladder_is_current:
             status = render_to_string("ladder/web/status.html", {"club": visit.club})
+        tag = kept[2] if status is None else page_cache.status_tag(kept[2], status)
+        if page_cache.not_modified(request, tag):
+            # The visitor holds this very page: answered before it is unpacked or filled in.
+            response = HttpResponse(status=304)
+            page_cache.share(response, tag, public=public)
+            response[page_cache.STATUS_HEADER] = "hit"
+            patch_vary_headers(response, ("Accept-Encoding",))
+            return response
         response, tag = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
     if not shareable:

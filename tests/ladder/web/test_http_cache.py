@@ -106,6 +106,26 @@ def test_the_recalculating_notice_gives_the_page_a_new_etag(public):
     assert Client().get(url(public), HTTP_ACCEPT_ENCODING="gzip")["ETag"] == response["ETag"]
 
 
+def test_while_recalculating_a_kept_page_answers_its_own_etag_with_304_unopened(
+    public, monkeypatch
+):
+    Client().get(url(public))  # kept while the ladder was current
+    with transaction.atomic():
+        club_changed(public.pk, inputs=True)
+    with_notice = Client().get(url(public))
+    assert "recalculated" in with_notice.content.decode()
+    # The visitor holds the page with its notice: a 304 from the kept copy, which is
+    # neither unpacked nor filled in again to find that out.
+    monkeypatch.setattr(page_cache.gzip, "decompress", _never)
+    again = Client().get(url(public), HTTP_IF_NONE_MATCH=with_notice["ETag"])
+    assert again.status_code == 304 and again[page_cache.STATUS_HEADER] == "hit"
+    assert again["ETag"] == with_notice["ETag"]
+
+
+def _never(data: bytes) -> bytes:
+    raise AssertionError("the kept page was unpacked to answer a 304")
+
+
 @pytest.mark.parametrize("suffix", PAGES)
 def test_a_version_bump_that_leaves_the_page_as_it_was_keeps_its_etag(public, suffix):
     old = Client().get(url(public, suffix))["ETag"]
