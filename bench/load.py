@@ -483,6 +483,10 @@ class Run:
             problems.append(f"page-view p99 {ms(p99)} is not under {P99_TARGET_MS:.0f} ms")
         if not current or verify.returncode != 0:
             problems.append("a ladder stayed out of date or failed verify_ladder")
+        if pasted and not landed:
+            # The load's replays come from these: a bench whose corrections never land
+            # measures pages beside an idle worker (as it did, unnoticed, for a while).
+            problems.append(f"none of the {pasted} corrections landed")
         if problems:
             print("\nRESULT:     FAILED: " + "; ".join(problems))
             return 1
