@@ -86,6 +86,12 @@ FIRST_LADDER_FIELDS = (
 )  # fmt: skip
 
 
+def _ladder_model(club_model: type[models.Model]) -> Any:
+    """ladder.models.Ladder, found through the relation: the ladder app's models import
+    these, so these may not import them."""
+    return club_model._meta.get_field("ladders").related_model
+
+
 class ClubQuerySet(models.QuerySet["Club"]):
     def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
@@ -104,9 +110,8 @@ class ClubQuerySet(models.QuerySet["Club"]):
             # The first ladder's row, read with the club's (Club.first_ladder builds it).
             **{
                 f"first_ladder__{name}": models.Subquery(
-                    self.model.ladders.rel.related_model.objects.filter(  # type: ignore[attr-defined]
-                        club_id=models.OuterRef("pk")
-                    )
+                    _ladder_model(self.model)
+                    .objects.filter(club_id=models.OuterRef("pk"))
                     .order_by("position", "id")
                     .values(name)[:1]
                 )
@@ -176,7 +181,7 @@ class Club(models.Model):
         exports and anything about "the club's rating" show. Typed loosely: the ladder app's
         models import these, not the other way round. On a club read with
         ClubQuerySet.with_ladder_versions (a visitor's page) it costs no query."""
-        values = {name: getattr(self, f"first_ladder__{name}", None) for name in FIRST_LADDER_FIELDS}
+        values = {n: getattr(self, f"first_ladder__{n}", None) for n in FIRST_LADDER_FIELDS}
         if values["id"] is not None:
             return self.ladders.model(club_id=self.pk, **values)
         return self.ladders.order_by("position", "id").first()
