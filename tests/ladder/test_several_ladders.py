@@ -54,7 +54,7 @@ def two(club):
 
 
 def test_each_event_is_rated_only_on_the_ladder_its_kind_feeds(club, two):
-    main, blitz, (ann, bob, cid, dee) = two
+    main, blitz, _players = two
     on_main, on_blitz = standing_on(main), standing_on(blitz)
     # Main: the standard game (Ann, Bob) and the rapid draw (Bob, Cid); Dee played only blitz.
     assert {name: games for name, (_r, games) in on_main.items()} == {
@@ -95,7 +95,7 @@ def test_an_event_whose_kind_no_ladder_claims_is_never_rated(club, two):
 
 
 def test_a_correction_replays_only_the_ladder_its_event_feeds(club, two):
-    main, blitz, (ann, bob, cid, dee) = two
+    main, blitz, _players = two
     blitz_rows = sorted(PlayerEventResult.objects.filter(ladder=blitz).values_list())
     blitz_log = list(LadderReplay.objects.filter(ladder=blitz).values_list("pk", flat=True))
     blitz_version = Ladder.objects.get(pk=blitz.pk).data_version
@@ -116,7 +116,7 @@ def test_a_correction_replays_only_the_ladder_its_event_feeds(club, two):
 
 
 def test_changing_an_events_kind_replays_the_ladder_it_left_and_the_one_it_joins(club, two):
-    main, blitz, (ann, bob, cid, dee) = two
+    main, blitz, (_ann, bob, *_rest) = two
     rapid = Event.objects.get(kind="rapid")
     details = EventDetails(rapid.name, rapid.date, rapid.order_in_day, "blitz", rapid.rated)
     update_event(rapid.pk, rapid.edit_version, details, None)
@@ -128,7 +128,7 @@ def test_changing_an_events_kind_replays_the_ladder_it_left_and_the_one_it_joins
 
 
 def test_verify_ladder_names_the_ladder_of_a_tampered_row(club, two):
-    main, blitz, (ann, *_rest) = two
+    _main, blitz, (ann, *_rest) = two
     assert verify_ladder(club) == []
     PlayerEventResult.objects.filter(ladder=blitz, player=ann).update(post_rating=1999)
     differences = verify_ladder(club)
