@@ -11,6 +11,7 @@ from clubs.models import Club, Event
 from ladder import lifetime
 from ladder.labels.results import RESULT_LABELS
 from ladder.lifetime import Record, Timeline, YearSummary, years_of
+from ladder.models import Ladder
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary
 from ladder.policies import get_policy
@@ -64,14 +65,19 @@ class ClubRules:
     hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
 
 
-def club_rules(club: Club) -> ClubRules:
+def club_rules(club: Club, ladder: Ladder | None = None, *, kind: str | None = None) -> ClubRules:
+    """The rules of `ladder` (the club's first by default; with `kind`, of the ladder that
+    rates it, if there is one)."""
+    ladder = ladder or club.first_ladder()
+    if kind is not None and not ladder.rates(kind):
+        ladder = Ladder.objects.of_kind(club.pk, kind) or ladder
     try:
-        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+        settings = get_policy(ladder.rating_policy).parse_settings(ladder.rating_settings)
     except ValueError:
         # A broken setting stops the replay, which says so to the directors; the page
         # still explains the stored numbers (ladder.pages.explain finds the bonus they used).
-        return ClubRules(club.rating_policy)
-    return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
+        return ClubRules(ladder.rating_policy)
+    return ClubRules(ladder.rating_policy, getattr(settings, "bonus", None))
 
 
 # The player page writes out at most this many of the last twelve months' events; the

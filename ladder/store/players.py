@@ -72,7 +72,7 @@ def lifetime_rows(
     club_id: int, players: Collection[int] | None = None
 ) -> tuple[dict[int, list[ResultRow]], dict[int, list[GameRow]]]:
     """Per player (of `players`, else every player of the club): their stored results in
-    published events, oldest first, and every game of theirs in published events, in the
+    published events on every ladder, oldest first (by date, then each ladder's order), and every game of theirs in published events, in the
     order of the rounds (then of the games), as ladder.lifetime.summarise takes them."""
     results: dict[int, list[ResultRow]] = {}
     games: dict[int, list[GameRow]] = {}
@@ -92,7 +92,7 @@ def lifetime_rows(
             FROM {PlayerEventResult._meta.db_table} r
             JOIN {Event._meta.db_table} e ON e.id = r.event_id
             WHERE {live} AND r.club_id = %s{among.format(column="r.player_id")}
-            ORDER BY r.player_id, r.position
+            ORDER BY r.player_id, r.event_date, r.position
         """
         for pk, event_id, name, date, *rest in _rows(
             sql, [club_id, Event.Status.PUBLISHED, club_id, *params]
@@ -130,7 +130,7 @@ def player_rows(
         SELECT 2, {", ".join(["NULL"] * 14)}, mine.id, mine.event_id, mine.round, mine.result,
                mine.side, mine.opponent, mine.opponent_pre, mine.kind
         FROM mine
-        ORDER BY 1, 14, 18, 16
+        ORDER BY 1, 4, 14, 18, 16
     """
     published = Event.Status.PUBLISHED
     side = [club_id, published, player_id]
@@ -195,7 +195,7 @@ def shown_rows(
             SELECT {columns}
             FROM {result} r JOIN {event} e ON e.id = r.event_id
             WHERE {live}{dates}
-            ORDER BY r.position DESC {newest}
+            ORDER BY r.event_date DESC, r.position DESC {newest}
         ), mine AS ({_side("white", "black", where)} UNION ALL {_side("black", "white", where)})
         SELECT 1, s.*, re.game_outcomes, NULL, NULL, NULL, NULL, NULL, NULL
         FROM shown s LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = s.event_id
@@ -207,25 +207,25 @@ def shown_rows(
         SELECT 0, {columns}, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         FROM {result} r JOIN {event} e ON e.id = r.event_id
         WHERE {live} AND r.event_id = %s
-        ORDER BY 1, 14, 17, 16
+        ORDER BY 1, 4, 14, 17, 16
     """
     return _rows(
         sql, [*params, player_id, player_id, club_id, player_id, Event.Status.PUBLISHED, also]
     )
 
 
-def players_from(club_id: int, position: int) -> set[int]:
-    """The players with a stored result at `position` or later: read before a replay
-    deletes those, they are the players whose lifetime it may change besides the entrants
-    of the events it rates (entrants_from)."""
-    rows = PlayerEventResult.objects.filter(club_id=club_id, position__gte=position)
+def players_from(ladder_id: int, position: int) -> set[int]:
+    """The players with a stored result on the ladder at `position` or later: read before
+    a replay deletes those, they are the players whose lifetime it may change besides the
+    entrants of the events it rates (entrants_from)."""
+    rows = PlayerEventResult.objects.filter(ladder_id=ladder_id, position__gte=position)
     return set(rows.values_list("player_id", flat=True).distinct())
 
 
-def entrants_from(club_id: int, position: int) -> set[int]:
-    """The players with an entry in an event rated at `position` or later."""
+def entrants_from(ladder_id: int, position: int) -> set[int]:
+    """The players with an entry in an event rated on the ladder at `position` or later."""
     entries = Entry.objects.filter(
-        event__rating__club_id=club_id, event__rating__position__gte=position
+        event__rating__ladder_id=ladder_id, event__rating__position__gte=position
     )
     return set(entries.exclude(player=None).values_list("player_id", flat=True).distinct())
 

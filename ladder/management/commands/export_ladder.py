@@ -41,7 +41,7 @@ class Command(BaseCommand):
             if on > timezone.localdate():  # as the page does: today's ladder, and it says so
                 self.stderr.write(f"Note: {on} is still to come; this is today's ladder.")
                 on = None
-        if not club.ladder_is_current:
+        if not club.first_ladder().is_current:
             self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
         rows = ladder_rows(club, on)
         if options["format"] == "json":
