@@ -15,7 +15,7 @@ from clubs.models import Club, Player
 from ladder.models import Ladder, PlayerEventResult, RatedEvent
 from ladder.policies import get_policy
 from ladder.policies.base import PlayerState
-from ladder.store import PlayerSummary, ladder_before
+from ladder.store import PlayerSummary, ladder_before, starting_states
 
 
 def ladder_on(
@@ -26,7 +26,7 @@ def ladder_on(
     from the stored results (never replayed): each one's last result dated `day` or before,
     else their starting state, flagged provisional as replay._rebuild flags it. Only stored
     (published, not deleted) events count; pages leave out who has no rated game."""
-    ladder = ladder or Ladder.objects.first_of(club)
+    ladder = ladder or club.first_ladder()
     policy = get_policy(ladder.rating_policy)
     settings = policy.parse_settings(ladder.rating_settings)
     # Positions follow dates: the events up to `day` end at the last position stored with that
@@ -45,9 +45,7 @@ def ladder_on(
     players = Player.objects.filter(club_id=club.pk).active().order_by("name", "id")
     states = starting_states(club.pk, ladder.pk, policy.start_rating(settings))
     initial = {pid: states[pid] for pid in players.values_list("id", flat=True) if pid in states}
-    _states, summaries = ladder_before(
-        club.pk, ladder.pk, 0 if last is None else last + 1, initial
-    )
+    _states, summaries = ladder_before(club.pk, ladder.pk, 0 if last is None else last + 1, initial)
     rows = [
         (pid, s._replace(provisional=policy.is_provisional(PlayerState(*s[:2]), settings)))
         for pid, s in summaries.items()

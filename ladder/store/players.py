@@ -72,8 +72,9 @@ def lifetime_rows(
     club_id: int, players: Collection[int] | None = None
 ) -> tuple[dict[int, list[ResultRow]], dict[int, list[GameRow]]]:
     """Per player (of `players`, else every player of the club): their stored results in
-    published events on every ladder, oldest first (by date, then each ladder's order), and every game of theirs in published events, in the
-    order of the rounds (then of the games), as ladder.lifetime.summarise takes them."""
+    published events on every ladder, oldest first (by date, then each ladder's order), and
+    every game of theirs in published events, in the order of the rounds (then of the
+    games), as ladder.lifetime.summarise takes them."""
     results: dict[int, list[ResultRow]] = {}
     games: dict[int, list[GameRow]] = {}
     chunks: list[list[int] | None] = [None]
