@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0024_season_start_month"),
-        ("ladder", "0008_main_ladders"),
+        ("ladder", "0007_main_ladders"),
     ]
 
     operations = [

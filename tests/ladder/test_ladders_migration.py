@@ -18,7 +18,7 @@ from ladder.models import RATABLE_KINDS, Ladder, PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_history, new_player
 
-BEFORE = [("ladder", "0006_player_records"), ("clubs", "0024_season_start_month")]
+BEFORE = [("ladder", "0005_replay_from_triggers"), ("clubs", "0023_director_tools")]
 
 
 def _migrate(targets):

@@ -36,8 +36,8 @@ def drop_watchers(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0024_season_start_month"),
-        ("ladder", "0006_player_records"),
+        ("clubs", "0023_director_tools"),
+        ("ladder", "0005_replay_from_triggers"),
     ]
 
     operations = [

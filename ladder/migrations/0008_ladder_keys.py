@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ladder", "0008_main_ladders")]
+    dependencies = [("ladder", "0007_main_ladders")]
 
     operations = [
         migrations.AlterField(

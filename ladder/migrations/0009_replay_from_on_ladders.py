@@ -131,7 +131,7 @@ def _run(
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ladder", "0009_ladder_keys"),
+        ("ladder", "0008_ladder_keys"),
         ("clubs", "0025_several_ladders"),
     ]
 

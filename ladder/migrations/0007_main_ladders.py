@@ -73,6 +73,6 @@ def back_to_clubs(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ladder", "0007_several_ladders")]
+    dependencies = [("ladder", "0006_several_ladders")]
 
     operations = [migrations.RunPython(main_ladders, back_to_clubs)]
