@@ -11,6 +11,7 @@ values saves them through the one door.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -146,7 +147,7 @@ def rating_settings(request: AuthedRequest, slug: str, ladder: str | None = None
         if "confirm" in data:
             _save(request, found, policy, form.settings)
             return _back(found, ladder)
-        impact = settings_impact(found, policy, form.settings)
+        impact = settings_impact(club, policy, form.settings, found)
     return render(
         request,
         "clubs/rating_settings.html",
@@ -209,7 +210,8 @@ def _save(request: AuthedRequest, ladder: Ladder, policy: Policy, settings: Poli
     with transaction.atomic():
         # Only these columns: a whole-row save would write back versions read earlier.
         Ladder.objects.filter(pk=ladder.pk).update(rating_policy=policy.name, rating_settings=new)
-        club_changed(club.pk, inputs=True, ladder_ids=[ladder.pk])
+        # Which events the ladder rates is unchanged, their ratings all move: from the first.
+        club_changed(club.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
         audit.record(club, request.user, "rating_settings.changed", changes=changes, **named)
     messages.success(
         request,

@@ -93,7 +93,9 @@ class MoveKindForm(forms.Form):
     ) -> None:
         super().__init__(data, initial={"based_on": assignment(club)})
         self.ladders = {ladder.slug: ladder for ladder in ladders}
-        self.fields["to"].choices = [(ladder.slug, ladder.name) for ladder in ladders]
+        field = self.fields["to"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(ladder.slug, ladder.name) for ladder in ladders]
 
     def clean_kind(self) -> str:
         raw = self.data.getlist("kind") if hasattr(self.data, "getlist") else []

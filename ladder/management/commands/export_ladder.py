@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from clubs.models import Club
 from ladder.files.export import ladder_rows
 from ladder.files.spreadsheet import csv_table
+from ladder.management.commands._clubs import add_ladder_argument, selected_ladder
 
 
 class Command(BaseCommand):
@@ -15,19 +16,24 @@ class Command(BaseCommand):
     # URLconf: about half this data command's start-up. The site and `manage.py check` run them.
     requires_system_checks: list[str] = []
 
-    help = "Print a club's ladder in order, with full names and full-precision ratings."
+    help = (
+        "Print a club's ladder (the first, or --ladder) in order, with full names and "
+        "full-precision ratings."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
+        add_ladder_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club.objects.filter(slug=options["slug"]).first()
         if club is None:
             raise CommandError(f"No club with slug {options['slug']!r}")
-        if not club.ladder_is_current:
+        ladder = selected_ladder(club, options["ladder"])
+        if not ladder.is_current:
             self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
-        rows = ladder_rows(club)
+        rows = ladder_rows(club, ladder)
         if options["format"] == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return
