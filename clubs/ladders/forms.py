@@ -58,7 +58,9 @@ class AddLadderForm(_Refusals):
     based_on = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, data: Mapping[str, Any] | None, *, club: Club) -> None:
-        super().__init__(data, initial={"policy": "ladder", "based_on": assignment(club)})
+        super().__init__(
+            data, initial={"policy": "ladder", "based_on": assignment(club)}, auto_id="id_add_%s"
+        )
         self.club = club
 
     def clean_name(self) -> str:
@@ -91,7 +93,7 @@ class MoveKindForm(forms.Form):
     def __init__(
         self, data: Mapping[str, Any] | None, *, club: Club, ladders: Sequence[Ladder]
     ) -> None:
-        super().__init__(data, initial={"based_on": assignment(club)})
+        super().__init__(data, initial={"based_on": assignment(club)}, auto_id="id_move_%s")
         self.ladders = {ladder.slug: ladder for ladder in ladders}
         field = self.fields["to"]
         assert isinstance(field, forms.ChoiceField)

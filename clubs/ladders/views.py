@@ -167,7 +167,7 @@ def _page(
                     "policy": POLICY_LABELS.get(ladder.rating_policy, ladder.rating_policy),
                     "kinds": [KIND_LABELS[kind] for kind in ladder.kinds if kind in KIND_LABELS],
                     "rename": RenameLadderForm(
-                        initial={"name": ladder.name}, auto_id=f"id_{ladder.slug}_%s"
+                        initial={"name": ladder.name}, auto_id=f"id_rename_{ladder.slug}_%s"
                     ),
                 }
                 for ladder in rows
