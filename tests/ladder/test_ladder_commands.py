@@ -8,9 +8,9 @@ import io
 import json
 
 import pytest
-from django.core.management import call_command
+from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
-from django.db import transaction
+from django.db import connections, transaction
 
 from clubs.ladders.changes import assignment
 from clubs.models import AuditEntry, Event, Player
@@ -170,3 +170,30 @@ def test_import_roster_without_a_ladder_starts_players_on_the_first(tmp_path):
         ("main", 1640.0, 12)
     ]
     assert club.players.count() == len(NAMES) + 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("add_ladder", "rooks", "blitz", "--name", "Blitz", "--kinds", "blitz", "--policy", "x"),
+        ("add_ladder", "rooks", "blitz", "--name", "Blitz", "--kinds", "bughouse"),
+        ("add_ladder", "rooks", "main", "--name", "Again", "--kinds", "blitz"),
+        ("export_ladder", "rooks", "--ladder", "nowhere"),
+        ("import_roster", "rooks", "roster.csv", "--ladder", "nowhere"),
+    ],
+)
+def test_bad_input_on_the_command_line_exits_1_with_a_message(monkeypatch, capsys, tmp_path, argv):
+    """Exit 1 (not the argument parser's 2) for an unknown policy or kind, as the issue says."""
+    build("rooks")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "roster.csv").write_text("name,rating,games\nGus Grey,1640,12\n")
+    # run_from_argv closes every connection when it ends; the test's transaction needs its own.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    before = Ladder.objects.count(), Player.objects.count(), AuditEntry.objects.count()
+    with pytest.raises(SystemExit) as exit_:
+        ManagementUtility(["manage.py", *argv]).execute()
+    captured = capsys.readouterr()
+    assert exit_.value.code == 1
+    assert captured.err.startswith("CommandError: ") and "Traceback" not in captured.err
+    assert captured.out == ""
+    assert (Ladder.objects.count(), Player.objects.count(), AuditEntry.objects.count()) == before
