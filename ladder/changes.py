@@ -55,7 +55,7 @@ def club_changed(
     and its old kind too when the kind changed); only the ladders that rate one of them
     move. None: every ladder of the club (a merge, a roster import, a start rating,
     anything not tied to one event). `ladder_ids` names the ladders instead (the one
-    writer of kinds, ladder.ladders.set_kinds, whose ladders no longer rate what moved).
+    writer of kinds, ladder.roster.ladders.set_kinds, whose ladders no longer rate what moved).
     """
     if not (inputs or shown):
         raise ValueError("club_changed() needs inputs=True, shown=True or both")
@@ -90,9 +90,8 @@ def _mark_ladders(
     if ladder_ids is not None:
         ladders = ladders.filter(pk__in=list(ladder_ids))
     if kinds is not None:
-        wanted = set(kinds)
-        fed = [lad.pk for lad in ladders.only("id", "kinds") if wanted & set(lad.kinds)]
-        ladders = Ladder.objects.filter(pk__in=fed)
+        fed = {lad.pk for lad in Ladder.objects.fed_by(club_id, kinds)}
+        ladders = ladders.filter(pk__in=fed)
     marked = ladders.update(
         data_version=F("data_version") + 1,
         out_of_date_since=Coalesce(F("out_of_date_since"), Now()),

@@ -3,6 +3,7 @@ event. Ratings and stored results are written only by the replay, through ladder
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import ClassVar
 
 from django.db import models
@@ -38,6 +39,21 @@ class LadderQuerySet(models.QuerySet["Ladder"]):
         in Python: kinds is a JSON list, and SQLite has no containment lookup on it."""
         return [ladder for ladder in self if kind in ladder.kinds]
 
+    def fed_by(self, club_id: int, kinds: Collection[str]) -> list[Ladder]:
+        """The club's ladders whose events (Ladder.event_kinds) include one of `kinds`."""
+        ladders = list(self.for_club(club_id))
+        wanted = set(kinds)
+        return [
+            ladder
+            for number, ladder in enumerate(ladders)
+            if wanted & {*ladder.kinds, *([BUGHOUSE] if number == 0 else [])}
+        ]
+
+    def showing(self, club_id: int, kind: str) -> Ladder | None:
+        """The ladder an event of `kind` is on (rated or not): the one that rates the kind,
+        the first for bughouse, None for a kind no ladder claims."""
+        return next(iter(self.fed_by(club_id, [kind])), None)
+
     def of_kind(self, club_id: int, kind: str) -> Ladder | None:
         """The club's ladder that rates `kind`, whether or not a given event of it is rated
         (an unrated event still has its place in that ladder's order), or None."""
@@ -63,7 +79,7 @@ class Ladder(models.Model):
     rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
     rating_settings = models.JSONField(default=dict, blank=True)
     # A subset of RATABLE_KINDS; a kind belongs to at most one ladder of a club, which the
-    # one writer of kinds (ladder.ladders.set_kinds) keeps.
+    # one writer of kinds (ladder.roster.ladders.set_kinds) keeps.
     kinds = models.JSONField(default=list, blank=True)
     # The ladder is up to date when built_version == data_version. Every change to one of
     # its inputs increments data_version in the same transaction (ladder.changes).
@@ -97,6 +113,13 @@ class Ladder(models.Model):
 
     def rates(self, kind: str) -> bool:
         return kind in self.kinds
+
+    def event_kinds(self) -> list[str]:
+        """The kinds of the events on this ladder: those it rates, and on the club's first
+        ladder bughouse too, whose events it shows with their games and never rates (as
+        the one ladder of a club always did)."""
+        first = Ladder.objects.first_of(self.club_id)
+        return [*self.kinds, BUGHOUSE] if first is not None and first.pk == self.pk else self.kinds
 
 
 class LadderRating(models.Model):

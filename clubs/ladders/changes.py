@@ -21,9 +21,9 @@ from clubs import audit
 from clubs.audit import Actor
 from clubs.models import Club, Event
 from ladder.changes import club_changed
-from ladder.ladders import set_kinds
 from ladder.models import RATABLE_KINDS, Ladder
 from ladder.policies import POLICIES, get_policy
+from ladder.roster.ladders import set_kinds
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SLUG_LENGTH = 30
