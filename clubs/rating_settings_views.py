@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.access import AuthedRequest, ladder_for_director
 from clubs.forms import FIELD_HELP, FIELD_LABELS, POLICY_LABELS
+from clubs.ladders.changes import shown_name
 from clubs.models import Player
 from ladder.changes import club_changed
 from ladder.fingerprint import settings_fingerprint
@@ -154,6 +155,7 @@ def rating_settings(request: AuthedRequest, slug: str, ladder: str | None = None
         {
             "club": club,
             "ladder": found,
+            "ladder_name": shown_name(found.name),
             "several": Ladder.objects.for_club(club.pk).count() > 1,
             "form": form,
             "policy_name": name,

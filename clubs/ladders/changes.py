@@ -21,7 +21,7 @@ from clubs import audit
 from clubs.audit import Actor
 from clubs.models import Club, Event
 from ladder.changes import club_changed
-from ladder.models import RATABLE_KINDS, Ladder
+from ladder.models import DEFAULT_LABEL, DEFAULT_NAME, RATABLE_KINDS, Ladder
 from ladder.policies import POLICIES, get_policy
 from ladder.roster.ladders import set_kinds
 
@@ -31,6 +31,12 @@ NAME_LENGTH = 80
 
 # The event form's own words for the kinds.
 KIND_LABELS = {kind: Event.Kind(kind).label for kind in RATABLE_KINDS}
+
+
+def shown_name(name: str) -> str:
+    """A ladder's name as the screens show it: the default every club was given, in the
+    reader's language (as the club pages show it); any other as typed."""
+    return str(DEFAULT_LABEL) if name == DEFAULT_NAME else name
 
 
 class LadderRefused(ValueError):

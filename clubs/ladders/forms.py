@@ -18,6 +18,7 @@ from clubs.ladders.changes import (
     check_kinds,
     check_name,
     check_slug,
+    shown_name,
 )
 from clubs.models import Club
 from ladder.models import RATABLE_KINDS, Ladder
@@ -97,7 +98,7 @@ class MoveKindForm(forms.Form):
         self.ladders = {ladder.slug: ladder for ladder in ladders}
         field = self.fields["to"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [(ladder.slug, ladder.name) for ladder in ladders]
+        field.choices = [(ladder.slug, shown_name(ladder.name)) for ladder in ladders]
 
     def clean_kind(self) -> str:
         raw = self.data.getlist("kind") if hasattr(self.data, "getlist") else []

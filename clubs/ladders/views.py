@@ -25,6 +25,7 @@ from clubs.ladders.changes import (
     assignment,
     move_kinds,
     rename_ladder,
+    shown_name,
 )
 from clubs.ladders.forms import AddLadderForm, MoveKindForm, RenameLadderForm
 from clubs.models import Club, Player
@@ -164,6 +165,7 @@ def _page(
             "ladders": [
                 {
                     "ladder": ladder,
+                    "name": shown_name(ladder.name),
                     "policy": POLICY_LABELS.get(ladder.rating_policy, ladder.rating_policy),
                     "kinds": [KIND_LABELS[kind] for kind in ladder.kinds if kind in KIND_LABELS],
                     "rename": RenameLadderForm(
@@ -198,6 +200,7 @@ def _shown_moves(moves: list[LadderMove]) -> list[dict[str, object]]:
     return [
         {
             "ladder": move,
+            "name": shown_name(move.name),
             "impact": move.impact,
             "moves": [{"name": names.get(m.player_id, ""), "move": m} for m in shown[id(move)]],
             "key": f"impact-{move.slug}",

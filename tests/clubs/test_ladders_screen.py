@@ -302,3 +302,14 @@ def test_an_unknown_ladder_is_404(signed_in, history):
     for name, method in (("ladder_rating_settings", "get"), ("ladder_rename", "post")):
         response = getattr(signed_in, method)(reverse(name, args=[history.slug, "nowhere"]))
         assert response.status_code == 404
+
+
+def test_the_screen_speaks_the_directors_language_default_name_included(signed_in, history):
+    add(signed_in, history, name="Snelschaak", slug="blitz")
+    page = signed_in.get(reverse("club_ladders", args=[history.slug]), HTTP_ACCEPT_LANGUAGE="nl")
+    html = page.content.decode()
+    assert "<h1>Ranglijsten</h1>" in html
+    # The name every club was given reads in Dutch; a name a director typed stays as typed.
+    assert '<th scope="row">Ranglijst</th>' in html
+    assert '<th scope="row">Snelschaak</th>' in html
+    assert "Een soort toernooi naar een andere ranglijst verplaatsen" in html
