@@ -4,7 +4,7 @@ import json
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
 from clubs.ladders.changes import LadderRefused, add_ladder
 from clubs.models import Club
@@ -25,6 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("--policy", default="ladder")
         parser.add_argument("--kinds", required=True, metavar="KIND[,KIND...]")
 
+    # Refusals come from the screen's own checks, which speak the director's language; support
+    # staff and scripts read them in English, whatever language a caller left active.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club.objects.filter(slug=options["slug"]).first()
         if club is None:
