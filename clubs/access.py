@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Event, Player, User
+from ladder.models import Ladder
 
 NOT_FOUND = "No such page."
 
@@ -45,6 +46,17 @@ def club_for_owner(request: HttpRequest, slug: str) -> Club:
     if club is None:
         raise Http404(NOT_FOUND)
     return club
+
+
+def ladder_for_director(request: HttpRequest, slug: str, ladder: str | None) -> Ladder:
+    """A ladder of a directed club by its slug; None: the club's first ladder."""
+    club = club_for_director(request, slug)
+    ladders = Ladder.objects.for_club(club.pk)
+    found = ladders.first() if ladder is None else ladders.filter(slug=ladder).first()
+    if found is None:
+        raise Http404(NOT_FOUND)
+    found.club = club  # the club already read, not read again
+    return found
 
 
 def event_for_director(request: HttpRequest, slug: str, event_id: int) -> Event:

@@ -29,7 +29,22 @@ def club_scoped_requests(club):
         ("get", reverse("billing:page", args=[club.slug])),
         ("post", reverse("billing:subscribe", args=[club.slug])),
         ("post", reverse("billing:portal", args=[club.slug])),
+        *ladder_requests(club),
         *night_requests(club, player),
+    ]
+
+
+def ladder_requests(club):
+    """The ladders screen and each ladder's rating settings (the first ladder's old address)."""
+    return [
+        ("get", reverse("club_ladders", args=[club.slug])),
+        ("post", reverse("ladder_add", args=[club.slug])),
+        ("post", reverse("ladder_move", args=[club.slug])),
+        ("post", reverse("ladder_rename", args=[club.slug, "main"])),
+        ("get", reverse("rating_settings", args=[club.slug])),
+        ("post", reverse("rating_settings", args=[club.slug])),
+        ("get", reverse("ladder_rating_settings", args=[club.slug, "main"])),
+        ("post", reverse("ladder_rating_settings", args=[club.slug, "main"])),
     ]
 
 
