@@ -18,7 +18,13 @@ def make_user(email: str, *, staff: bool = False) -> User:
 def make_club(
     *, slug: str = "rooks", owner: User | None = None, directors: Iterable[User] = (), **fields
 ) -> Club:
+    # The policy and settings are the first ladder's (which every new club gets).
+    ladder_fields = {
+        name: fields.pop(name) for name in ("rating_policy", "rating_settings") if name in fields
+    }
     club = Club.objects.create(slug=slug, name=fields.pop("name", slug.title()), **fields)
+    if ladder_fields:
+        club.ladders.update(**ladder_fields)
     if owner is not None:
         ClubRole.objects.create(club=club, user=owner, role=ClubRole.Role.OWNER)
     for user in directors:

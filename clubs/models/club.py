@@ -85,7 +85,8 @@ class ClubQuerySet(models.QuerySet["Club"]):
         return self.filter(roles__user=user)
 
     def ladder_out_of_date(self) -> ClubQuerySet:
-        return self.filter(built_version__lt=models.F("data_version"))
+        """Clubs with at least one ladder out of date."""
+        return self.filter(ladders__built_version__lt=models.F("ladders__data_version")).distinct()
 
 
 class Club(models.Model):
@@ -100,8 +101,6 @@ class Club(models.Model):
 
     slug = models.SlugField(unique=True, max_length=60)
     name = models.CharField(max_length=120)
-    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
-    rating_settings = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED
     )
@@ -117,16 +116,12 @@ class Club(models.Model):
     # event's standings; empty means FIDE's recommended default (ladder.tiebreaks.DEFAULT_ORDER).
     tiebreak_order = models.JSONField(default=list, blank=True)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
-    # The ladder is up to date when built_version == data_version. Every change
-    # to a ladder input increments data_version in the same transaction.
-    data_version = models.PositiveBigIntegerField(default=0)
-    built_version = models.PositiveBigIntegerField(default=0)
-    out_of_date_since = models.DateTimeField(null=True, blank=True)
-    # The earliest event date a change since the last replay said it can affect (None when
-    # none said): the replay starts no later than there, whatever the fingerprints say.
+    # The club's ladders (ladder.models.Ladder) hold their policy, settings and replay
+    # state. The earliest event date a change since the last replay said it can affect
+    # (None when none said), shared by the club's ladders as a lower bound: each replay
+    # starts no later than there, whatever the fingerprints say; cleared when every
+    # ladder of the club is current.
     replay_from = models.DateField(null=True, blank=True)
-    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
-    full_rebuild_requested = models.BooleanField(default=False)
     # What the club's pages show beyond its own row and its ladder versions: names, a
     # family's consent, events' names, who is on the roster. ladder.changes.club_changed
     # (shown=True) bumps it, and every cache is keyed on it (ladder/web/page_cache.py).
@@ -137,19 +132,22 @@ class Club(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["name"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(built_version__lte=models.F("data_version")),
-                name="club_built_version_not_ahead",
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name
 
+    def first_ladder(self) -> Any:
+        """The club's first ladder (ladder.models.Ladder): what its front page, roster,
+        exports and anything about "the club's rating" show. Typed loosely: the ladder app's
+        models import these, not the other way round."""
+        return self.ladders.order_by("position", "id").first()  # type: ignore[attr-defined]
+
     @property
     def ladder_is_current(self) -> bool:
-        return self.built_version >= self.data_version
+        """Whether every ladder of the club is up to date."""
+        return not self.ladders.filter(  # type: ignore[attr-defined]
+            built_version__lt=models.F("data_version")
+        ).exists()
 
     def is_directed_by(self, user: User | AnonymousUser) -> bool:
         return user.is_authenticated and self.roles.filter(user=user).exists()
