@@ -11,7 +11,7 @@ from django.db import connection
 
 from clubs.models import Club, Entry, Event, Game
 from ladder.labels.results import RESULT_LABELS
-from ladder.models import PlayerEventResult, RatedEvent
+from ladder.models import Ladder, PlayerEventResult, RatedEvent
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary, PlayedGame, Tally
 from ladder.policies import get_policy
@@ -80,6 +80,8 @@ class EventLine:
     # The pre-event ratings of the opponents in the games counted for this player, one per
     # game: the HSB formula's opponents' average and p come from them exactly.
     opponent_ratings: list[float] = field(default_factory=list)
+    # The ladder the event fed: each ladder's events chain on their own (ladder.web.ladder_parts).
+    ladder_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -210,26 +212,31 @@ def _player_rows(sql: str, params: list[int | str]) -> list[tuple[Any, ...]]:
 
 def _player_results(club: Club, player_id: int) -> list[tuple]:
     """The player's results in published events, oldest first, each with its event's name,
-    rated flag and kind and the event's stored game outcomes (JSON text).
+    rated flag and kind, the event's stored game outcomes (JSON text) and its ladder. Each
+    ladder's positions are its own: by date, then position, every ladder's results keep
+    their order, and the ladder's ids let the (ladder, player, position) index find them.
 
     Plain SQL, as for the games below: building these queries with the ORM cost more
     than running them, on a page the page cache rarely holds (there is one per player).
     """
-    result, event, rated = (
+    result, event, rated, ladder = (
         PlayerEventResult._meta.db_table,
         Event._meta.db_table,
         RatedEvent._meta.db_table,
+        Ladder._meta.db_table,
     )
     sql = f"""
         SELECT r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
-               r.expected, r.actual, r.change, r.post_rating, r.games_counted, re.game_outcomes
+               r.expected, r.actual, r.change, r.post_rating, r.games_counted, re.game_outcomes,
+               r.ladder_id
         FROM {result} r
         JOIN {event} e ON e.id = r.event_id
         LEFT JOIN {rated} re ON re.event_id = r.event_id
-        WHERE r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL
-        ORDER BY r.position
+        WHERE r.ladder_id IN (SELECT id FROM {ladder} WHERE club_id = %s)
+          AND r.club_id = %s AND r.player_id = %s AND e.status = %s AND e.deleted_at IS NULL
+        ORDER BY r.event_date, r.position
     """
-    return _player_rows(sql, [club.pk, player_id, Event.Status.PUBLISHED])
+    return _player_rows(sql, [club.pk, club.pk, player_id, Event.Status.PUBLISHED])
 
 
 def _player_games(club: Club, player_id: int) -> list[tuple]:
@@ -279,9 +286,9 @@ def player_page(
     events: dict[int, EventLine] = {}
     outcomes: dict[int, dict[str, list]] = {}
     for row in _player_results(club, player_id):
-        event_id, name, date, rated, kind, *numbers, stored = row
+        event_id, name, date, rated, kind, *numbers, stored, ladder_id = row
         events[event_id] = EventLine(
-            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers
+            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers, ladder_id=ladder_id
         )
         outcomes[event_id] = _json(stored)
     timeline = list(events.values())

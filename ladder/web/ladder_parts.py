@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -38,6 +39,39 @@ def not_rated_reason(event: Event) -> str:
     kind = KIND_LABELS.get(event.kind, event.kind)
     return _("Not rated: no ladder of the club rates this kind of event (%(kind)s).") % {
         "kind": kind
+    }
+
+
+def fed_ladder(event: Event, ladders: Sequence[Ladder]) -> Ladder | None:
+    """The ladder of `ladders` (the club's) that `event` fed, as Ladder.objects.for_event
+    decides it, without asking the database again."""
+    if not event.rated or event.kind == BUGHOUSE:
+        return None
+    return next((ladder for ladder in ladders if ladder.rates(event.kind)), None)
+
+
+def fed_context(event: Event, ladders: Sequence[Ladder], base: str) -> dict[str, Any]:
+    """What templates/ladder/pages/fed_ladder.html needs: the ladder the event fed, its name
+    and its page (`base` the club page's path), or why it fed none."""
+    fed = fed_ladder(event, ladders)
+    if fed is None:
+        return {"fed": None, "not_rated_reason": not_rated_reason(event)}
+    first = fed == ladders[0]
+    return {
+        "fed": fed,
+        "fed_name": shown_name(fed),
+        "fed_url": base if first else f"{base}ladders/{fed.slug}/",
+        "several_ladders": len(ladders) > 1,
+    }
+
+
+def ladder_names_by_kind(ladders: Sequence[Ladder]) -> dict[str, str]:
+    """{kind label as the events list shows it: the name of the ladder that rates it}."""
+    return {
+        str(KIND_LABELS[kind]): shown_name(ladder)
+        for ladder in ladders
+        for kind in ladder.kinds
+        if kind in KIND_LABELS
     }
 
 
@@ -76,7 +110,8 @@ def ladder_parts(
         timeline = [e for e in page.history if e.ladder_id == ladder.pk]
         if player is None or not (timeline or player.on_ladder):
             continue
-        if page.shown.year is not None and not any(e.date.year == page.shown.year for e in timeline):
+        year = page.shown.year
+        if year is not None and not any(e.date.year == year for e in timeline):
             continue  # a year page: only the ladders the player played on that year
         part = replace(
             page,
@@ -94,6 +129,6 @@ def ladder_parts(
         parts.append(LadderPart(first, shown_name(first), part, SafeString("")))
     several = len(parts) > 1
     return [
-        replace(p, chart=player_chart(p.page, f"chart-title{p.suffix}" if several else "chart-title"))
+        replace(p, chart=player_chart(p.page, "chart-title" + (p.suffix if several else "")))
         for p in parts
     ]

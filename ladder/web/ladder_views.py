@@ -55,7 +55,9 @@ def _rows(
     return roster.ladder(since), active_only
 
 
-def _page(request: HttpRequest, visit: Visit, ladder: Ladder, ladders: list[Ladder]) -> HttpResponse:
+def _page(
+    request: HttpRequest, visit: Visit, ladder: Ladder, ladders: list[Ladder]
+) -> HttpResponse:
     rows, active_only = _rows(request, visit, ladder)
     listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
     return render(
@@ -64,23 +66,24 @@ def _page(request: HttpRequest, visit: Visit, ladder: Ladder, ladders: list[Ladd
         visit.context(
             rows=rows,
             listed=listed,
-            provisional_below=rosters.provisional_below(ladder),
+            provisional_below=rosters.provisional_below(visit.club, ladder),
             active_only=active_only,
             section="ladder",
             ladder=ladder,
             ladders=ladders,
             here=_here(visit, ladder, ladders),
+            status_ladder=ladder,
         ),
     )
 
 
-@club_view()
+@club_view(one_ladder=True)
 def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     ladder, ladders = _ladders(visit, None)
     return _page(request, visit, ladder, ladders)
 
 
-@club_view()
+@club_view(one_ladder=True)
 def ladder_page(request: HttpRequest, visit: Visit, ladder: str) -> HttpResponse:
     shown, ladders = _ladders(visit, ladder)
     if shown == ladders[0]:
@@ -111,7 +114,7 @@ def ladder_csv(request: HttpRequest, visit: Visit, ladder: str | None = None) ->
 
 @club_view(download="json")
 def ladder_json(request: HttpRequest, visit: Visit, ladder: str | None = None) -> HttpResponse:
-    shown, ladders = _ladders(visit, ladder)
+    shown, _ladders_of_club = _ladders(visit, ladder)
     rows, active_only = _rows(request, visit, shown)
     data = {
         "club": visit.club.name,
@@ -127,9 +130,7 @@ def ladder_json(request: HttpRequest, visit: Visit, ladder: str | None = None) -
 
 
 @club_view(download="trf")
-def seeding_list_trf(
-    request: HttpRequest, visit: Visit, ladder: str | None = None
-) -> HttpResponse:
+def seeding_list_trf(request: HttpRequest, visit: Visit, ladder: str | None = None) -> HttpResponse:
     shown, ladders = _ladders(visit, ladder)
     rows, _active = _rows(request, visit, shown)
     name = _file_name(visit, shown, ladders, "seeding.trf")
@@ -137,9 +138,7 @@ def seeding_list_trf(
 
 
 @club_view(download="csv")
-def seeding_list_csv(
-    request: HttpRequest, visit: Visit, ladder: str | None = None
-) -> HttpResponse:
+def seeding_list_csv(request: HttpRequest, visit: Visit, ladder: str | None = None) -> HttpResponse:
     shown, ladders = _ladders(visit, ladder)
     rows, _active = _rows(request, visit, shown)
     text = csv_text(seeding_rows(rows), SEEDING_FIELDS)

@@ -38,22 +38,14 @@ from clubs.models import Club, Event, Player
 from ladder.changes import request_full_rebuild
 from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
-from ladder.files.export import (
-    LADDER_FIELDS,
-    SEEDING_FIELDS,
-    csv_text,
-    public_ladder,
-    seeding_rows,
-    seeding_trf,
-)
+from ladder.models import Ladder
 from ladder.pages import event_pages
-from ladder.pages.list_pages import ladder_list, roster_list
-from ladder.pages.player_page import RECENT_LIMIT, Shown
+from ladder.pages.list_pages import roster_list
+from ladder.pages.player_page import RECENT_LIMIT, Shown, club_rules
 from ladder.pages.player_page import player_page as player_page_data
-from ladder.pages.player_tables import player_chart
 from ladder.roster import rosters
 from ladder.rules import rating_rules
-from ladder.web import page_cache
+from ladder.web import ladder_parts, page_cache
 from ladder.web.language import use_club_language
 
 
@@ -109,12 +101,13 @@ DataFormat = Literal["json", "csv", "trf"]
 
 
 def club_view(
-    *, free: bool = False, download: DataFormat | None = None
+    *, free: bool = False, download: DataFormat | None = None, one_ladder: bool = False
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
     whether the ladder is current (an HTML page has the notice region of ladder/web/status.html
-    instead), and answers in its own format while the subscription is off."""
+    instead), and answers in its own format while the subscription is off. The notice of a
+    `one_ladder` page (the one its `ladder` argument names, or the first) is that ladder's."""
 
     def decorate(view: ClubView) -> ClubView:
         @wraps(view)
@@ -124,7 +117,14 @@ def club_view(
         ) -> HttpResponse:
             visit = _visit(request, slug, secret)
             if visit.page_open or free:
-                page = _page(view, request, visit, download=download is not None, **kwargs)
+                page = _page(
+                    view,
+                    request,
+                    visit,
+                    download=download is not None,
+                    one_ladder=one_ladder,
+                    **kwargs,
+                )
                 return _protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             if download is not None:
@@ -166,7 +166,13 @@ _PAYMENT_REQUIRED = 402
 
 
 def _page(
-    view: ClubView, request: HttpRequest, visit: Visit, *, download: bool, **kwargs: Any
+    view: ClubView,
+    request: HttpRequest,
+    visit: Visit,
+    *,
+    download: bool,
+    one_ladder: bool = False,
+    **kwargs: Any,
 ) -> HttpResponse:
     """The view's page, from the page cache when the visitor may share it with others, or a
     304 when the visitor (or a CDN) already holds that page: the same body, whatever
@@ -200,9 +206,7 @@ def _page(
         response[page_cache.STATUS_HEADER] = "miss"
     else:
         shareable = True
-        status = None
-        if not download and not visit.club.ladder_is_current:
-            status = render_to_string("ladder/web/status.html", {"club": visit.club})
+        status = None if download else _status(visit, kwargs.get("ladder"), one_ladder)
         response, tag = page_cache.kept_response(request, kept, status)
         response[page_cache.STATUS_HEADER] = "hit"
     if not shareable:
@@ -216,71 +220,20 @@ def _page(
     return response
 
 
-def _ladder(request: HttpRequest, visit: Visit) -> tuple[list[rosters.LadderRow], bool]:
-    active_only = request.GET.get("active") == "1"
-    since = rosters.active_since(timezone.localdate()) if active_only else None
-    roster = rosters.load_roster(visit.club, visit.is_director)
-    return roster.ladder(since), active_only
-
-
-@club_view()
-def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, active_only = _ladder(request, visit)
-    listed = ladder_list(rows, request.GET, {"active": "1"} if active_only else {})
-    return render(
-        request,
-        "ladder/pages/ladder.html",
-        visit.context(
-            rows=rows,
-            listed=listed,
-            provisional_below=rosters.provisional_below(visit.club),
-            active_only=active_only,
-            section="ladder",
-        ),
-    )
-
-
-@club_view(download="csv")
-def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
-    return _download(
-        csv_text(public_ladder(rows), LADDER_FIELDS),
-        "text/csv",
-        f"{visit.club.slug}-ladder.csv",
-        visit.club,
-    )
-
-
-@club_view(download="json")
-def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, active_only = _ladder(request, visit)
-    data = {
-        "club": visit.club.name,
-        "ladder_is_current": visit.club.ladder_is_current,
-        "active_only": active_only,
-        "players": public_ladder(rows),
-    }
-    return HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        content_type="application/json; charset=utf-8",
-    )
-
-
-@club_view(download="trf")
-def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
-    return _download(seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club)
-
-
-@club_view(download="csv")
-def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
-    return _download(
-        csv_text(seeding_rows(rows), SEEDING_FIELDS),
-        "text/csv",
-        f"{visit.club.slug}-seeding.csv",
-        visit.club,
-    )
+def _status(visit: Visit, ladder: str | None, one_ladder: bool) -> str | None:
+    """The "being recalculated" notice a kept page needs now, or None: for a `one_ladder`
+    page, whether its ladder (named by slug, or the first) is behind; for another page,
+    whether any ladder of the club is."""
+    context: dict[str, Any] = {"club": visit.club}
+    if one_ladder:
+        ladders = Ladder.objects.for_club(visit.club.pk)
+        shown = ladders.filter(slug=ladder).first() if ladder else ladders.first()
+        if shown is None or shown.is_current:
+            return None
+        context["status_ladder"] = shown
+    elif visit.club.ladder_is_current:
+        return None
+    return render_to_string("ladder/web/status.html", context)
 
 
 def _download(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:
@@ -316,7 +269,8 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         shown = Shown(since=since, limit=RECENT_LIMIT)
     else:
         shown = Shown(year=year)
-    roster = rosters.load_roster(visit.club, visit.is_director)
+    ladders = list(Ladder.objects.for_club(visit.club.pk))
+    roster = rosters.load_roster(visit.club, visit.is_director, ladders[0])
     page = player_page_data(visit.club, roster, player_id, shown)
     if page is not None and year is not None and not page.events:
         raise Http404(NOT_FOUND)
@@ -330,11 +284,24 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         if kept is None:
             raise Http404(NOT_FOUND)
         return redirect(f"{visit.base}players/{kept}/")
-    chart = player_chart(page)
+    # A part per ladder the player played on (ladder.web.ladder_parts): each its rating,
+    # chart and events; the first ladder's alone is the page a club of one ladder shows.
+    played = {e.ladder_id for e in page.history}
+    on = [la for la in ladders if la.pk in played or la == ladders[0]]
+    by_ladder = {la.pk: rosters.load_roster(visit.club, visit.is_director, la) for la in on}
+    rules = {la.pk: club_rules(la) for la in on}
+    parts = ladder_parts.ladder_parts(page, on, by_ladder, rules)
+    several = len(parts) > 1 or parts[0].ladder != ladders[0]
     return render(
         request,
         "ladder/pages/player.html",
-        visit.context(page=page, chart=chart, section="players"),
+        visit.context(
+            page=page if several else parts[0].page,
+            chart=parts[0].chart,
+            parts=parts,
+            several=several,
+            section="players",
+        ),
     )
 
 
@@ -365,6 +332,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
+    ladders = list(Ladder.objects.for_club(visit.club.pk))
     return render(
         request,
         "ladder/pages/events.html",
@@ -374,6 +342,8 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             kind=kind,
             section="events",
             playing=list(playing.values("pk", "name", "date")),
+            ladder_names=ladder_parts.ladder_names_by_kind(ladders),
+            several_ladders=len(ladders) > 1,
         ),
     )
 
@@ -386,7 +356,10 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return render(request, "ladder/pages/event.html", visit.context(page=page, section="events"))
+    fed = ladder_parts.fed_context(event, list(Ladder.objects.for_club(visit.club.pk)), visit.base)
+    return render(
+        request, "ladder/pages/event.html", visit.context(page=page, section="events", **fed)
+    )
 
 
 @club_view(download="trf")
@@ -428,10 +401,11 @@ def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> Http
     roster = rosters.load_roster(visit.club, viewer_is_director=False)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
+    fed = ladder_parts.fed_context(event, list(Ladder.objects.for_club(visit.club.pk)), "")
     return render(
         request,
         "ladder/pages/shared_event.html",
-        visit.context(page=page, noindex=True, shared=True),
+        visit.context(page=page, noindex=True, shared=True, **fed),
     )
 
 

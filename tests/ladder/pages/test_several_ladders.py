@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
+from ladder.changes import club_changed
 from ladder.ladders import set_kinds
 from ladder.models import Ladder, LadderRating, PlayerEventResult
 from ladder.pages.page_texts import half_up
@@ -132,8 +133,9 @@ def test_each_ladder_has_its_page_with_its_own_numbers_and_name(client, public):
 
 
 def test_a_club_with_one_ladder_shows_no_tabs(client, public):
-    henk, ingrid = Player.objects.create(club=public, name="Henk Bos"), Player.objects.create(
-        club=public, name="Ingrid Dekker"
+    henk, ingrid = (
+        Player.objects.create(club=public, name="Henk Bos"),
+        Player.objects.create(club=public, name="Ingrid Dekker"),
     )
     make_event(public, [(1, henk, ingrid, W)], kind="blitz")
     replay_ladder(public.pk, full=True)
@@ -153,7 +155,7 @@ def test_an_unknown_ladder_is_a_404_and_the_first_ladders_own_address_leads_to_t
 
 
 def test_sort_search_and_the_active_filter_work_on_every_ladder(client, public):
-    (jasper, henk, ingrid, lotte), _events = two_ladders(public)
+    (_jasper, _henk, ingrid, _lotte), _events = two_ladders(public)
     blitz = url(public, "ladders/blitz/")
     by_rating_up = ladder_rows(client.get(blitz + "?sort=rating&dir=asc").content.decode())
     assert by_rating_up == sorted(standings(public, "blitz"), key=lambda row: row[1])
@@ -239,7 +241,7 @@ def test_a_junior_is_shown_by_initials_on_each_ladder_and_its_downloads(client, 
 def test_a_replay_of_one_ladder_never_leaves_its_page_stale_and_each_ladder_is_kept_apart(
     client, public
 ):
-    (jasper, henk, _ingrid, _lotte), events = two_ladders(public)
+    (jasper, _henk, _ingrid, _lotte), events = two_ladders(public)
     front, blitz = url(public), url(public, "ladders/blitz/")
     assert client.get(blitz)["X-Page-Cache"] == "miss"
     assert client.get(blitz)["X-Page-Cache"] == "hit"
@@ -250,9 +252,7 @@ def test_a_replay_of_one_ladder_never_leaves_its_page_stale_and_each_ladder_is_k
     game = events["blitz"].games.get(round=1, white__player=jasper)
     game.result = W
     game.save()
-    from ladder.changes import club_changed
-
-    club_changed(public.pk, inputs=True, shown=False, from_date=events["blitz"].date, kinds=["blitz"])
+    club_changed(public.pk, inputs=True, from_date=events["blitz"].date, kinds=["blitz"])
     replay_ladder(public.pk)
     after = client.get(blitz)
     assert ladder_rows(after.content.decode()) == standings(public, "blitz")
@@ -267,7 +267,8 @@ def part_of(html: str, slug: str) -> str:
     """The part of a player's page about one ladder."""
     start = html.index(f'<section class="ladder-part" aria-labelledby="ladder-{slug}">')
     rest = html[start + 1 :]
-    ends = [rest.index(m) for m in ('<section class="ladder-part"', 'id="record-title"') if m in rest]
+    marks = ('<section class="ladder-part"', 'id="record-title"')
+    ends = [rest.index(m) for m in marks if m in rest]
     return rest[: min(ends)]
 
 
@@ -280,8 +281,8 @@ def chart_points(part: str) -> list[str]:
 def test_a_players_page_has_a_rating_and_a_chart_per_ladder_first_ladder_first(client, public):
     (_jasper, henk, _ingrid, _lotte), _events = two_ladders(public)
     html = client.get(url(public, f"players/{henk.pk}/")).content.decode()
-    assert html.index("ladder-part\" aria-labelledby=\"ladder-main") < html.index(
-        "aria-labelledby=\"ladder-blitz"
+    assert html.index('ladder-part" aria-labelledby="ladder-main') < html.index(
+        'aria-labelledby="ladder-blitz'
     )
     for slug in ["main", "blitz"]:
         ladder = ladder_of(public, slug)
@@ -303,8 +304,9 @@ def test_a_players_page_has_a_rating_and_a_chart_per_ladder_first_ladder_first(c
 
 def test_a_player_on_one_ladder_has_the_page_they_always_had(client, public):
     add_blitz(public)
-    henk, ingrid = Player.objects.create(club=public, name="Henk Bos"), Player.objects.create(
-        club=public, name="Ingrid Dekker"
+    henk, ingrid = (
+        Player.objects.create(club=public, name="Henk Bos"),
+        Player.objects.create(club=public, name="Ingrid Dekker"),
     )
     make_event(public, [(1, henk, ingrid, W)], kind="standard")
     replay_ladder(public.pk, full=True)
