@@ -10,6 +10,9 @@ from clubs.demo import create_demo_club
 from clubs.models import Club, PairingSystem
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
+from ladder.ladders import set_kinds
+from ladder.models import Ladder
+from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_event
 
@@ -187,5 +190,49 @@ def test_the_ladder_and_roster_have_no_accessibility_violation_on_desktop_and_ph
             tab.goto(url)
             assert tab.locator("html").get_attribute("lang") == language, url
             assert all_violations(tab) == [], (url, width, language)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_pages_of_a_club_with_two_ladders_have_no_accessibility_violation(
+    browser, live_server, demo, language, width
+):
+    """A blitz ladder beside the first: the front page with its tabs, the blitz ladder
+    (sorted), a player's page with a part per ladder, the event page that names its
+    ladder and the list of events: axe finds nothing at all, in English and Hindi."""
+    blitz = Ladder.objects.create(club=demo, slug="blitz", name="Blitz", position=1, kinds=[])
+    set_kinds(blitz, ["blitz"], take=True)
+    replay_ladder(demo.pk)
+    night = demo.events.published().get(kind="blitz")
+    both = (
+        demo.players.filter(event_results__ladder=blitz)
+        .filter(event_results__ladder__slug="main")
+        .distinct()
+        .first()
+    )
+    assert both is not None
+    urls = [
+        "/c/demo/",
+        "/c/demo/ladders/blitz/",
+        "/c/demo/ladders/blitz/?sort=rating&dir=asc",
+        f"/c/demo/players/{both.pk}/",
+        f"/c/demo/events/{night.pk}/",
+        "/c/demo/events/",
+    ]
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 900},
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        tab = context.new_page()
+        for url in urls:
+            tab.goto(url)
+            assert tab.locator("html").get_attribute("lang") == language, url
+            assert all_violations(tab) == [], (url, width, language)
+        tab.goto(f"/c/demo/players/{both.pk}/")
+        assert tab.locator("section.ladder-part svg.chart").count() == 2
     finally:
         context.close()
