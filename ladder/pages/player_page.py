@@ -288,8 +288,9 @@ def player_page(
     for row in _player_results(club, player_id):
         event_id, name, date, rated, kind, *numbers, stored, ladder_id = row
         events[event_id] = EventLine(
-            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers, ladder_id=ladder_id
+            event_id, name, _as_date(date), moves_ladder(rated, kind), *numbers
         )
+        events[event_id].ladder_id = ladder_id
         outcomes[event_id] = _json(stored)
     timeline = list(events.values())
     picked = (shown or Shown()).pick(timeline)

@@ -289,7 +289,7 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
     played = {e.ladder_id for e in page.history}
     on = [la for la in ladders if la.pk in played or la == ladders[0]]
     by_ladder = {la.pk: rosters.load_roster(visit.club, visit.is_director, la) for la in on}
-    rules = {la.pk: club_rules(la) for la in on}
+    rules = {la.pk: club_rules(visit.club, la) for la in on}
     parts = ladder_parts.ladder_parts(page, on, by_ladder, rules)
     several = len(parts) > 1 or parts[0].ladder != ladders[0]
     return render(

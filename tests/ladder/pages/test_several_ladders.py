@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from django.core.cache import caches
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
@@ -18,6 +19,7 @@ from ladder.models import Ladder, LadderRating, PlayerEventResult
 from ladder.pages.page_texts import half_up
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.web import page_cache
 from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db
@@ -260,6 +262,28 @@ def test_a_replay_of_one_ladder_never_leaves_its_page_stale_and_each_ladder_is_k
     assert ladder_rows(client.get(front).content.decode()) == standings(public, "main")
 
 
+NOTICE = "The ladder is being recalculated."
+
+
+def test_the_recalculating_notice_is_on_the_page_of_the_ladder_that_is_behind(client, public):
+    _players, events = two_ladders(public)
+    front, blitz = url(public), url(public, "ladders/blitz/")
+    assert NOTICE not in client.get(front).content.decode()
+    assert NOTICE not in client.get(blitz).content.decode()
+    # A change to a blitz night, not replayed yet (no job runs inside the test's transaction).
+    club_changed(public.pk, inputs=True, from_date=events["blitz"].date, kinds=["blitz"])
+    assert not ladder_of(public, "blitz").is_current and ladder_of(public, "main").is_current
+    kept_blitz, kept_front = client.get(blitz), client.get(front)
+    assert kept_blitz["X-Page-Cache"] == kept_front["X-Page-Cache"] == "hit"
+    assert NOTICE in kept_blitz.content.decode()
+    assert NOTICE not in kept_front.content.decode()
+    caches[page_cache.CACHE_ALIAS].clear()  # and as built afresh
+    assert NOTICE in client.get(blitz).content.decode()
+    assert NOTICE not in client.get(front).content.decode()
+    assert client.get(url(public, "ladders/blitz/ladder.csv"))["X-Ladder-Status"] == "recalculating"
+    assert client.get(url(public, "ladder.csv"))["X-Ladder-Status"] == "current"
+
+
 # --- a player's page, per ladder ---------------------------------------------------------------
 
 
@@ -315,6 +339,30 @@ def test_a_player_on_one_ladder_has_the_page_they_always_had(client, public):
     assert '<title id="chart-title">' in html and 'id="events"' in html
     row = LadderRating.objects.get(ladder=ladder_of(public, "main"), player=henk)
     assert f"<dt>Rating</dt><dd>{half_up(row.rating)}</dd>" in html
+
+
+def test_a_player_only_on_the_second_ladder_sees_its_name_over_their_numbers(client, public):
+    add_blitz(public)
+    henk, ingrid = (
+        Player.objects.create(club=public, name="Henk Bos"),
+        Player.objects.create(club=public, name="Ingrid Dekker"),
+    )
+    make_event(public, [(1, henk, ingrid, W)], kind="blitz", name="Blitz night")
+    replay_ladder(public.pk, full=True)
+    html = client.get(url(public, f"players/{henk.pk}/")).content.decode()
+    assert '<h2 id="ladder-blitz">Blitz</h2>' in html and "ladder-main" not in html
+    row = LadderRating.objects.get(ladder=ladder_of(public, "blitz"), player=henk)
+    assert f"<dt>Rating</dt><dd>{half_up(row.rating)}</dd>" in part_of(html, "blitz")
+
+
+def test_a_year_page_shows_only_the_ladders_played_on_that_year(client, public):
+    (_jasper, henk, ingrid, _lotte), _events = two_ladders(public)
+    make_event(public, [(1, henk, ingrid, W)], kind="blitz", date=dt.date(2025, 6, 1))
+    replay_ladder(public.pk, full=True)
+    html = client.get(url(public, f"players/{henk.pk}/?year=2025")).content.decode()
+    assert '<h2 id="ladder-blitz">Blitz</h2>' in html and "ladder-main" not in html
+    both = client.get(url(public, f"players/{henk.pk}/?year=2026")).content.decode()
+    assert "ladder-main" in both and "ladder-blitz" in both
 
 
 # --- the event page says which ladder it fed ---------------------------------------------------
