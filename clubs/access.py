@@ -71,7 +71,8 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     secret, director-only ones only to their directors. Directors of the club
     see it under either URL. Everything else is the same 404.
     """
-    club = Club.objects.filter(slug=slug).first()
+    # With its ladders' versions, which its pages' keys need (ladder.web.page_cache).
+    club = Club.objects.filter(slug=slug).with_ladder_versions().first()
     if club is None:
         raise Http404(NOT_FOUND)
     if club.is_directed_by(request.user):

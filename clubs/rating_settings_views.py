@@ -10,6 +10,7 @@ values saves them through the one door.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ from ladder.changes import club_changed
 from ladder.fingerprint import settings_fingerprint
 from ladder.impact.compare import LadderImpact
 from ladder.impact.what_if import settings_impact
+from ladder.models import Ladder
 from ladder.policies import POLICIES, Policy, get_policy
 from ladder.policies.base import PolicySettings, SettingError
 
@@ -106,18 +108,24 @@ def _bound(value: float) -> str:
     return number_format(int(value) if float(value).is_integer() else value)
 
 
+def _ladder(club: Club) -> Ladder:
+    """The ladder this screen sets: the club's first."""
+    ladder: Ladder = club.first_ladder()
+    return ladder
+
+
 def current_fingerprint(club: Club) -> str:
-    return settings_fingerprint(club.rating_policy, dict(club.rating_settings))
+    return settings_fingerprint(_ladder(club).rating_policy, dict(_ladder(club).rating_settings))
 
 
 def rating_settings(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     data = request.POST if request.method == "POST" else None
-    name = (data or request.GET).get("policy") or club.rating_policy
+    name = (data or request.GET).get("policy") or _ladder(club).rating_policy
     if name not in POLICIES:
         # Only a forged form or a hand-typed address names a policy that does not exist.
         messages.error(request, _("There is no such rating policy: nothing was saved."))
-        name, data = club.rating_policy, None
+        name, data = _ladder(club).rating_policy, None
     policy = get_policy(name)
     form = RatingSettingsForm(data, policy=policy, initial=_shown_settings(club, policy), club=club)
     impact = None
@@ -154,17 +162,17 @@ def rating_settings(request: AuthedRequest, slug: str) -> HttpResponse:
 
 def _shown_settings(club: Club, policy: Policy) -> PolicySettings:
     """The club's settings for its own policy; another policy's defaults."""
-    if policy.name == club.rating_policy:
-        return policy.parse_settings(club.rating_settings)
+    if policy.name == _ladder(club).rating_policy:
+        return policy.parse_settings(_ladder(club).rating_settings)
     return policy.default_settings()
 
 
 def _same(club: Club, policy: Policy, settings: PolicySettings | None) -> bool:
     return (
         settings is not None
-        and policy.name == club.rating_policy
+        and policy.name == _ladder(club).rating_policy
         and policy.settings_to_dict(settings)
-        == policy.settings_to_dict(policy.parse_settings(club.rating_settings))
+        == policy.settings_to_dict(policy.parse_settings(_ladder(club).rating_settings))
     )
 
 
@@ -172,19 +180,20 @@ def _save(request: AuthedRequest, club: Club, policy: Policy, settings: PolicySe
     if _same(club, policy, settings):
         messages.info(request, _("These are the settings the club has already: nothing changed."))
         return
-    old_policy = get_policy(club.rating_policy)
-    old = old_policy.settings_to_dict(old_policy.parse_settings(club.rating_settings))
+    old_policy = get_policy(_ladder(club).rating_policy)
+    old = old_policy.settings_to_dict(old_policy.parse_settings(_ladder(club).rating_settings))
     new = policy.settings_to_dict(settings)
     changes: dict[str, list[object]] = {}
-    if policy.name != club.rating_policy:
-        changes["rating_policy"] = [club.rating_policy, policy.name]
+    if policy.name != _ladder(club).rating_policy:
+        changes["rating_policy"] = [_ladder(club).rating_policy, policy.name]
     for key in sorted(old.keys() | new.keys()):
         if old.get(key) != new.get(key):
             changes[key] = [old.get(key), new.get(key)]
     with transaction.atomic():
         # Only these columns: a whole-row save would write back versions read earlier.
-        Club.objects.filter(pk=club.pk).update(rating_policy=policy.name, rating_settings=new)
-        club_changed(club.pk, inputs=True)
+        ladder = _ladder(club)
+        Ladder.objects.filter(pk=ladder.pk).update(rating_policy=policy.name, rating_settings=new)
+        club_changed(club.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
         audit.record(club, request.user, "rating_settings.changed", changes=changes)
     messages.success(
         request,

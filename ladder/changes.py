@@ -71,7 +71,9 @@ def club_changed(
             updates["replay_from"] = Least(
                 Coalesce(F("replay_from"), Value(from_date)), Value(from_date)
             )
-    if shown:
+    # An input no ladder rates (a bughouse event published, a kind no ladder claims) moves no
+    # ladder, but its pages still show it: they must not be kept as they were.
+    if shown or (inputs and not moved):
         updates["pages_version"] = F("pages_version") + 1
     if updates:
         Club.objects.filter(pk=club_id).update(**updates)

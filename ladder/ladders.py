@@ -12,11 +12,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from clubs.models import Club
+from clubs.models import Club, Event, Player
 from ladder import changes
-from ladder.models import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS, Ladder
+from ladder.models import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS, Ladder, LadderRating
 
 
 def ensure_first_ladder(club: Club) -> Ladder:
@@ -84,3 +85,54 @@ def set_kinds(ladder: Ladder, kinds: Iterable[str], *, take: bool = False) -> di
                 ladder.club_id, inputs=True, shown=True, from_date=dt.date.min, ladder_ids=touched
             )
     return taken
+
+
+def starts_of(ladder_id: int, player_ids: Iterable[int]) -> dict[int, tuple[float | None, int]]:
+    """(start rating, start games) of each player on the ladder; (None, 0) without a row."""
+    ids = list(player_ids)
+    found = {
+        pid: (rating, games)
+        for pid, rating, games in LadderRating.objects.filter(
+            ladder_id=ladder_id, player_id__in=ids
+        ).values_list("player_id", "start_rating", "start_games")
+    }
+    return {pid: found.get(pid, (None, 0)) for pid in ids}
+
+
+def set_start(
+    ladder_id: int, player_id: int, rating: float | None, games: int | None = None
+) -> None:
+    """A director's (or import_roster's) starting estimate of a player on one ladder; with
+    `games`, the games it counts as. The caller says what changed (ladder.changes)."""
+    fields: dict[str, Any] = {"start_rating": rating}
+    if games is not None:
+        fields["start_games"] = games
+    LadderRating.objects.update_or_create(ladder_id=ladder_id, player_id=player_id, defaults=fields)
+
+
+def has_start(player_id: int) -> bool:
+    """Whether a starting state puts the player on any ladder without a game."""
+    return (
+        LadderRating.objects.filter(player_id=player_id)
+        .filter(Q(start_rating__isnull=False) | Q(start_games__gt=0))
+        .exists()
+    )
+
+
+def seeding_ladder(club_id: int, kind: str) -> Ladder:
+    """The ladder whose numbers seed and start an event of `kind`: the one the kind feeds,
+    else (a kind no ladder rates) the club's first."""
+    ladder = Ladder.objects.of_kind(club_id, kind) or Ladder.objects.first_of(club_id)
+    assert ladder is not None  # every club has a first ladder
+    return ladder
+
+
+def event_ratings(event: Event) -> dict[int, float | None]:
+    """Each of the event's players' rating on the event's ladder (seeding_ladder)."""
+    ladder = seeding_ladder(event.club_id, event.kind)
+    return dict(
+        Player.objects.filter(entries__event=event)
+        .rated_on(ladder)
+        .values_list("id", "rating")
+        .distinct()
+    )

@@ -38,12 +38,17 @@ class LadderQuerySet(models.QuerySet["Ladder"]):
         in Python: kinds is a JSON list, and SQLite has no containment lookup on it."""
         return [ladder for ladder in self if kind in ladder.kinds]
 
+    def of_kind(self, club_id: int, kind: str) -> Ladder | None:
+        """The club's ladder that rates `kind`, whether or not a given event of it is rated
+        (an unrated event still has its place in that ladder's order), or None."""
+        return next(iter(self.for_club(club_id).feeding(kind)), None)
+
     def for_event(self, event: Event) -> Ladder | None:
         """The ladder an event feeds: the one whose kinds hold its kind, or None (unrated,
         bughouse, or a kind no ladder of its club claims: shown, never rated)."""
         if not event.rated or event.kind == BUGHOUSE:
             return None
-        return next(iter(self.for_club(event.club_id).feeding(event.kind)), None)
+        return self.of_kind(event.club_id, event.kind)
 
 
 class Ladder(models.Model):

@@ -1,4 +1,7 @@
-"""Rebuilding a club's ladder from its published events: the only code that writes ratings.
+"""Rebuilding a club's ladders from its published events: the only code that writes ratings.
+
+Each ladder of a club is replayed on its own, from its own stored chain, over the club's
+published events whose kind it rates; a ladder nothing changed for is not touched.
 
 The algorithm: reuse unread the events dated before Club.replay_from (which database
 triggers keep at or before the earliest event any write touched), fingerprint the
@@ -20,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubs.models import Club, Player
@@ -31,7 +35,7 @@ from ladder.fingerprint import (
     settings_fingerprint,
 )
 from ladder.history import HistoryStep, rate_events, rate_history
-from ladder.models import LadderReplay
+from ladder.models import Ladder, LadderReplay
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
 from ladder.store import PlayerSummary
@@ -53,20 +57,21 @@ class LadderInputs:
 
 
 def load_inputs(
-    club: Club, *, since: dt.date | None = None, skip: int = 0, seed: str | None = None
+    ladder: Ladder, *, since: dt.date | None = None, skip: int = 0, seed: str | None = None
 ) -> LadderInputs:
-    """The club's ladder inputs: every published event, fingerprinted into the chain.
+    """The ladder's inputs: every published event of its club whose kind it rates,
+    fingerprinted into the chain.
 
     With `since`, only the events dated then or later: the `skip` before them are left
     unread, and `seed` must be the stored chain hash of the last of those, so the chain
     goes on exactly as a load of everything would compute it.
     """
-    policy = get_policy(club.rating_policy)
-    settings = policy.parse_settings(club.rating_settings)
-    initial = store.starting_states(club.pk, policy.start_rating(settings))
-    events, event_dates = store.event_inputs(club.pk, since=since)
+    policy = get_policy(ladder.rating_policy)
+    settings = policy.parse_settings(ladder.rating_settings)
+    initial = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
+    events, event_dates = store.event_inputs(ladder.club_id, ladder.kinds, since=since)
     if seed is None:
-        seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
+        seed = settings_fingerprint(ladder.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
     return LadderInputs(
         policy=policy,
@@ -80,11 +85,13 @@ def load_inputs(
 
 
 def replay_ladder(club_id: int, *, full: bool = False) -> bool:
-    """Bring a club's stored ladder up to date with its inputs. Safe to run twice.
+    """Bring a club's stored ladders up to date with their inputs. Safe to run twice.
 
-    Returns True when it rebuilt anything. Runs again while data_version moved
-    during a rebuild, so the club is never left marked current on old data.
-    With `full` (or a pending "rebuild ladder" request) nothing stored is reused.
+    Returns True when it rebuilt anything. Each ladder out of date (every one with `full`,
+    or one with a pending "rebuild ladder" request, which reuses nothing stored) is
+    replayed; the others are left as they are, their rows and log untouched. Runs again
+    while a data_version moved during a rebuild, so no ladder is left marked current on
+    old data.
     """
     rebuilt = False
     while True:
@@ -93,31 +100,50 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             club = Club.objects.filter(pk=club_id).first()
             if club is None:
                 return rebuilt
-            version = club.data_version
-            full = full or club.full_rebuild_requested
-            if club.built_version >= version and not full:
+            ladders = list(Ladder.objects.for_club(club_id))
+            due = [
+                ladder
+                for ladder in ladders
+                if full or ladder.full_rebuild_requested or not ladder.is_current
+            ]
+            if not due:
                 return rebuilt
-            started = timezone.now()
-            with _cyclic_gc_paused():
-                from_position, events_rated = _rebuild(club, from_start=full)
-            Club.objects.filter(pk=club_id).update(built_version=version)
-            # Only when no change arrived meanwhile: otherwise the next pass needs both.
-            # replay_from too: a write the triggers saw since the club was read moved it.
-            Club.objects.filter(
-                pk=club_id, data_version=version, replay_from=club.replay_from
-            ).update(out_of_date_since=None, full_rebuild_requested=False, replay_from=None)
-            LadderReplay.objects.create(
-                club=club,
-                version=version,
-                from_position=from_position,
-                events_rated=events_rated,
-                started_at=started,
-                finished_at=timezone.now(),
+            for ladder in due:
+                _replay_one(club, ladder, full=full or ladder.full_rebuild_requested)
+            # replay_from is shared by the club's ladders: cleared once all are current, and
+            # only if no write the triggers saw since the club was read moved it.
+            stale = Ladder.objects.filter(
+                club_id=OuterRef("pk"), built_version__lt=F("data_version")
             )
+            Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(
+                Exists(stale)
+            ).update(replay_from=None)
             rebuilt = True
             full = False
-        if not Club.objects.filter(pk=club_id, data_version__gt=version).exists():
+        if not Ladder.objects.filter(club_id=club_id).out_of_date().exists():
             return rebuilt
+
+
+def _replay_one(club: Club, ladder: Ladder, *, full: bool) -> None:
+    """Rebuild one ladder (under the club's lock) and mark it built at the version read."""
+    version = ladder.data_version
+    started = timezone.now()
+    with _cyclic_gc_paused():
+        from_position, events_rated = _rebuild(club, ladder, from_start=full)
+    Ladder.objects.filter(pk=ladder.pk).update(built_version=version)
+    # Only when no change arrived meanwhile: otherwise the next pass needs both.
+    Ladder.objects.filter(pk=ladder.pk, data_version=version).update(
+        out_of_date_since=None, full_rebuild_requested=False
+    )
+    LadderReplay.objects.create(
+        club=club,
+        ladder=ladder,
+        version=version,
+        from_position=from_position,
+        events_rated=events_rated,
+        started_at=started,
+        finished_at=timezone.now(),
+    )
 
 
 @contextmanager
@@ -138,14 +164,15 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
-    """Replace the stored results from the first changed event on; returns (start, events rated)."""
-    stored = [] if from_start else store.stored_chain(club.pk)
-    skip = _trusted_prefix(club, stored)
+def _rebuild(club: Club, ladder: Ladder, *, from_start: bool) -> tuple[int, int]:
+    """Replace the ladder's stored results from the first changed event on; returns
+    (start, events rated)."""
+    stored = [] if from_start else store.stored_chain(ladder.pk)
+    skip = _trusted_prefix(club, ladder, stored)
     if skip:
-        inputs = load_inputs(club, since=club.replay_from, skip=skip, seed=stored[skip - 1][1])
+        inputs = load_inputs(ladder, since=club.replay_from, skip=skip, seed=stored[skip - 1][1])
     else:
-        inputs = load_inputs(club)
+        inputs = load_inputs(ladder)
     if from_start:
         start = 0
     else:
@@ -155,14 +182,14 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         start = inputs.offset + min(
             first_difference(hashes, inputs.chain), _hinted_start(club, inputs)
         )
-    store.delete_from(club.pk, start)
+    store.delete_from(ladder.pk, start)
 
-    before, summaries = store.ladder_before(club.pk, start, inputs.initial)
+    before, summaries = store.ladder_before(club.pk, ladder.pk, start, inputs.initial)
     events = inputs.events[start - inputs.offset :]
     # A generator: the store writes each event's rows while the next are rated.
     rated = rate_events(inputs.policy, inputs.settings, events, dict(before))
     chain = inputs.chain[start - inputs.offset :]
-    steps = store.write_steps(club.pk, start, rated, chain, inputs.event_dates)
+    steps = store.write_steps(club.pk, ladder.pk, start, rated, chain, inputs.event_dates)
     # Each player's summary comes from the last event they played; finding it
     # first saves building a summary for each of a full replay's 40,000 results.
     last_step: dict[int, HistoryStep] = {}
@@ -179,6 +206,7 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         )
     store.write_summaries(
         club.pk,
+        ladder.pk,
         {
             pid: s._replace(
                 provisional=inputs.policy.is_provisional(
@@ -191,7 +219,7 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
     return start, len(steps)
 
 
-def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
+def _trusted_prefix(club: Club, ladder: Ladder, stored: list[tuple[int, str]]) -> int:
     """How many stored events, all dated before Club.replay_from, can be reused unread.
 
     The database keeps replay_from at or before the earliest event any write to a
@@ -204,7 +232,7 @@ def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
     hint = club.replay_from
     if hint is None or hint == dt.date.min or not stored:
         return 0
-    prefix = store.published_event_ids(club.pk, before=hint)
+    prefix = store.published_event_ids(club.pk, ladder.kinds, before=hint)
     if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
         return 0
     return len(prefix)
@@ -228,12 +256,22 @@ def _hinted_start(club: Club, inputs: LadderInputs) -> int:
 
 
 def verify_ladder(club: Club) -> list[str]:
-    """Replay the whole history in memory and list every difference from what is stored."""
-    inputs = load_inputs(club)
+    """Replay every ladder of the club in memory and list every difference from what is
+    stored; each line names its ladder when the club has more than one."""
+    ladders = list(Ladder.objects.for_club(club.pk))
+    differences: list[str] = []
+    for ladder in ladders:
+        prefix = f"{ladder.slug}: " if len(ladders) > 1 else ""
+        differences.extend(prefix + line for line in _verify_one(club, ladder))
+    return differences
+
+
+def _verify_one(club: Club, ladder: Ladder) -> list[str]:
+    inputs = load_inputs(ladder)
     steps, final = rate_history(inputs.policy, inputs.settings, inputs.events, inputs.initial)
     differences: list[str] = []
-    stored = store.stored_results(club.pk)
-    stored_events = store.stored_game_outcomes(club.pk)
+    stored = store.stored_results(ladder.pk)
+    stored_events = store.stored_game_outcomes(ladder.pk)
     expected_keys = set()
     for step in steps:
         outcomes = store.stored_outcomes(step)
@@ -258,7 +296,8 @@ def verify_ladder(club: Club) -> list[str]:
     if set(stored_events) - {s.event_id for s in steps}:
         differences.append("stored ratings for events that are not published")
     played = {player_id for _event_id, player_id in expected_keys}
-    for player in Player.objects.filter(club=club).only("id", "name", "rating", "rated_games"):
+    players = Player.objects.filter(club=club).rated_on(ladder).only("id", "name")
+    for player in players:
         state = final[player.pk]
         if player.rating is None and _not_on_the_ladder_yet(player, state, played):
             continue

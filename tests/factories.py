@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+from ladder.models import Ladder, LadderRating
 from ladder.results import Result
 
 PASSWORD = "a-long-test-password-7"
@@ -34,6 +35,45 @@ def make_club(
 
 def make_players(club: Club, names: Sequence[str]) -> list[Player]:
     return [Player.objects.create(club=club, name=name) for name in names]
+
+
+def new_player(*, ladder=None, **fields) -> Player:
+    """Player.objects.create(**fields), where the fields of a standing (rating, rated_games,
+    provisional, last_played, last_change, start_rating, start_games) go to the player's
+    LadderRating on `ladder` (the club's first by default)."""
+    standing_fields = {name: fields.pop(name) for name in STANDING if name in fields}
+    player = Player.objects.create(**fields)
+    if standing_fields:
+        set_standing(player, ladder=ladder, **standing_fields)
+    return player
+
+
+STANDING = (
+    "rating", "rated_games", "provisional", "last_played", "last_change", "start_rating",
+    "start_games",
+)  # fmt: skip
+
+
+def set_standing(player: Player | int, *, ladder=None, **fields) -> None:
+    """Write a player's standing on `ladder` (the club's first by default), as
+    Player.objects.filter(pk=...).update(rating=...) did when it was the player's own."""
+    pk = player if isinstance(player, int) else player.pk
+    club_id = Player.objects.values_list("club_id", flat=True).get(pk=pk)
+    LadderRating.objects.update_or_create(
+        ladder=ladder or first_ladder(club_id), player_id=pk, defaults=fields
+    )
+
+
+def standing(player: Player, ladder=None) -> Player:
+    """The player as stored now, with their standing on `ladder` (the club's first by
+    default): what player.refresh_from_db() gave when ratings were the player's own."""
+    club = Club.objects.get(pk=player.club_id)
+    return Player.objects.rated_on(ladder or club.first_ladder()).get(pk=player.pk)
+
+
+def first_ladder(club: Club | int):
+    """The club's first ladder as stored now (its versions, policy and settings)."""
+    return Ladder.objects.first_of(club if isinstance(club, int) else club.pk)
 
 
 def make_event(

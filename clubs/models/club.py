@@ -84,6 +84,22 @@ class ClubQuerySet(models.QuerySet["Club"]):
             return self.none()
         return self.filter(roles__user=user)
 
+    def with_ladder_versions(self) -> ClubQuerySet:
+        """Each club with what its pages' keys need of its ladders, read with its row: the
+        sums of their built and data versions (each only grows, so a sum moves whenever
+        one does), how many there are, the newest id, and how many are out of date."""
+        stale = models.Case(
+            models.When(ladders__built_version__lt=models.F("ladders__data_version"), then=1),
+            default=0,
+        )
+        return self.annotate(
+            ladders_built=models.Sum("ladders__built_version"),
+            ladders_data=models.Sum("ladders__data_version"),
+            ladders_count=models.Count("ladders"),
+            ladders_newest=models.Max("ladders__id"),
+            ladders_stale=models.Sum(stale),
+        )
+
     def ladder_out_of_date(self) -> ClubQuerySet:
         """Clubs with at least one ladder out of date."""
         return self.filter(ladders__built_version__lt=models.F("ladders__data_version")).distinct()
@@ -140,14 +156,16 @@ class Club(models.Model):
         """The club's first ladder (ladder.models.Ladder): what its front page, roster,
         exports and anything about "the club's rating" show. Typed loosely: the ladder app's
         models import these, not the other way round."""
-        return self.ladders.order_by("position", "id").first()  # type: ignore[attr-defined]
+        return self.ladders.order_by("position", "id").first()
 
     @property
     def ladder_is_current(self) -> bool:
-        """Whether every ladder of the club is up to date."""
-        return not self.ladders.filter(  # type: ignore[attr-defined]
-            built_version__lt=models.F("data_version")
-        ).exists()
+        """Whether every ladder of the club is up to date (as read with the row, on a club
+        from ClubQuerySet.with_ladder_versions: a visitor's page)."""
+        stale = getattr(self, "ladders_stale", None)
+        if stale is not None:
+            return not stale
+        return not self.ladders.filter(built_version__lt=models.F("data_version")).exists()
 
     def is_directed_by(self, user: User | AnonymousUser) -> bool:
         return user.is_authenticated and self.roles.filter(user=user).exists()

@@ -26,7 +26,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """Players not merged into another one."""
         return self.filter(merged_into__isnull=True)
 
-    def rated_on(self, ladder: Any) -> PlayerQuerySet:
+    # Returns Any, though it is a PlayerQuerySet: the type checker's Django plugin checks
+    # every field name in filter() and values_list() against the model's columns, and
+    # cannot see these annotations.
+    def rated_on(self, ladder: Any) -> Any:
         """Every player annotated with their standing on `ladder` (a ladder.models.Ladder, its
         id, or None): rating, rated_games, provisional, last_played, last_change,
         start_rating and start_games from its LadderRating row, NULL/0/True without one. So
@@ -41,7 +44,7 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
     def on_ladder(self) -> PlayerQuerySet:
         """On a rated_on() queryset: the players the ladder shows."""
-        return self.active().filter(rated_games__gt=0, rating__isnull=False)
+        return self.active().filter(rated_games__gt=0, rating__isnull=False)  # type: ignore[misc]
 
     def in_ladder_order(self) -> PlayerQuerySet:
         """Established players by rating, then provisional players by rating."""

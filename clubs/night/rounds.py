@@ -39,6 +39,7 @@ from clubs.night.evening import boards_of, lock_night, paired_rounds
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from ladder import tiebreaks
 from ladder.changes import club_changed
+from ladder.ladders import event_ratings
 from ladder.pages.event_pages import Tiebreaks, club_order, is_round_robin
 from ladder.results import Result
 from ladder.rules.file_ranks import file_ranking
@@ -154,11 +155,12 @@ def _swiss_round(
     absent |= set(
         event.games.filter(round=number, black__isnull=True).values_list("white_id", flat=True)
     )
+    ratings = event_ratings(event)
     entrants = [
         pairing.Entrant(
             id=entry.pk,
             seed=seed,
-            rating=round(entry.player.rating) if entry.player and entry.player.rating else 0,
+            rating=round(ratings.get(entry.player_id) or 0) if entry.player_id else 0,
         )
         for seed, entry in enumerate(entries, start=1)
     ]

@@ -38,6 +38,7 @@ from clubs.night.names import check_newcomer
 from clubs.roster import players
 from clubs.roster.merging import RosterChangeError
 from clubs.roster.players import MAX_NAME_LENGTH
+from ladder.ladders import event_ratings
 from ladder.pages.page_texts import points_text
 
 # The start form's fields a search or a newcomer carries over in the page's address.
@@ -246,6 +247,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
     missing = night_rounds.missing_results(event, paired) if paired else []
     closed = is_closed(event)
     entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
+    ratings = event_ratings(event)
     points = {v.player: v.points for v in night_rounds.standings(event, paired)}
     byes: dict[int, list[int]] = {}
     for entry_id, round_number in Game.objects.filter(
@@ -280,7 +282,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
                 {
                     "entry": entry,
                     "name": entrant_name(entry),
-                    "rating": entry.player.rating if entry.player else None,
+                    "rating": ratings.get(entry.player_id) if entry.player_id else None,
                     "points": points_text(points.get(entry.pk, 0.0)),
                     "byes": sorted(byes.get(entry.pk, [])),
                 }

@@ -39,6 +39,7 @@ from clubs.roster.merging import (
     undo_merge,
 )
 from clubs.roster.players import update_player_details
+from ladder.ladders import starts_of
 from matching import first_last, suggest_prepared
 
 if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
@@ -58,7 +59,7 @@ def _active_player_field(
     club: Club, label: StrOrPromise, *, required: bool = True
 ) -> _ActivePlayerField:
     return _ActivePlayerField(
-        queryset=club.players.active().order_by("name", "id"),
+        queryset=club.players.active().rated_on(club.first_ladder()).order_by("name", "id"),
         label=label,
         required=required,
         error_messages={"invalid_choice": gettext_lazy("Choose a player of this club's roster.")},
@@ -221,7 +222,8 @@ def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
                 initial={
                     "junior": found.junior,
                     "full_name_consent": found.full_name_consent,
-                    "start_rating": found.start_rating,
+                    # The estimate on the club's first ladder, which this form sets.
+                    "start_rating": starts_of(club.first_ladder().pk, [found.pk])[found.pk][0],
                 }
             ),
         },

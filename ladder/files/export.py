@@ -14,6 +14,7 @@ from clubs.models import Club
 from ladder.files.spreadsheet import csv_table
 
 if TYPE_CHECKING:
+    from ladder.models import Ladder
     from ladder.roster.rosters import LadderRow
 
 LADDER_FIELDS = [
@@ -29,10 +30,12 @@ SEEDING_FIELDS = ["rank", "name", "rating"]
 TRF_NAME_WIDTH = 33  # columns 15-47 of a FIDE TRF 001 line
 
 
-def ladder_rows(club: Club) -> list[dict[str, object]]:
-    """The ladder in order as plain rows (full names: for directors and support staff)."""
+def ladder_rows(club: Club, ladder: Ladder | None = None) -> list[dict[str, object]]:
+    """The ladder (the club's first by default) in order as plain rows (full names: for
+    directors and support staff)."""
     players = (
-        club.players.on_ladder()
+        club.players.rated_on(ladder or club.first_ladder())
+        .on_ladder()
         .public()
         .in_ladder_order()
         .values_list("name", "rating", "rated_games", "provisional")

@@ -92,14 +92,16 @@ class ClubRules:
     hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
 
 
-def club_rules(club: Club) -> ClubRules:
+def club_rules(club: Club, ladder: Ladder | None = None) -> ClubRules:
+    """The rules of `ladder` (the club's first by default)."""
+    ladder = ladder or club.first_ladder()
     try:
-        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+        settings = get_policy(ladder.rating_policy).parse_settings(ladder.rating_settings)
     except ValueError:
         # A broken setting stops the replay, which says so to the directors; the page
         # still explains the stored numbers (ladder.pages.explain finds the bonus they used).
-        return ClubRules(club.rating_policy)
-    return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
+        return ClubRules(ladder.rating_policy)
+    return ClubRules(ladder.rating_policy, getattr(settings, "bonus", None))
 
 
 # The player page writes out at most this many of the last twelve months' events; the

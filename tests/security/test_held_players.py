@@ -19,7 +19,7 @@ from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster import rosters
-from tests.factories import make_club, make_event, make_players, make_user
+from tests.factories import make_club, make_event, make_players, make_user, set_standing
 from tests.security.routes import ROUTES, all_routes
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +189,7 @@ def test_deciding_a_new_player_in_a_draft_changes_no_public_page_key_or_etag():
 def test_export_ladder_leaves_out_a_held_player_whatever_the_stored_numbers_say():
     world = held_world("full", "public")
     # As a replay that ran while the event was published leaves them after an unpublish.
-    Player.objects.filter(pk=world["held"].pk).update(rating=1500.0, rated_games=3)
+    set_standing(world["held"].pk, rating=1500.0, rated_games=3)
     out = io.StringIO()
     call_command("export_ladder", "rooks", "--format", "json", stdout=out, stderr=io.StringIO())
     assert "Ann Archer" in out.getvalue() and HELD not in out.getvalue()

@@ -25,7 +25,7 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=options["slug"]).first()
         if club is None:
             raise CommandError(f"No club with slug {options['slug']!r}")
-        if not club.ladder_is_current:
+        if not club.first_ladder().is_current:
             self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
         rows = ladder_rows(club)
         if options["format"] == "json":

@@ -19,7 +19,7 @@ from clubs.names.decisions import Action, NameDecision
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import first_ladder, make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +72,8 @@ def state(club, event):
         sorted(Player.objects.filter(club=club).values_list("id", "name", "rating")),
         sorted(Entry.objects.filter(event__club=club).values_list("id", "player_id")),
         (event.name, event.date, event.order_in_day, event.kind, event.rated, event.edit_version),
-        club.data_version,
-        club.out_of_date_since,
+        first_ladder(club).data_version,
+        first_ladder(club).out_of_date_since,
         AuditEntry.objects.filter(club=club).count(),
     )
 

@@ -22,7 +22,7 @@ from clubs.night.pairs import Shown
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
-from tests.factories import make_players
+from tests.factories import make_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ NAMES = ["Anna Berg", "Bram Claes", "Cora Dekker", "Daan Eerden", "Eva Fontein",
 def players(club):
     made = make_players(club, NAMES)
     for rating, player in zip([1900, 1800, 1700, 1600, 1500, 1400], made, strict=True):
-        Player.objects.filter(pk=player.pk).update(rating=rating, rated_games=20)
+        set_standing(player.pk, rating=rating, rated_games=20)
     return list(Player.objects.filter(pk__in=[p.pk for p in made]).order_by("-rating"))
 
 

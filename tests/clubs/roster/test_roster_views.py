@@ -10,7 +10,7 @@ from clubs.models import AuditEntry, Club, DuplicateDismissal, Entry, Merge, Pla
 from clubs.roster.merging import merge_players
 from ladder.replay import verify_ladder
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_players
+from tests.factories import first_ladder, make_club, make_event, make_players, standing
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def state(club):
         list(Merge.objects.order_by("pk").values_list("pk", "undone_at")),
         DuplicateDismissal.objects.count(),
         AuditEntry.objects.count(),
-        Club.objects.get(pk=club.pk).data_version,
+        first_ladder(club.pk).data_version,
     )
 
 
@@ -379,10 +379,10 @@ def test_a_director_records_junior_consent_and_a_starting_estimate(
             url, {"junior": "on", "full_name_consent": "on", "start_rating": "950"}
         )
     assert response.status_code == 302
-    player.refresh_from_db()
+    player = standing(player)
     assert player.full_name_consent and player.junior and player.start_rating == 950
     club.refresh_from_db()
-    assert club.data_version == 1  # the starting estimate is a ladder input
+    assert first_ladder(club).data_version == 1  # the starting estimate is a ladder input
     assert AuditEntry.objects.filter(club=club, action="player.edited").exists()
     assert ClubRole.objects.filter(club=club).count() == 1
 
@@ -396,5 +396,5 @@ def test_player_details_refuse_an_impossible_estimate_and_store_nothing(client):
     player = Player.objects.create(club=club, name="Pim")
     client.force_login(director)
     client.post(f"/manage/{club.slug}/players/{player.pk}/details/", {"start_rating": "-40"})
-    player.refresh_from_db()
+    player = standing(player)
     assert player.start_rating is None
