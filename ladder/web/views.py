@@ -225,7 +225,8 @@ def _status(visit: Visit, ladder: str | None, one_ladder: bool) -> str | None:
     page, whether its ladder (named by slug, or the first) is behind; for another page,
     whether any ladder of the club is."""
     context: dict[str, Any] = {"club": visit.club}
-    if one_ladder:
+    # A club of one ladder: that ladder's state came with the club's row (with_ladder_versions).
+    if one_ladder and getattr(visit.club, "ladders_count", None) != 1:
         ladders = Ladder.objects.for_club(visit.club.pk)
         shown = ladders.filter(slug=ladder).first() if ladder else ladders.first()
         if shown is None or shown.is_current:
