@@ -435,8 +435,8 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def sitemap_xml(request: HttpRequest) -> HttpResponse:
-    """Public clubs only: their ladder, roster, list of events, rating rules and every published
-    event."""
+    """Public clubs only: their ladders, roster, list of events, rating rules and every
+    published event."""
     public = Club.Visibility.PUBLIC
     clubs = list(Club.objects.filter(visibility=public).order_by("slug").values_list("slug"))
     events = Event.objects.published().filter(club__visibility=public)
@@ -445,11 +445,17 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         "club__slug", "id"
     ):
         by_club[slug].append(event_id)
+    # Each club's ladders after its first (the first is the club's page itself).
+    others: dict[str, list[str]] = {}
+    ladders = Ladder.objects.filter(club__visibility=public).order_by("club__slug", "position")
+    for slug, ladder in ladders.values_list("club__slug", "slug"):
+        others.setdefault(slug, []).append(ladder)
     site = settings.SITE_URL.rstrip("/")
     urls = []
     for slug, event_ids in by_club.items():
         base = site + reverse("club_page", kwargs={"slug": slug})
         urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
+        urls += [f"{base}ladders/{ladder}/" for ladder in others.get(slug, [])[1:]]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
     return render(request, "ladder/web/sitemap.xml", {"urls": urls}, content_type="application/xml")
 

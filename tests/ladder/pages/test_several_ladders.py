@@ -237,6 +237,17 @@ def test_a_junior_is_shown_by_initials_on_each_ladder_and_its_downloads(client, 
     assert "J. B." in html and "Henk Bos" in html
 
 
+def test_the_sitemap_lists_a_public_clubs_other_ladders_and_no_hidden_ones(
+    client, public, unlisted
+):
+    two_ladders(public)
+    two_ladders(unlisted)
+    sitemap = client.get("/sitemap.xml").content.decode()
+    assert "/c/knights/ladders/blitz/</loc>" in sitemap
+    assert "/c/knights/ladders/main/" not in sitemap  # the first is the club's page itself
+    assert "bishops" not in sitemap
+
+
 # --- the page cache ----------------------------------------------------------------------------
 
 
