@@ -393,6 +393,13 @@ def test_an_event_page_names_the_ladder_it_fed(client, public):
     assert fed_line(client, public, events["standard"]) == f"Rated on the {main_link} ladder."
 
 
+def test_an_events_own_link_names_its_ladder_without_a_way_into_the_club(client, unlisted):
+    _players, events = two_ladders(unlisted)
+    html = client.get(reverse("shared_event", args=[events["blitz"].share_token])).content.decode()
+    assert '<p class="fed-ladder">Rated on the Blitz ladder.</p>' in html
+    assert unlisted.secret not in html and "ladders/blitz/" not in html
+
+
 def test_an_event_page_says_why_it_fed_no_ladder(client, public):
     (jasper, henk, _ingrid, _lotte), _events = two_ladders(public)
     unrated = make_event(public, [(1, jasper, henk, W)], kind="standard", rated=False)
@@ -408,6 +415,10 @@ def test_an_event_page_says_why_it_fed_no_ladder(client, public):
     assert not PlayerEventResult.objects.filter(event=rapid).exclude(change=0).exists()
     html = client.get(url(public, f"events/{rapid.pk}/")).content.decode()
     assert " · not rated</p>" in html
+    listed = client.get(url(public, "events/")).content.decode()
+    rows = re.findall(r'events/(\d+)/">[^<]*</a></td>.*?<td>([^<]*)</td></tr>', listed, re.S)
+    shown = {int(pk): ladder for pk, ladder in rows}
+    assert shown[rapid.pk] == shown[bughouse.pk] == shown[unrated.pk] == "not rated"
 
 
 def test_the_events_list_names_each_events_ladder(client, public):
