@@ -90,9 +90,8 @@ def _mark_ladders(
     if ladder_ids is not None:
         ladders = ladders.filter(pk__in=list(ladder_ids))
     if kinds is not None:
-        wanted = set(kinds)
-        fed = [lad.pk for lad in ladders.only("id", "kinds") if wanted & set(lad.kinds)]
-        ladders = Ladder.objects.filter(pk__in=fed)
+        fed = {lad.pk for lad in Ladder.objects.fed_by(club_id, kinds)}
+        ladders = ladders.filter(pk__in=fed)
     marked = ladders.update(
         data_version=F("data_version") + 1,
         out_of_date_since=Coalesce(F("out_of_date_since"), Now()),

@@ -122,7 +122,7 @@ def has_start(player_id: int) -> bool:
 def seeding_ladder(club_id: int, kind: str) -> Ladder:
     """The ladder whose numbers seed and start an event of `kind`: the one the kind feeds,
     else (a kind no ladder rates) the club's first."""
-    ladder = Ladder.objects.of_kind(club_id, kind) or Ladder.objects.first_of(club_id)
+    ladder = Ladder.objects.showing(club_id, kind) or Ladder.objects.first_of(club_id)
     assert ladder is not None  # every club has a first ladder
     return ladder
 

@@ -3,6 +3,7 @@ event. Ratings and stored results are written only by the replay, through ladder
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import ClassVar
 
 from django.db import models
@@ -37,6 +38,21 @@ class LadderQuerySet(models.QuerySet["Ladder"]):
         """The ladders (of this queryset) that rate `kind`: at most one per club. A list, read
         in Python: kinds is a JSON list, and SQLite has no containment lookup on it."""
         return [ladder for ladder in self if kind in ladder.kinds]
+
+    def fed_by(self, club_id: int, kinds: Collection[str]) -> list[Ladder]:
+        """The club's ladders whose events (Ladder.event_kinds) include one of `kinds`."""
+        ladders = list(self.for_club(club_id))
+        wanted = set(kinds)
+        return [
+            ladder
+            for number, ladder in enumerate(ladders)
+            if wanted & {*ladder.kinds, *([BUGHOUSE] if number == 0 else [])}
+        ]
+
+    def showing(self, club_id: int, kind: str) -> Ladder | None:
+        """The ladder an event of `kind` is on (rated or not): the one that rates the kind,
+        the first for bughouse, None for a kind no ladder claims."""
+        return next(iter(self.fed_by(club_id, [kind])), None)
 
     def of_kind(self, club_id: int, kind: str) -> Ladder | None:
         """The club's ladder that rates `kind`, whether or not a given event of it is rated
@@ -97,6 +113,13 @@ class Ladder(models.Model):
 
     def rates(self, kind: str) -> bool:
         return kind in self.kinds
+
+    def event_kinds(self) -> list[str]:
+        """The kinds of the events on this ladder: those it rates, and on the club's first
+        ladder bughouse too, whose events it shows with their games and never rates (as
+        the one ladder of a club always did)."""
+        first = Ladder.objects.first_of(self.club_id)
+        return [*self.kinds, BUGHOUSE] if first is not None and first.pk == self.pk else self.kinds
 
 
 class LadderRating(models.Model):

@@ -72,7 +72,7 @@ def preview_event(event: Event) -> EventPreview:
     the ladder is up to date, else from an in-memory replay of those events. The ladder
     is the one the event's kind feeds; a kind no ladder rates previews no change.
     """
-    ladder = Ladder.objects.of_kind(event.club_id, event.kind)
+    ladder = Ladder.objects.showing(event.club_id, event.kind)
     current = ladder is None or ladder.is_current
     entries = {e.pk: e for e in event.entries.select_related("player")}
     game_rows = list(event.games.values_list("white_id", "black_id", "result", "variant"))
@@ -133,7 +133,7 @@ def events_before(event: Event, ladder: Ladder | None) -> int:
     if ladder is None:
         return 0
     return (
-        Event.objects.filter(club_id=event.club_id, kind__in=list(ladder.kinds))
+        Event.objects.filter(club_id=event.club_id, kind__in=ladder.event_kinds())
         .published()
         .exclude(pk=event.pk)
         .filter(

@@ -69,7 +69,7 @@ def load_inputs(
     policy = get_policy(ladder.rating_policy)
     settings = policy.parse_settings(ladder.rating_settings)
     initial = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
-    events, event_dates = store.event_inputs(ladder.club_id, ladder.kinds, since=since)
+    events, event_dates = store.event_inputs(ladder.club_id, ladder.event_kinds(), since=since)
     if seed is None:
         seed = settings_fingerprint(ladder.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
@@ -232,7 +232,7 @@ def _trusted_prefix(club: Club, ladder: Ladder, stored: list[tuple[int, str]]) -
     hint = club.replay_from
     if hint is None or hint == dt.date.min or not stored:
         return 0
-    prefix = store.published_event_ids(club.pk, ladder.kinds, before=hint)
+    prefix = store.published_event_ids(club.pk, ladder.event_kinds(), before=hint)
     if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
         return 0
     return len(prefix)

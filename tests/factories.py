@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
+from django.db.models import OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
 from ladder.models import Ladder, LadderRating
 from ladder.results import Result
@@ -61,6 +64,24 @@ def set_standing(player: Player | int, *, ladder=None, **fields) -> None:
     club_id = Player.objects.values_list("club_id", flat=True).get(pk=pk)
     LadderRating.objects.update_or_create(
         ladder=ladder or first_ladder(club_id), player_id=pk, defaults=fields
+    )
+
+
+def rated_players():
+    """Player.objects with each player's standing on their club's first ladder annotated
+    (rating, rated_games, ...), as Player.objects read when those were the player's own."""
+    first = Ladder.objects.filter(club_id=OuterRef(OuterRef("club_id"))).order_by("position", "id")
+    row = LadderRating.objects.filter(
+        player=OuterRef("pk"), ladder=Subquery(first.values("pk")[:1])
+    )
+    defaults = {"rated_games": 0, "provisional": True, "start_games": 0}
+    return Player.objects.annotate(
+        **{
+            name: Coalesce(Subquery(row.values(name)[:1]), Value(defaults[name]))
+            if name in defaults
+            else Subquery(row.values(name)[:1])
+            for name in STANDING
+        }
     )
 
 

@@ -78,6 +78,20 @@ class NewcomerStart(models.TextChoices):
     FILE = "file", _("At the rating in the file, where it gives one")
 
 
+# The columns of a club's first ladder that ClubQuerySet.with_ladder_versions reads with the
+# club's row (every column of ladder.models.Ladder but its club).
+FIRST_LADDER_FIELDS = (
+    "id", "slug", "name", "position", "rating_policy", "rating_settings", "kinds",
+    "data_version", "built_version", "out_of_date_since", "full_rebuild_requested",
+)  # fmt: skip
+
+
+def _ladder_model(club_model: type[models.Model]) -> Any:
+    """ladder.models.Ladder, found through the relation: the ladder app's models import
+    these, so these may not import them."""
+    return club_model._meta.get_field("ladders").related_model
+
+
 class ClubQuerySet(models.QuerySet["Club"]):
     def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
@@ -93,6 +107,16 @@ class ClubQuerySet(models.QuerySet["Club"]):
             default=0,
         )
         return self.annotate(
+            # The first ladder's row, read with the club's (Club.first_ladder builds it).
+            **{
+                f"first_ladder__{name}": models.Subquery(
+                    _ladder_model(self.model)
+                    .objects.filter(club_id=models.OuterRef("pk"))
+                    .order_by("position", "id")
+                    .values(name)[:1]
+                )
+                for name in FIRST_LADDER_FIELDS
+            },
             ladders_built=models.Sum("ladders__built_version"),
             ladders_data=models.Sum("ladders__data_version"),
             ladders_count=models.Count("ladders"),
@@ -155,7 +179,11 @@ class Club(models.Model):
     def first_ladder(self) -> Any:
         """The club's first ladder (ladder.models.Ladder): what its front page, roster,
         exports and anything about "the club's rating" show. Typed loosely: the ladder app's
-        models import these, not the other way round."""
+        models import these, not the other way round. On a club read with
+        ClubQuerySet.with_ladder_versions (a visitor's page) it costs no query."""
+        values = {n: getattr(self, f"first_ladder__{n}", None) for n in FIRST_LADDER_FIELDS}
+        if values["id"] is not None:
+            return self.ladders.model(club_id=self.pk, **values)
         return self.ladders.order_by("position", "id").first()
 
     @property

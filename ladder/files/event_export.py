@@ -107,7 +107,7 @@ def _ratings_at_start(event: Event, player_ids: set[int]) -> dict[int, int]:
     if not player_ids:
         return {}
     # The ladder the event's kind feeds; for a kind no ladder rates, the club's first.
-    ladder = Ladder.objects.of_kind(event.club_id, event.kind) or event.club.first_ladder()
+    ladder = Ladder.objects.showing(event.club_id, event.kind) or event.club.first_ladder()
     policy = get_policy(ladder.rating_policy)
     start = policy.start_rating(policy.parse_settings(ladder.rating_settings))
     before = store.states_before(

@@ -29,7 +29,7 @@ Ladder = dict[int, PlayerState | None]
 def replayed_ladder(ladder: models.Ladder, policy: Policy, settings: PolicySettings) -> Ladder:
     """Every player's final state after the ladder's published events, rated with `settings`."""
     current = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
-    events, _dates = store.event_inputs(ladder.club_id, ladder.kinds)
+    events, _dates = store.event_inputs(ladder.club_id, ladder.event_kinds())
     with _cyclic_gc_paused():
         # Only the final states are wanted: each step is dropped as soon as it is rated.
         deque(rate_events(policy, settings, events, current), maxlen=0)

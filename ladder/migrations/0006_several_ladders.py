@@ -3,9 +3,8 @@ kind, with the club's policy, settings and replay state; every stored result, ra
 and replay log row is that ladder's, and every player's rating and starting estimate
 become a LadderRating on it. So nothing changes for a club until a second ladder is added.
 
-Bughouse events are never rated and now belong to no ladder: their (empty) stored rows go,
-and the next replay, seeing the chain without them, re-rates from the first of them (to
-the same numbers). The fields that moved leave Club and Player in clubs 0024; the replay
+Bughouse events are never rated; they stay on a club's first ladder, which shows them with
+their games as before (ladder.models.Ladder.event_kinds). The fields that moved leave Club and Player in clubs 0024; the replay
 triggers of 0005 that watched them are dropped here and remade on the ladders in 0009.
 """
 

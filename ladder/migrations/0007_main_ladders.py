@@ -38,8 +38,6 @@ def main_ladders(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     )
     for ladder in ladders:
         club = ladder.club_id
-        RatedEvent.objects.filter(club_id=club, event__kind="bughouse").delete()
-        PlayerEventResult.objects.filter(club_id=club, event__kind="bughouse").delete()
         RatedEvent.objects.filter(club_id=club).update(ladder=ladder)
         PlayerEventResult.objects.filter(club_id=club).update(ladder=ladder)
         LadderReplay.objects.filter(club_id=club).update(ladder=ladder)

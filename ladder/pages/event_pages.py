@@ -150,7 +150,9 @@ def event_page(
     )
     ratings = rating_lines(event)
     # The rules of the ladder the event fed (the club's first when it fed none).
-    rating_rules = club_rules(event.club, Ladder.objects.for_event(event))
+    first = event.club.first_ladder()
+    fed = first if first.rates(event.kind) else Ladder.objects.for_event(event)
+    rating_rules = club_rules(event.club, fed)
     if rating_rules.policy == "hsb" and ratings:
         ratings = with_opponent_ratings(event, ratings)
     rules = Tiebreaks(

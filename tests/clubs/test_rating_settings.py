@@ -9,12 +9,12 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Club, Player
+from clubs.models import AuditEntry, Club
 from ladder.changes import club_changed
 from ladder.models import Ladder
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
-from tests.factories import first_ladder, make_event, make_players
+from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def form(client, club, **values):
 
 
 def ratings(club):
-    return dict(Player.objects.filter(club=club).values_list("id", "rating"))
+    return dict(rated_players().filter(club=club).values_list("id", "rating"))
 
 
 def saved(club):

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Event, Player
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderReplay, PlayerEventResult, RatedEvent
+from ladder.models import Ladder, LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies.ladder import expected_score
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -29,6 +29,7 @@ from tests.factories import (
     make_event,
     make_players,
     new_player,
+    rated_players,
     set_standing,
     standing,
 )
@@ -71,7 +72,7 @@ def player(club, name, rating=None, games=0):
 
 
 def ratings(club):
-    return dict(Player.objects.filter(club=club).values_list("name", "rating"))
+    return dict(rated_players().filter(club=club).values_list("name", "rating"))
 
 
 @pytest.fixture
@@ -195,7 +196,7 @@ def test_import_roster_makes_one_player_per_row_with_its_starting_state(club, ro
     path = roster("name,rating,games,junior\nAnn Archer,1500,30,no\nBob Brown,1234.5,0,yes\n")
     out, _ = run("import_roster", club.slug, path)
     assert "2" in out
-    players = {p.name: p for p in Player.objects.filter(club=club)}
+    players = {p.name: p for p in rated_players().filter(club=club)}
     assert set(players) == {"Ann Archer", "Bob Brown"}
     ann, bob = players["Ann Archer"], players["Bob Brown"]
     assert (ann.start_rating, ann.start_games, ann.junior) == (1500.0, 30, False)
@@ -208,7 +209,7 @@ def test_import_roster_makes_one_player_per_row_with_its_starting_state(club, ro
 @needs_name_key
 def test_import_roster_without_a_junior_column_imports_nobody_as_a_junior(club, roster):
     run("import_roster", club.slug, roster("Name, Rating ,GAMES\nAnn Archer,1500,30\n"))
-    ann = Player.objects.get(club=club)
+    ann = rated_players().get(club=club)
     assert (ann.start_rating, ann.start_games, ann.junior) == (1500.0, 30, False)
 
 
@@ -221,8 +222,8 @@ def test_an_imported_established_player_is_rated_with_k20_and_is_not_provisional
         run("import_roster", club.slug, path)
     club.refresh_from_db()
     assert club.ladder_is_current
-    ann = Player.objects.get(club=club, name="Ann Archer")
-    bob = Player.objects.get(club=club, name="Bob Brown")
+    ann = rated_players().get(club=club, name="Ann Archer")
+    bob = rated_players().get(club=club, name="Bob Brown")
     # Before any event the imported state is the ladder.
     assert (ann.rating, ann.rated_games, ann.provisional) == (1500.0, 30, False)
 
@@ -386,7 +387,9 @@ def test_export_ladder_notes_on_stderr_when_the_ladder_is_out_of_date(mixed_ladd
 
 def test_rebuild_ladder_replays_from_the_first_event_and_repairs_tampering(club, season):
     before = ratings(club)
-    Player.objects.filter(club=club).update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club), ladder__position=0
+    ).update(rating=1999)
     PlayerEventResult.objects.filter(club=club).update(post_rating=1999)
     out, _ = run("rebuild_ladder", club.slug)
     assert out == f"{club.slug}: rebuilt\n"
@@ -484,7 +487,9 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
     x, y = make_players(other, ["Xia", "Yan"])
     make_event(other, [(1, x, y, D)])
     changed(other)
-    Player.objects.filter(club=club, name="Ann Archer").update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club, name="Ann Archer"), ladder__position=0
+    ).update(rating=1999)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_ladder", "--all", stdout=out, stderr=io.StringIO())
@@ -516,7 +521,7 @@ def _draft_with_new_players(club, start_rating=None):
 @pytest.mark.parametrize("start_rating", [None, 1650.0], ids=["no estimate", "an estimate"])
 def test_verify_ladder_is_ok_after_new_player_decisions_on_a_draft(club, season, start_rating):
     _draft_with_new_players(club, start_rating)
-    assert Player.objects.filter(club=club, name="Eve Evans", rating=None).exists()
+    assert rated_players().filter(club=club, name="Eve Evans", rating=None).exists()
     club.refresh_from_db()
     out, err = run("verify_ladder", club.slug)
     assert out == "rooks: ok\n"
@@ -577,7 +582,7 @@ def test_delete_event_takes_it_out_of_the_ladder_and_restore_brings_it_back_exac
     assert not PlayerEventResult.objects.filter(event=second).exists()
     without_it = ratings(club)
     assert without_it != with_it
-    assert Player.objects.get(pk=ann.pk).rated_games == 2
+    assert rated_players().get(pk=ann.pk).rated_games == 2
     assert run("verify_ladder", club.slug)[0] == "rooks: ok\n"
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -747,7 +752,9 @@ def test_a_roster_name_clash_on_the_command_line_is_a_message_not_a_traceback(
 def test_verify_ladder_on_the_command_line_exits_1_with_the_differences_on_stdout(
     club, season, command_line
 ):
-    Player.objects.filter(club=club, name="Ann Archer").update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club, name="Ann Archer"), ladder__position=0
+    ).update(rating=1999)
     status, out, _ = command_line("verify_ladder", club.slug)
     assert status == 1
     assert "rooks: player" in out

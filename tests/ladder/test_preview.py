@@ -14,7 +14,7 @@ from ladder.models import Ladder
 from ladder.preview import preview_event
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import first_ladder, make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +72,6 @@ def test_a_drafts_input_is_the_one_the_replay_rates_once_it_is_published(club):
     assert len(shown.games) == 2  # the kept forfeit is not an input
 
     Event.objects.filter(pk=draft.pk).update(status=Event.Status.PUBLISHED)
-    (replayed,), _dates = store.event_inputs(club.pk)
+    (replayed,), _dates = store.event_inputs(club.pk, first_ladder(club).kinds)
     assert replayed.id == shown.id and replayed.rated == shown.rated
     assert sorted(replayed.games) == sorted(shown.games)

@@ -11,12 +11,12 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.events import corrections, pending_changes
-from clubs.models import AuditEntry, Club, Event, Game, Player
+from clubs.models import AuditEntry, Club, Event, Game
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
-from tests.factories import first_ladder, make_event, make_players
+from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def v(event):
 
 
 def ratings(club):
-    return dict(Player.objects.filter(club=club).values_list("id", "rating"))
+    return dict(rated_players().filter(club=club).values_list("id", "rating"))
 
 
 def games_of(event):

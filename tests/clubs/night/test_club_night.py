@@ -28,6 +28,7 @@ from clubs.models import (
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
+from ladder.models import LadderRating
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import first_ladder, make_club, make_event, set_standing
@@ -73,10 +74,18 @@ def play_round(event: Event, number: int) -> None:
 
 def test_seeds_come_from_the_ladder_established_first(club):
     players = roster(club, ["Zoe Low", "Amy Top", "Bob Mid", "Cas New", "Dee Prov"])
-    Player.objects.filter(name="Zoe Low").update(rating=1300, provisional=False)
-    Player.objects.filter(name="Amy Top").update(rating=1900, provisional=False)
-    Player.objects.filter(name="Bob Mid").update(rating=1500, provisional=False)
-    Player.objects.filter(name="Dee Prov").update(rating=2000, provisional=True)
+    LadderRating.objects.filter(
+        player__in=Player.objects.filter(name="Zoe Low"), ladder__position=0
+    ).update(rating=1300, provisional=False)
+    LadderRating.objects.filter(
+        player__in=Player.objects.filter(name="Amy Top"), ladder__position=0
+    ).update(rating=1900, provisional=False)
+    LadderRating.objects.filter(
+        player__in=Player.objects.filter(name="Bob Mid"), ladder__position=0
+    ).update(rating=1500, provisional=False)
+    LadderRating.objects.filter(
+        player__in=Player.objects.filter(name="Dee Prov"), ladder__position=0
+    ).update(rating=2000, provisional=True)
     players = list(Player.objects.filter(pk__in=[p.pk for p in players]))
     event = start(club, players, rounds=3)
     seeded = list(event.entries.order_by("start_rank").values_list("typed_name", flat=True))

@@ -23,7 +23,7 @@ from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from ladder.results import Result
 from matching import Reason, name_key, suggest_prepared
-from tests.factories import make_club, make_event, make_players, standing
+from tests.factories import make_club, make_event, make_players, rated_players, standing
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,8 @@ def dump(club):
     """Everything a merge and its undo may touch, as plain rows."""
     return {
         "players": list(
-            Player.objects.filter(club=club)
+            rated_players()
+            .filter(club=club)
             .order_by("pk")
             .values_list(
                 "pk",

@@ -10,7 +10,14 @@ from clubs.models import AuditEntry, Club, DuplicateDismissal, Entry, Merge, Pla
 from clubs.roster.merging import merge_players
 from ladder.replay import verify_ladder
 from ladder.results import Result
-from tests.factories import first_ladder, make_club, make_event, make_players, standing
+from tests.factories import (
+    first_ladder,
+    make_club,
+    make_event,
+    make_players,
+    rated_players,
+    standing,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +49,7 @@ def signed_in(client, director):
 def state(club):
     """What any of these screens could change."""
     return (
-        list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "merged_into_id")),
+        list(rated_players().filter(club=club).order_by("pk").values_list("pk", "merged_into_id")),
         list(Entry.objects.filter(event__club=club).order_by("pk").values_list("pk", "player_id")),
         list(PlayerAlias.objects.order_by("pk").values_list("pk", "player_id", "name")),
         Merge.objects.count(),
@@ -366,7 +373,7 @@ def test_a_director_of_another_club_cannot_reach_this_clubs_ids_through_their_ow
 def test_a_director_records_junior_consent_and_a_starting_estimate(
     client, django_capture_on_commit_callbacks
 ):
-    from clubs.models import AuditEntry, ClubRole, Player
+    from clubs.models import AuditEntry, ClubRole
     from tests.factories import make_club, make_user
 
     director = make_user("details@example.org")
@@ -388,7 +395,6 @@ def test_a_director_records_junior_consent_and_a_starting_estimate(
 
 
 def test_player_details_refuse_an_impossible_estimate_and_store_nothing(client):
-    from clubs.models import Player
     from tests.factories import make_club, make_user
 
     director = make_user("details@example.org")

@@ -26,7 +26,7 @@ from ladder.models import Ladder
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.web import page_cache
-from tests.factories import make_club, make_event, make_user, set_standing
+from tests.factories import make_club, make_event, make_user, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +128,7 @@ def held_player_added_by_a_director(club, jasper, henk, event):
     entry = Entry.objects.create(event=draft, typed_name="Nina Nieuwenhuis")
     decision = NameDecision(entry.pk, Action.NEW)
     apply_name_decisions(draft.pk, draft.edit_version, [decision], None)
-    release_player(Player.objects.get(name="Nina Nieuwenhuis"), None)
+    release_player(rated_players().get(name="Nina Nieuwenhuis"), None)
 
 
 def staff_rename(club, jasper, henk, event):
