@@ -34,7 +34,7 @@ from ladder.web.views import Visit, club_view
 def _ladders(visit: Visit, slug: str | None) -> tuple[Ladder, list[Ladder]]:
     """The ladder a page shows (the first for None) and all the club's, first first; an
     unknown slug is a 404 like any other "no"."""
-    ladders = list(Ladder.objects.for_club(visit.club.pk))
+    ladders = visit.ladders
     ladder = ladders[0] if slug is None else next((la for la in ladders if la.slug == slug), None)
     if ladder is None:
         raise Http404(NOT_FOUND)

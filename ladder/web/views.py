@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import cached_property, wraps
 from typing import Any, Literal
 
 from django.conf import settings
@@ -66,6 +66,12 @@ class Visit:
     def noindex(self) -> bool:
         return self.club.visibility != Club.Visibility.PUBLIC
 
+    @cached_property
+    def ladders(self) -> list[Ladder]:
+        """The club's ladders, the first first: read with the club's row for a club of one
+        (ClubQuerySet.with_ladder_versions), else one query, once a request."""
+        return club_ladders(self.club)
+
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
             "club": self.club,
@@ -75,6 +81,14 @@ class Visit:
             "noindex": self.noindex,
             **extra,
         }
+
+
+def club_ladders(club: Club) -> list[Ladder]:
+    """The club's ladders, the first first (Visit.ladders)."""
+    if getattr(club, "ladders_count", None) == 1:
+        first: Ladder = club.first_ladder()
+        return [first]
+    return list(Ladder.objects.for_club(club.pk))
 
 
 def _visit(request: HttpRequest, slug: str, secret: str | None) -> Visit:
@@ -225,10 +239,9 @@ def _status(visit: Visit, ladder: str | None, one_ladder: bool) -> str | None:
     page, whether its ladder (named by slug, or the first) is behind; for another page,
     whether any ladder of the club is."""
     context: dict[str, Any] = {"club": visit.club}
-    # A club of one ladder: that ladder's state came with the club's row (with_ladder_versions).
-    if one_ladder and getattr(visit.club, "ladders_count", None) != 1:
-        ladders = Ladder.objects.for_club(visit.club.pk)
-        shown = ladders.filter(slug=ladder).first() if ladder else ladders.first()
+    if one_ladder:
+        ladders = visit.ladders
+        shown = next((la for la in ladders if la.slug == ladder), None) if ladder else ladders[0]
         if shown is None or shown.is_current:
             return None
         context["status_ladder"] = shown
@@ -270,7 +283,7 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         shown = Shown(since=since, limit=RECENT_LIMIT)
     else:
         shown = Shown(year=year)
-    ladders = list(Ladder.objects.for_club(visit.club.pk))
+    ladders = visit.ladders
     roster = rosters.load_roster(visit.club, visit.is_director, ladders[0])
     page = player_page_data(visit.club, roster, player_id, shown)
     if page is not None and year is not None and not page.events:
@@ -333,7 +346,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
-    ladders = list(Ladder.objects.for_club(visit.club.pk))
+    ladders = visit.ladders
     return render(
         request,
         "ladder/pages/events.html",
@@ -357,7 +370,7 @@ def event_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    fed = ladder_parts.fed_context(event, list(Ladder.objects.for_club(visit.club.pk)), visit.base)
+    fed = ladder_parts.fed_context(event, visit.ladders, visit.base)
     return render(
         request, "ladder/pages/event.html", visit.context(page=page, section="events", **fed)
     )
@@ -402,7 +415,7 @@ def _shared_event_page(request: HttpRequest, visit: Visit, event: Event) -> Http
     roster = rosters.load_roster(visit.club, viewer_is_director=False)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    fed = ladder_parts.fed_context(event, list(Ladder.objects.for_club(visit.club.pk)), "")
+    fed = ladder_parts.fed_context(event, visit.ladders, "")
     return render(
         request,
         "ladder/pages/shared_event.html",
