@@ -72,6 +72,7 @@ def visitor_urls(world: dict) -> list[str]:
         "player_id": [world["held"].pk, world["ann"].pk],
         "event_id": [world["draft"].pk, world["published"].pk],
         "share_token": [world["draft"].share_token, world["published"].share_token],
+        "ladder": ["main"],
     }
     urls = []
     for r in all_routes():

@@ -73,6 +73,7 @@ def world():
         "round_number": 1,
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=owner).pk,
+        "ladder": "main",
     }
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 
