@@ -329,9 +329,14 @@ def test_a_players_page_has_a_rating_and_a_chart_per_ladder_first_ladder_first(c
         stored = PlayerEventResult.objects.filter(ladder=ladder, player=henk).order_by("position")
         assert chart_points(part) == [str(half_up(r.post_rating)) for r in stored], slug
         assert len(stored) == 2
-        # Each worked sum starts from the rating before that event on this ladder.
-        for r in stored:
-            assert f"events/{r.event_id}/" in part
+        # Each worked sum starts from the rating before that event on this ladder, and ends
+        # where the next one on this ladder starts: the sums chain per ladder.
+        screen = part.split('<div class="print-only">')[0]
+        sums = re.findall(r"Rating ([\d.]+) before the event, ([\d.]+) after it", screen)
+        oldest_first = [(float(a), float(b)) for a, b in reversed(sums)]
+        assert [a for a, _b in oldest_first] == [round(r.pre_rating, 1) for r in stored], slug
+        assert [b for _a, b in oldest_first] == [round(r.post_rating, 1) for r in stored], slug
+        assert all(b == a for (_x, b), (a, _y) in zip(oldest_first, oldest_first[1:])), slug
     # One lifetime record, of every game.
     assert html.count('id="record-title"') == 1
     assert len(set(re.findall(r' id="([^"]+)"', html))) == len(re.findall(r' id="([^"]+)"', html))
