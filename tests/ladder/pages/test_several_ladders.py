@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 import re
+from itertools import pairwise
 
 import pytest
 from django.core.cache import caches
@@ -336,7 +337,7 @@ def test_a_players_page_has_a_rating_and_a_chart_per_ladder_first_ladder_first(c
         oldest_first = [(float(a), float(b)) for a, b in reversed(sums)]
         assert [a for a, _b in oldest_first] == [round(r.pre_rating, 1) for r in stored], slug
         assert [b for _a, b in oldest_first] == [round(r.post_rating, 1) for r in stored], slug
-        assert all(b == a for (_x, b), (a, _y) in zip(oldest_first, oldest_first[1:])), slug
+        assert all(b == a for (_x, b), (a, _y) in pairwise(oldest_first)), slug
     # One lifetime record, of every game.
     assert html.count('id="record-title"') == 1
     assert len(set(re.findall(r' id="([^"]+)"', html))) == len(re.findall(r' id="([^"]+)"', html))
