@@ -8,7 +8,7 @@ class LadderConfig(AppConfig):
 
     def ready(self) -> None:
         from clubs.models import Club
-        from ladder.ladders import club_saved
+        from ladder.roster.ladders import club_saved
 
         # Every club has a first ladder, whichever code creates it.
         post_save.connect(club_saved, sender=Club, dispatch_uid="ladder.first_ladder")

@@ -55,7 +55,7 @@ def club_changed(
     and its old kind too when the kind changed); only the ladders that rate one of them
     move. None: every ladder of the club (a merge, a roster import, a start rating,
     anything not tied to one event). `ladder_ids` names the ladders instead (the one
-    writer of kinds, ladder.ladders.set_kinds, whose ladders no longer rate what moved).
+    writer of kinds, ladder.roster.ladders.set_kinds, whose ladders no longer rate what moved).
     """
     if not (inputs or shown):
         raise ValueError("club_changed() needs inputs=True, shown=True or both")

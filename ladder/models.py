@@ -79,7 +79,7 @@ class Ladder(models.Model):
     rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
     rating_settings = models.JSONField(default=dict, blank=True)
     # A subset of RATABLE_KINDS; a kind belongs to at most one ladder of a club, which the
-    # one writer of kinds (ladder.ladders.set_kinds) keeps.
+    # one writer of kinds (ladder.roster.ladders.set_kinds) keeps.
     kinds = models.JSONField(default=list, blank=True)
     # The ladder is up to date when built_version == data_version. Every change to one of
     # its inputs increments data_version in the same transaction (ladder.changes).

@@ -193,3 +193,9 @@ def make_history(
             )
     Game.objects.bulk_create(games, batch_size=5000)
     return made
+
+
+def update_standings(players, *, ladder=None, **fields) -> None:
+    """set_standing for every player of the queryset `players`."""
+    for pk in players.values_list("pk", flat=True):
+        set_standing(pk, ladder=ladder, **fields)

@@ -27,10 +27,10 @@ from clubs.importers.base import name_key as typed_key
 from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
 from clubs.roster.merging import REASON_LABELS, prepared_roster
 from ladder.changes import club_changed
-from ladder.ladders import seeding_ladder
 from ladder.models import Ladder, LadderRating
 from ladder.policies import get_policy
 from ladder.results import Result
+from ladder.roster.ladders import seeding_ladder
 from matching import Reason, Suggestion, clean_name, is_weak, suggest_prepared
 from matching import name_key as player_key
 

@@ -38,8 +38,8 @@ from clubs.models import (
     User,
 )
 from ladder.changes import club_changed
-from ladder.ladders import seeding_ladder
 from ladder.results import Result
+from ladder.roster.ladders import seeding_ladder
 
 # The start's third choice of first colour: drawn once, when the evening starts.
 BY_LOT = "lot"

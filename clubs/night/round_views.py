@@ -22,10 +22,10 @@ from clubs.night import changes, evening, rounds
 from clubs.night.forms import BoardResultForm
 from clubs.night.views import entrant_name, is_closed, night_for_director
 from ladder.labels.results import RESULT_LABELS
-from ladder.ladders import event_ratings
 from ladder.pages.event_tables import tiebreak_head_cells, tiebreak_text
 from ladder.pages.page_texts import points_text
 from ladder.pages.tables import Formats
+from ladder.roster.ladders import event_ratings
 
 
 def paired_round(event: Event, round_number: int) -> int:

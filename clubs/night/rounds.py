@@ -39,9 +39,9 @@ from clubs.night.evening import boards_of, lock_night, paired_rounds
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from ladder import tiebreaks
 from ladder.changes import club_changed
-from ladder.ladders import event_ratings
 from ladder.pages.event_pages import Tiebreaks, club_order, is_round_robin
 from ladder.results import Result
+from ladder.roster.ladders import event_ratings
 from ladder.rules.file_ranks import file_ranking
 
 # What a director can record on a board: over the board, or a forfeit (behind a second

@@ -38,8 +38,8 @@ from clubs.night.names import check_newcomer
 from clubs.roster import players
 from clubs.roster.merging import RosterChangeError
 from clubs.roster.players import MAX_NAME_LENGTH
-from ladder.ladders import event_ratings
 from ladder.pages.page_texts import points_text
+from ladder.roster.ladders import event_ratings
 
 # The start form's fields a search or a newcomer carries over in the page's address.
 _KEPT = (
@@ -74,7 +74,10 @@ def is_closed(event: Event) -> bool:
 
 def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
-    roster = list(Player.objects.filter(club=club).active().order_by("name"))
+    # Shown with their standing on the club's first ladder (the night's kind is chosen here).
+    roster = list(
+        Player.objects.filter(club=club).active().rated_on(club.first_ladder()).order_by("name")
+    )
     roster_ids = {player.pk for player in roster}
     if request.method != "POST":
         initial, ticked = _state_from(request.GET, roster_ids)

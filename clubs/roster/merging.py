@@ -84,7 +84,7 @@ class DuplicateCandidate:
 
 def duplicate_candidates(club: Club, limit: int = MAX_DUPLICATES) -> list[DuplicateCandidate]:
     """Pairs of active players that may be one person, best first; dismissed pairs left out."""
-    players = {p.pk: p for p in club.players.active().order_by("id")}
+    players = {p.pk: p for p in club.players.active().rated_on(club.first_ladder()).order_by("id")}
     dismissed = set(
         DuplicateDismissal.objects.filter(club=club).values_list("first_id", "second_id")
     )
@@ -151,6 +151,8 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
+    if not hasattr(player, "rating"):  # the record shows the club's first ladder's standing
+        player = Player.objects.rated_on(Ladder.objects.first_of(player.club_id)).get(pk=player.pk)
     entries = list(
         player.entries.select_related("event").order_by("-event__date", "-event__order_in_day")
     )

@@ -20,8 +20,8 @@ from clubs.models import Club, Merge, Player, PlayerAlias, User
 from clubs.roster.erasure import placeholder_name
 from clubs.roster.merging import RosterChangeError
 from ladder.changes import club_changed
-from ladder.ladders import has_start, set_start, starts_of
 from ladder.models import Ladder
+from ladder.roster.ladders import has_start, set_start, starts_of
 from matching import clean_name, first_last, name_key
 
 MAX_NAME_LENGTH = max_length(Player, "name")

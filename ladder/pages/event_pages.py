@@ -15,7 +15,6 @@ from django.db.models import Count, F, QuerySet
 from clubs.models import ROUND_ROBINS, Club, Event, Game
 from ladder import performance, tiebreaks
 from ladder.labels.results import RESULT_LABELS
-from ladder.models import Ladder
 from ladder.pages.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 from ladder.pages.page_texts import VARIANT_TEXT, points_text, score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
@@ -149,10 +148,7 @@ def event_page(
         )
     )
     ratings = rating_lines(event)
-    # The rules of the ladder the event fed (the club's first when it fed none).
-    first = event.club.first_ladder()
-    fed = first if first.rates(event.kind) else Ladder.objects.for_event(event)
-    rating_rules = club_rules(event.club, fed)
+    rating_rules = club_rules(event.club, kind=event.kind)  # of the ladder its kind feeds
     if rating_rules.policy == "hsb" and ratings:
         ratings = with_opponent_ratings(event, ratings)
     rules = Tiebreaks(

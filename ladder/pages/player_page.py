@@ -92,9 +92,12 @@ class ClubRules:
     hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
 
 
-def club_rules(club: Club, ladder: Ladder | None = None) -> ClubRules:
-    """The rules of `ladder` (the club's first by default)."""
+def club_rules(club: Club, ladder: Ladder | None = None, *, kind: str | None = None) -> ClubRules:
+    """The rules of `ladder` (the club's first by default; with `kind`, of the ladder that
+    rates it, if there is one)."""
     ladder = ladder or club.first_ladder()
+    if kind is not None and not ladder.rates(kind):
+        ladder = Ladder.objects.of_kind(club.pk, kind) or ladder
     try:
         settings = get_policy(ladder.rating_policy).parse_settings(ladder.rating_settings)
     except ValueError:

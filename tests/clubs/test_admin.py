@@ -60,9 +60,11 @@ def test_a_starting_rating_changed_in_the_admin_replays_the_ladder(
     ann, bob = make_players(club, ["Ann", "Bob"])
     make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
     client.force_login(make_user("staff@example.org", staff=True))
-    data = {"name": "Ann", "name_key": "", "start_rating": "1500", "start_games": "0"}
+    # The estimate is per ladder: staff set it on the player's row of the club's first ladder.
+    data = {"ladder": first_ladder(club).pk, "player": ann.pk, "start_rating": "1500",
+            "start_games": "0"}  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("admin:clubs_player_change", args=[ann.pk]), data)
+        response = client.post(reverse("admin:ladder_ladderrating_add"), data)
     assert response.status_code == 302
     ann = standing(ann)
     club.refresh_from_db()

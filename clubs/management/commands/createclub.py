@@ -37,6 +37,6 @@ class Command(BaseCommand):
             messages = "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
             raise CommandError(messages) from None
         with transaction.atomic():
-            club.save()  # which gives it its first ladder (ladder.ladders.club_saved)
+            club.save()  # which gives it its first ladder (ladder.roster.ladders.club_saved)
             club.ladders.update(rating_policy=options["policy"])
         self.stdout.write(club_page_path(club))

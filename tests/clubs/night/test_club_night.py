@@ -28,10 +28,16 @@ from clubs.models import (
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
-from ladder.models import LadderRating
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import first_ladder, make_club, make_event, set_standing
+from tests.factories import (
+    first_ladder,
+    make_club,
+    make_event,
+    rated_players,
+    set_standing,
+    update_standings,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -74,18 +80,10 @@ def play_round(event: Event, number: int) -> None:
 
 def test_seeds_come_from_the_ladder_established_first(club):
     players = roster(club, ["Zoe Low", "Amy Top", "Bob Mid", "Cas New", "Dee Prov"])
-    LadderRating.objects.filter(
-        player__in=Player.objects.filter(name="Zoe Low"), ladder__position=0
-    ).update(rating=1300, provisional=False)
-    LadderRating.objects.filter(
-        player__in=Player.objects.filter(name="Amy Top"), ladder__position=0
-    ).update(rating=1900, provisional=False)
-    LadderRating.objects.filter(
-        player__in=Player.objects.filter(name="Bob Mid"), ladder__position=0
-    ).update(rating=1500, provisional=False)
-    LadderRating.objects.filter(
-        player__in=Player.objects.filter(name="Dee Prov"), ladder__position=0
-    ).update(rating=2000, provisional=True)
+    update_standings(Player.objects.filter(name="Zoe Low"), rating=1300, provisional=False)
+    update_standings(Player.objects.filter(name="Amy Top"), rating=1900, provisional=False)
+    update_standings(Player.objects.filter(name="Bob Mid"), rating=1500, provisional=False)
+    update_standings(Player.objects.filter(name="Dee Prov"), rating=2000, provisional=True)
     players = list(Player.objects.filter(pk__in=[p.pk for p in players]))
     event = start(club, players, rounds=3)
     seeded = list(event.entries.order_by("start_rank").values_list("typed_name", flat=True))
@@ -173,7 +171,7 @@ def test_a_swiss_evening_pairs_scores_and_publishes(club):
     published = night_rounds.publish_night(event.pk, None)
     assert published.is_published
     replay_ladder(club.pk)
-    rated = Player.objects.filter(club=club, rated_games__gt=0).count()
+    rated = rated_players().filter(club=club, rated_games__gt=0).count()
     assert rated == 9
 
 

@@ -21,7 +21,7 @@ from ladder.files.event_export import event_trf
 from ladder.pages.event_pages import event_page
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
-from tests.factories import make_club, set_standing
+from tests.factories import make_club, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def roster(club: Club, names: list[str]) -> list[Player]:
     players = [add_player(club, name, junior=False, start_rating=None, user=None) for name in names]
     for rank, player in enumerate(players):
         set_standing(player.pk, rating=2000 - 50 * rank, provisional=False)
-    return list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("-rating"))
+    return list(rated_players().filter(pk__in=[p.pk for p in players]).order_by("-rating"))
 
 
 def start(club, players, system=PairingSystem.SWISS, rounds=3, **options) -> Event:
