@@ -10,10 +10,10 @@ from clubs.demo import create_demo_club
 from clubs.models import Club, PairingSystem
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
-from ladder.ladders import set_kinds
 from ladder.models import Ladder
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.roster.ladders import set_kinds
 from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)

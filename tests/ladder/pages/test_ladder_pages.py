@@ -15,11 +15,11 @@ from django.urls import reverse
 
 from clubs.models import Club, Event, Player
 from ladder.changes import club_changed
-from ladder.ladders import set_kinds
 from ladder.models import Ladder, LadderRating, PlayerEventResult
 from ladder.pages.page_texts import half_up
 from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.roster.ladders import set_kinds
 from ladder.web import page_cache
 from tests.factories import make_club, make_event
 
