@@ -433,3 +433,34 @@ def test_the_events_list_names_each_events_ladder(client, public):
     rows = re.findall(r'events/(\d+)/">[^<]*</a></td>.*?<td>([^<]*)</td></tr>', html, re.S)
     shown = {int(pk): ladder for pk, ladder in rows}
     assert shown[events["blitz"].pk] == "Blitz" and shown[events["standard"].pk] == "Ladder"
+
+
+# --- what the pages cost ----------------------------------------------------------------------
+
+# An anonymous visitor of a club with two ladders, the page cache empty: the club (with its
+# ladders' versions and first ladder), the club's ladders, then what the page reads.
+QUERIES = {
+    "ladders/blitz/": 3,  # club, ladders, the blitz roster
+    "ladders/blitz/ladder.json": 3,
+    "players/{player}/": 6,  # club, ladders, results, games, one roster per ladder
+    "events/{event}/": 8,  # club, ladders, event, roster, entries, games, results, its ladder
+    "events/": 6,  # club, ladders, events, roster, games (winners), club nights
+}
+
+
+@pytest.mark.parametrize("more", [0, 6], ids=["small", "larger"])
+@pytest.mark.parametrize("page", QUERIES)
+def test_each_ladder_page_runs_a_fixed_number_of_queries(
+    client, public, page, more, django_assert_num_queries
+):
+    """However many events and players: the same queries."""
+    (_jasper, henk, _ingrid, _lotte), events = two_ladders(public)
+    others = [Player.objects.create(club=public, name=f"Extra {n}") for n in range(more)]
+    for n, (white, black) in enumerate(zip(others[::2], others[1::2], strict=True)):
+        day = dt.date(2026, 3, 1 + n)
+        make_event(public, [(1, white, black, D), (2, henk, white, W)], kind="blitz", date=day)
+        make_event(public, [(1, black, henk, B)], kind="standard", date=day)
+    replay_ladder(public.pk, full=True)
+    path = url(public, page.format(player=henk.pk, event=events["blitz"].pk))
+    with django_assert_num_queries(QUERIES[page]):
+        assert client.get(path).status_code == 200
