@@ -38,6 +38,7 @@ from ladder.history import HistoryStep, rate_events, rate_history
 from ladder.models import Ladder, LadderReplay
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
+from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 
 
@@ -57,19 +58,26 @@ class LadderInputs:
 
 
 def load_inputs(
-    ladder: Ladder, *, since: dt.date | None = None, skip: int = 0, seed: str | None = None
+    ladder: Ladder,
+    *,
+    since: dt.date | None = None,
+    skip: int = 0,
+    seed: str | None = None,
+    kinds: list[str] | None = None,
 ) -> LadderInputs:
     """The ladder's inputs: every published event of its club whose kind it rates,
     fingerprinted into the chain.
 
     With `since`, only the events dated then or later: the `skip` before them are left
     unread, and `seed` must be the stored chain hash of the last of those, so the chain
-    goes on exactly as a load of everything would compute it.
+    goes on exactly as a load of everything would compute it. `kinds`: the ladder's
+    Ladder.event_kinds, when the caller knows them already.
     """
     policy = get_policy(ladder.rating_policy)
     settings = policy.parse_settings(ladder.rating_settings)
     initial = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
-    events, event_dates = store.event_inputs(ladder.club_id, ladder.event_kinds(), since=since)
+    kinds = ladder.event_kinds() if kinds is None else kinds
+    events, event_dates = store.event_inputs(ladder.club_id, kinds, since=since)
     if seed is None:
         seed = settings_fingerprint(ladder.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
@@ -109,7 +117,9 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             if not due:
                 return rebuilt
             for ladder in due:
-                _replay_one(club, ladder, full=full or ladder.full_rebuild_requested)
+                # Ladder.event_kinds, without asking again which ladder is the first.
+                kinds = [*ladder.kinds, *([BUGHOUSE] if ladder.pk == ladders[0].pk else [])]
+                _replay_one(club, ladder, kinds, full=full or ladder.full_rebuild_requested)
             # replay_from is shared by the club's ladders: cleared once all are current, and
             # only if no write the triggers saw since the club was read moved it.
             stale = Ladder.objects.filter(
@@ -124,12 +134,12 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             return rebuilt
 
 
-def _replay_one(club: Club, ladder: Ladder, *, full: bool) -> None:
+def _replay_one(club: Club, ladder: Ladder, kinds: list[str], *, full: bool) -> None:
     """Rebuild one ladder (under the club's lock) and mark it built at the version read."""
     version = ladder.data_version
     started = timezone.now()
     with _cyclic_gc_paused():
-        from_position, events_rated = _rebuild(club, ladder, from_start=full)
+        from_position, events_rated = _rebuild(club, ladder, kinds, from_start=full)
     Ladder.objects.filter(pk=ladder.pk).update(built_version=version)
     # Only when no change arrived meanwhile: otherwise the next pass needs both.
     Ladder.objects.filter(pk=ladder.pk, data_version=version).update(
@@ -164,15 +174,16 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _rebuild(club: Club, ladder: Ladder, *, from_start: bool) -> tuple[int, int]:
+def _rebuild(club: Club, ladder: Ladder, kinds: list[str], *, from_start: bool) -> tuple[int, int]:
     """Replace the ladder's stored results from the first changed event on; returns
     (start, events rated)."""
     stored = [] if from_start else store.stored_chain(ladder.pk)
-    skip = _trusted_prefix(club, ladder, stored)
+    skip = _trusted_prefix(club, kinds, stored)
     if skip:
-        inputs = load_inputs(ladder, since=club.replay_from, skip=skip, seed=stored[skip - 1][1])
+        seed = stored[skip - 1][1]
+        inputs = load_inputs(ladder, since=club.replay_from, skip=skip, seed=seed, kinds=kinds)
     else:
-        inputs = load_inputs(ladder)
+        inputs = load_inputs(ladder, kinds=kinds)
     if from_start:
         start = 0
     else:
@@ -219,7 +230,7 @@ def _rebuild(club: Club, ladder: Ladder, *, from_start: bool) -> tuple[int, int]
     return start, len(steps)
 
 
-def _trusted_prefix(club: Club, ladder: Ladder, stored: list[tuple[int, str]]) -> int:
+def _trusted_prefix(club: Club, kinds: list[str], stored: list[tuple[int, str]]) -> int:
     """How many stored events, all dated before Club.replay_from, can be reused unread.
 
     The database keeps replay_from at or before the earliest event any write to a
@@ -232,7 +243,7 @@ def _trusted_prefix(club: Club, ladder: Ladder, stored: list[tuple[int, str]]) -
     hint = club.replay_from
     if hint is None or hint == dt.date.min or not stored:
         return 0
-    prefix = store.published_event_ids(club.pk, ladder.event_kinds(), before=hint)
+    prefix = store.published_event_ids(club.pk, kinds, before=hint)
     if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
         return 0
     return len(prefix)
