@@ -50,7 +50,7 @@ def test_an_unlisted_ladder_reached_through_its_link_carries_noindex(page, demo)
 
 
 def test_a_player_page_shows_the_rating_chart(page, demo):
-    player = demo.players.on_ladder().in_ladder_order().first()
+    player = demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order().first()
     page.page.goto(f"/c/demo/players/{player.pk}/")
     chart = page.page.locator("svg").first
     assert chart.is_visible()
@@ -79,9 +79,10 @@ def test_the_hindi_ladder_renders_devanagari_with_the_shipped_font(page, demo):
 
 @pytest.mark.parametrize("which", ["ladder", "player", "event"])
 def test_automated_accessibility_checks_find_no_serious_violation(page, demo, which):
+    rated = demo.players.rated_on(demo.first_ladder()).on_ladder()
     urls = {
         "ladder": "/c/demo/",
-        "player": f"/c/demo/players/{demo.players.on_ladder().first().pk}/",
+        "player": f"/c/demo/players/{rated.first().pk}/",
         "event": f"/c/demo/events/{demo.events.published().filter(rated=True).first().pk}/",
     }
     page.page.goto(urls[which])
@@ -100,7 +101,7 @@ def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
 ):
     """The event page (a Swiss, its standings after a round, a round robin with its
     crosstable) and the list of events: axe finds nothing at all, in English and Hindi."""
-    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    players = list(demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order()[:5])
     pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
     with transaction.atomic():
         robin = make_event(
@@ -140,7 +141,7 @@ def test_a_club_nights_live_page_has_no_accessibility_violation(
 ):
     """The members' live page of a club night with a round on the boards (one result in,
     one board still playing) and the events list that links it."""
-    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    players = list(demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order()[:5])
     night = evening.start_event(
         demo, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
         rounds=3, players=players, user=None,
@@ -205,7 +206,7 @@ def test_the_pages_of_a_club_with_two_ladders_have_no_accessibility_violation(
     blitz = Ladder.objects.create(club=demo, slug="blitz", name="Blitz", position=1, kinds=[])
     set_kinds(blitz, ["blitz"], take=True)
     replay_ladder(demo.pk)
-    night = demo.events.published().get(kind="blitz")
+    night = demo.events.published().filter(kind="blitz").first()
     both = (
         demo.players.filter(event_results__ladder=blitz)
         .filter(event_results__ladder__slug="main")
