@@ -21,6 +21,8 @@ def club_scoped_requests(club):
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
         ("get", reverse("club_rating_rules", args=[club.slug])),
+        ("get", reverse("club_ladder", args=[club.slug, "main"])),
+        ("get", reverse("club_ladder_json_of", args=[club.slug, "main"])),
         # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         ("get", reverse("audit_log", args=[club.slug])),

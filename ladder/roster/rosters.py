@@ -57,13 +57,18 @@ class Roster:
         return [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
 
     def ladder_on(
-        self, club: Club, day: dt.date, active_since: dt.date | None = None
+        self,
+        club: Club,
+        day: dt.date,
+        active_since: dt.date | None = None,
+        ladder: Ladder | None = None,
     ) -> list[LadderRow]:
-        """The ladder as it stood at the end of `day` (ladder.store.dated.ladder_on), for the
-        players this roster holds (no held one) under its shown names, by ladder()'s rules."""
+        """`ladder` (the club's first if None) as it stood at the end of `day`
+        (ladder.store.dated.ladder_on), for the players this roster holds (no held one) under
+        its shown names, by ladder()'s rules."""
         players = [
             RosterPlayer(pid, self.names[pid], *summary)
-            for pid, summary in dated.ladder_on(club, day)
+            for pid, summary in dated.ladder_on(club, day, ladder)
             if pid in self.names
         ]
         return Roster(players, self.names).ladder(active_since)
