@@ -442,7 +442,9 @@ def test_the_events_list_names_each_events_ladder(client, public):
 QUERIES = {
     "ladders/blitz/": 3,  # club, ladders, the blitz roster
     "ladders/blitz/ladder.json": 3,
-    "players/{player}/": 6,  # club, ladders, results, games, one roster per ladder
+    # club, ladders, stored lifetime, shown results with their games, each ladder's
+    # results (its part's outline), one roster per ladder
+    "players/{player}/": 7,
     "events/{event}/": 8,  # club, ladders, event, roster, entries, games, results, its ladder
     "events/": 6,  # club, ladders, events, roster, games (winners), club nights
 }
