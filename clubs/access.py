@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Event, Player, User
+from ladder.models import Ladder
 
 NOT_FOUND = "No such page."
 
@@ -47,6 +48,17 @@ def club_for_owner(request: HttpRequest, slug: str) -> Club:
     return club
 
 
+def ladder_for_director(request: HttpRequest, slug: str, ladder: str | None) -> Ladder:
+    """A ladder of a directed club by its slug; None: the club's first ladder."""
+    club = club_for_director(request, slug)
+    ladders = Ladder.objects.for_club(club.pk)
+    found = ladders.first() if ladder is None else ladders.filter(slug=ladder).first()
+    if found is None:
+        raise Http404(NOT_FOUND)
+    found.club = club  # the club already read, not read again
+    return found
+
+
 def event_for_director(request: HttpRequest, slug: str, event_id: int) -> Event:
     """Any event of a directed club, deleted and draft events included."""
     club = club_for_director(request, slug)
@@ -71,7 +83,8 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     secret, director-only ones only to their directors. Directors of the club
     see it under either URL. Everything else is the same 404.
     """
-    club = Club.objects.filter(slug=slug).first()
+    # With its ladders' versions, which its pages' keys need (ladder.web.page_cache).
+    club = Club.objects.filter(slug=slug).with_ladder_versions().first()
     if club is None:
         raise Http404(NOT_FOUND)
     if club.is_directed_by(request.user):

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms
@@ -22,6 +23,7 @@ from clubs.models import (
     Player,
     PlayerAlias,
     User,
+    policy_choices,
 )
 from ladder.changes import club_changed, request_full_rebuild
 from ladder.policies import get_policy
@@ -47,12 +49,23 @@ class ClubRoleInline(admin.TabularInline):
 
 
 class ClubAdminForm(forms.ModelForm):
+    # The first ladder's policy and settings (a club's other ladders: the settings screen).
+    rating_policy = forms.ChoiceField(choices=policy_choices)
+    rating_settings = forms.JSONField(required=False)
+
     class Meta:
         model = Club
-        fields = (
-            "slug", "name", "rating_policy", "rating_settings", "newcomer_start", "visibility",
-            "name_display", "language",
-        )  # fmt: skip
+        fields = ("slug", "name", "newcomer_start", "visibility", "name_display", "language")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ladder = self.instance.first_ladder() if self.instance.pk else None
+        if ladder is not None:
+            self.fields["rating_policy"].initial = ladder.rating_policy
+            self.fields["rating_settings"].initial = ladder.rating_settings
+        else:
+            self.fields["rating_policy"].initial = "ladder"
+            self.fields["rating_settings"].initial = {}
 
     def clean(self) -> dict[str, object]:
         super().clean()
@@ -73,9 +86,9 @@ class ClubAdminForm(forms.ModelForm):
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     form = ClubAdminForm
-    list_display = ("name", "slug", "visibility", "rating_policy", "data_version", "built_version")
+    list_display = ("name", "slug", "visibility")
     search_fields = ("name", "slug")
-    readonly_fields = ("data_version", "built_version", "out_of_date_since", "secret")
+    readonly_fields = ("secret",)
     inlines = (ClubRoleInline,)
     actions = ("rebuild_ladders",)
 
@@ -83,9 +96,13 @@ class ClubAdmin(admin.ModelAdmin):
         self, request: HttpRequest, obj: Club, form: forms.ModelForm, change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
+        ladder = obj.first_ladder()
+        ladder.rating_policy = form.cleaned_data["rating_policy"]
+        ladder.rating_settings = form.cleaned_data.get("rating_settings") or {}
+        ladder.save(update_fields=["rating_policy", "rating_settings"])
         # The admin saves inside a transaction, so the mark commits with the change.
         if change and {"rating_policy", "rating_settings"} & set(form.changed_data):
-            club_changed(obj.pk, inputs=True)
+            club_changed(obj.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
             audit.record(obj, request.user, "rating_settings.changed", by="staff")
 
     @admin.action(description="Rebuild the ladder of the selected clubs from the first event")
@@ -125,21 +142,18 @@ class RetiresCachedPages(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(RetiresCachedPages):
-    list_display = ("name", "club", "rating", "rated_games", "provisional", "merged_into")
+    list_display = ("name", "club", "merged_into")
     list_filter = ("club",)
     search_fields = ("name",)
     # Merges happen on the directors' screens, which record them so they can be undone; a
     # held player is added to the club's pages there too (an unticked box must not do it).
-    readonly_fields = (
-        "club", "merged_into", "rating", "rated_games", "provisional", "last_played",
-        "last_change", "held",
-    )  # fmt: skip
+    readonly_fields = ("club", "merged_into", "held")
 
     def save_model(
         self, request: HttpRequest, obj: Player, form: forms.ModelForm, change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
-        if change and {"junior", "start_rating", "start_games"} & set(form.changed_data):
+        if change and "junior" in form.changed_data:
             club_changed(obj.club_id, inputs=True)
         if change and form.changed_data:
             audit.record(obj.club_id, request.user, "player.edited", player_id=obj.pk,

@@ -1,15 +1,17 @@
-"""The directors' rating settings: the policy and its numbers, shown with their effect first.
+"""The directors' rating settings of one ladder: the policy and its numbers, shown with their
+effect first (the club's first ladder at the old address, every ladder at its own).
 
 Directors may change them, as they may the page settings (every director already changes
 ratings by correcting results); the audit log records who did. One screen, two steps: the
 form posts to itself and is answered with what the new settings would move (an in-memory
-replay of the club's history, ladder/impact/what_if.py), and a confirmation that carries the same
+replay of the ladder's history, ladder/impact/what_if.py), and a confirmation that carries the same
 values saves them through the one door.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,13 +24,15 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from clubs import audit
-from clubs.access import AuthedRequest, club_for_director
+from clubs.access import AuthedRequest, ladder_for_director
 from clubs.forms import FIELD_HELP, FIELD_LABELS, POLICY_LABELS
-from clubs.models import Club, Player
+from clubs.ladders.changes import shown_name
+from clubs.models import Player
 from ladder.changes import club_changed
 from ladder.fingerprint import settings_fingerprint
 from ladder.impact.compare import LadderImpact
 from ladder.impact.what_if import settings_impact
+from ladder.models import Ladder
 from ladder.policies import POLICIES, Policy, get_policy
 from ladder.policies.base import PolicySettings, SettingError
 
@@ -45,13 +49,18 @@ class RatingSettingsForm(forms.Form):
     based_on = forms.CharField(widget=forms.HiddenInput)
 
     def __init__(
-        self, data: Mapping[str, Any] | None, *, policy: Policy, initial: PolicySettings, club: Club
+        self,
+        data: Mapping[str, Any] | None,
+        *,
+        policy: Policy,
+        initial: PolicySettings,
+        ladder: Ladder,
     ) -> None:
         super().__init__(
             data,
             initial={
                 "policy": policy.name,
-                "based_on": current_fingerprint(club),
+                "based_on": current_fingerprint(ladder),
                 **policy.settings_to_dict(initial),
             },
         )
@@ -106,24 +115,28 @@ def _bound(value: float) -> str:
     return number_format(int(value) if float(value).is_integer() else value)
 
 
-def current_fingerprint(club: Club) -> str:
-    return settings_fingerprint(club.rating_policy, dict(club.rating_settings))
+def current_fingerprint(ladder: Ladder) -> str:
+    return settings_fingerprint(ladder.rating_policy, dict(ladder.rating_settings))
 
 
-def rating_settings(request: AuthedRequest, slug: str) -> HttpResponse:
-    club = club_for_director(request, slug)
+def rating_settings(request: AuthedRequest, slug: str, ladder: str | None = None) -> HttpResponse:
+    """`ladder` None: the club's first ladder (the screen's address before there were more)."""
+    found = ladder_for_director(request, slug, ladder)
+    club = found.club
     data = request.POST if request.method == "POST" else None
-    name = (data or request.GET).get("policy") or club.rating_policy
+    name = (data or request.GET).get("policy") or found.rating_policy
     if name not in POLICIES:
         # Only a forged form or a hand-typed address names a policy that does not exist.
         messages.error(request, _("There is no such rating policy: nothing was saved."))
-        name, data = club.rating_policy, None
+        name, data = found.rating_policy, None
     policy = get_policy(name)
-    form = RatingSettingsForm(data, policy=policy, initial=_shown_settings(club, policy), club=club)
+    form = RatingSettingsForm(
+        data, policy=policy, initial=_shown_settings(found, policy), ladder=found
+    )
     impact = None
     if data is not None and form.is_valid():
         assert form.settings is not None  # set by a valid form's clean()
-        if form.cleaned_data["based_on"] != current_fingerprint(club):
+        if form.cleaned_data["based_on"] != current_fingerprint(found):
             messages.error(
                 request,
                 _(
@@ -131,61 +144,77 @@ def rating_settings(request: AuthedRequest, slug: str) -> HttpResponse:
                     "page, so nothing was saved. The page now shows the current settings."
                 ),
             )
-            return redirect("rating_settings", slug=club.slug)
+            return _back(found, ladder)
         if "confirm" in data:
-            _save(request, club, policy, form.settings)
-            return redirect("rating_settings", slug=club.slug)
-        impact = settings_impact(club, policy, form.settings)
+            _save(request, found, policy, form.settings)
+            return _back(found, ladder)
+        impact = settings_impact(club, policy, form.settings, found)
     return render(
         request,
         "clubs/rating_settings.html",
         {
             "club": club,
+            "ladder": found,
+            "ladder_name": shown_name(found.name),
+            "several": Ladder.objects.for_club(club.pk).count() > 1,
             "form": form,
             "policy_name": name,
             "policies": [(key, POLICY_LABELS.get(key, p.label)) for key, p in POLICIES.items()],
             "impact": impact,
             "moves": _named_moves(impact) if impact is not None else [],
-            "unchanged": impact is not None and _same(club, policy, form.settings),
+            "unchanged": impact is not None and _same(found, policy, form.settings),
             "confirm_values": _as_hidden(policy, form.settings) if impact is not None else [],
         },
     )
 
 
-def _shown_settings(club: Club, policy: Policy) -> PolicySettings:
-    """The club's settings for its own policy; another policy's defaults."""
-    if policy.name == club.rating_policy:
-        return policy.parse_settings(club.rating_settings)
+def _back(ladder: Ladder, asked: str | None) -> HttpResponse:
+    """To the address the director came by."""
+    if asked is None:
+        return redirect("rating_settings", slug=ladder.club.slug)
+    return redirect("ladder_rating_settings", slug=ladder.club.slug, ladder=ladder.slug)
+
+
+def _shown_settings(ladder: Ladder, policy: Policy) -> PolicySettings:
+    """The ladder's settings for its own policy; another policy's defaults."""
+    if policy.name == ladder.rating_policy:
+        return policy.parse_settings(ladder.rating_settings)
     return policy.default_settings()
 
 
-def _same(club: Club, policy: Policy, settings: PolicySettings | None) -> bool:
+def _same(ladder: Ladder, policy: Policy, settings: PolicySettings | None) -> bool:
     return (
         settings is not None
-        and policy.name == club.rating_policy
+        and policy.name == ladder.rating_policy
         and policy.settings_to_dict(settings)
-        == policy.settings_to_dict(policy.parse_settings(club.rating_settings))
+        == policy.settings_to_dict(policy.parse_settings(ladder.rating_settings))
     )
 
 
-def _save(request: AuthedRequest, club: Club, policy: Policy, settings: PolicySettings) -> None:
-    if _same(club, policy, settings):
+def _save(request: AuthedRequest, ladder: Ladder, policy: Policy, settings: PolicySettings) -> None:
+    if _same(ladder, policy, settings):
         messages.info(request, _("These are the settings the club has already: nothing changed."))
         return
-    old_policy = get_policy(club.rating_policy)
-    old = old_policy.settings_to_dict(old_policy.parse_settings(club.rating_settings))
+    old_policy = get_policy(ladder.rating_policy)
+    old = old_policy.settings_to_dict(old_policy.parse_settings(ladder.rating_settings))
     new = policy.settings_to_dict(settings)
     changes: dict[str, list[object]] = {}
-    if policy.name != club.rating_policy:
-        changes["rating_policy"] = [club.rating_policy, policy.name]
+    if policy.name != ladder.rating_policy:
+        changes["rating_policy"] = [ladder.rating_policy, policy.name]
     for key in sorted(old.keys() | new.keys()):
         if old.get(key) != new.get(key):
             changes[key] = [old.get(key), new.get(key)]
+    club = ladder.club
+    # The log names the ladder once the club has more than one (the sentence says which).
+    named = {}
+    if Ladder.objects.for_club(club.pk).count() > 1:
+        named = {"ladder": ladder.slug, "ladder_name": ladder.name}
     with transaction.atomic():
         # Only these columns: a whole-row save would write back versions read earlier.
-        Club.objects.filter(pk=club.pk).update(rating_policy=policy.name, rating_settings=new)
-        club_changed(club.pk, inputs=True)
-        audit.record(club, request.user, "rating_settings.changed", changes=changes)
+        Ladder.objects.filter(pk=ladder.pk).update(rating_policy=policy.name, rating_settings=new)
+        # Which events the ladder rates is unchanged, their ratings all move: from the first.
+        club_changed(club.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
+        audit.record(club, request.user, "rating_settings.changed", changes=changes, **named)
     messages.success(
         request,
         _("The rating settings are saved; the ladder is being recalculated with them."),

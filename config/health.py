@@ -126,9 +126,9 @@ def _redis_status() -> str:
 
 
 def _oldest_out_of_date_seconds() -> int | None:
-    from clubs.models import Club
+    from ladder.models import Ladder
 
-    oldest = Club.objects.ladder_out_of_date().aggregate(oldest=Min("out_of_date_since"))["oldest"]
+    oldest = Ladder.objects.out_of_date().aggregate(oldest=Min("out_of_date_since"))["oldest"]
     if oldest is None:
         return None
     return max(0, int((timezone.now() - oldest).total_seconds()))

@@ -75,6 +75,11 @@ urlpatterns = [
         name="rating_settings",
     ),
     path(
+        "manage/<slug:slug>/ladders/<slug:ladder>/ratings/",
+        rating_settings_views.rating_settings,
+        name="ladder_rating_settings",
+    ),
+    path(
         "manage/<slug:slug>/secret/rotate/", settings_views.rotate_secret, name="club_rotate_secret"
     ),
     path("manage/<slug:slug>/rebuild/", ladder_views.rebuild, name="ladder_rebuild"),
@@ -87,6 +92,7 @@ urlpatterns = [
     path("", include("billing.urls")),
     path("", include("clubs.roster.urls")),
     path("", include("clubs.events.urls")),
+    path("", include("clubs.ladders.urls")),
     path("", include("clubs.night.urls")),
     path("", include("ladder.web.page_urls")),
 ]

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.utils import timezone
 from rq import Queue
 
-from clubs.models import Club
 from config import redis_client
 from ladder import replay
+from ladder.models import Ladder
 
 logger = logging.getLogger(__name__)
 
@@ -59,15 +59,17 @@ def replay_job(club_id: int) -> None:
 
 
 def sweep_ladders(older_than_seconds: int) -> list[int]:
-    """Queue a replay for every club whose ladder has been out of date for too long."""
+    """Queue a replay for every club with a ladder that has been out of date for too long."""
     if settings.REDIS_URL is not None:
         # The sweep is the repair: it asks Redis afresh, whatever failed before.
         redis_client.breaker.reset(settings.REDIS_URL)
     cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
     club_ids = list(
-        Club.objects.ladder_out_of_date()
+        Ladder.objects.out_of_date()
         .filter(out_of_date_since__lte=cutoff)
-        .values_list("id", flat=True)
+        .order_by("club_id")
+        .values_list("club_id", flat=True)
+        .distinct()
     )
     for club_id in club_ids:
         enqueue_replay(club_id)

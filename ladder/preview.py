@@ -15,9 +15,10 @@ from django.db.models import Q
 
 from clubs.date_notes import event_date_note, from_stored
 from clubs.events.results import kept_without_player
-from clubs.models import Club, Event
+from clubs.models import Event
 from ladder import store
 from ladder.history import rate_history
+from ladder.models import Ladder
 from ladder.pages.explain import ChangeSum, change_sum
 from ladder.policies import get_policy
 from ladder.replay import load_inputs
@@ -68,9 +69,11 @@ def preview_event(event: Event) -> EventPreview:
     at the event's place in the order (date, order in the day, creation). Writes nothing.
 
     The states before the event come from the stored results of the events before it when
-    the ladder is up to date, else from an in-memory replay of those events.
+    the ladder is up to date, else from an in-memory replay of those events. The ladder
+    is the one the event's kind feeds; a kind no ladder rates previews no change.
     """
-    club = Club.objects.get(pk=event.club_id)
+    ladder = Ladder.objects.showing(event.club_id, event.kind)
+    current = ladder is None or ladder.is_current
     entries = {e.pk: e for e in event.entries.select_related("player")}
     game_rows = list(event.games.values_list("white_id", "black_id", "result", "variant"))
     # An entrant left without a player keeps its forfeits as the file wrote them (never
@@ -79,14 +82,14 @@ def preview_event(event: Event) -> EventPreview:
     with_games = {row[0] for row in needed} | {row[1] for row in needed if row[1] is not None}
     variants = tuple(Counter(row[3] for row in game_rows if row[3]).items())
     unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
-    before_count = events_before(event)
+    before_count = events_before(event, ladder)
     read = from_stored(event.file_date)
     note = event_date_note(*read, event.date) if read is not None else ""
     if unconfirmed:
         return EventPreview(
             [],
             unconfirmed,
-            club.ladder_is_current,
+            current,
             before_count,
             variants=variants,
             date_note=note,
@@ -96,14 +99,16 @@ def preview_event(event: Event) -> EventPreview:
     participants = {
         pid for game in event_input.games for pid in (game.white, game.black) if pid is not None
     }
-    policy = get_policy(club.rating_policy)
-    settings = policy.parse_settings(club.rating_settings)
-    if club.ladder_is_current:
+    if ladder is None:
+        return EventPreview([], [], current, before_count, variants=variants, date_note=note)
+    policy = get_policy(ladder.rating_policy)
+    settings = policy.parse_settings(ladder.rating_settings)
+    if current:
         before = store.states_before(
-            club.pk, before_count, policy.start_rating(settings), participants
+            event.club_id, ladder.pk, before_count, policy.start_rating(settings), participants
         )
     else:
-        inputs = load_inputs(club)
+        inputs = load_inputs(ladder)
         earlier = [e for e in inputs.events if e.id != event.pk][:before_count]
         _steps, final = rate_history(policy, settings, earlier, inputs.initial)
         before = {pid: final[pid] for pid in participants}
@@ -119,15 +124,16 @@ def preview_event(event: Event) -> EventPreview:
             )
         )
     rows.sort(key=lambda row: (-row.change, row.name))
-    return EventPreview(
-        rows, [], club.ladder_is_current, before_count, variants=variants, date_note=note
-    )
+    return EventPreview(rows, [], current, before_count, variants=variants, date_note=note)
 
 
-def events_before(event: Event) -> int:
-    """How many published events come before `event` in the ladder's order."""
+def events_before(event: Event, ladder: Ladder | None) -> int:
+    """How many published events of the ladder come before `event` in its order (0 for no
+    ladder: an event no ladder rates has no place in any)."""
+    if ladder is None:
+        return 0
     return (
-        Event.objects.filter(club_id=event.club_id)
+        Event.objects.filter(club_id=event.club_id, kind__in=ladder.event_kinds())
         .published()
         .exclude(pk=event.pk)
         .filter(

@@ -1,4 +1,7 @@
-"""Rebuilding a club's ladder from its published events: the only code that writes ratings.
+"""Rebuilding a club's ladders from its published events: the only code that writes ratings.
+
+Each ladder of a club is replayed on its own, from its own stored chain, over the club's
+published events whose kind it rates; a ladder nothing changed for is not touched.
 
 The algorithm: reuse unread the events dated before Club.replay_from (which database
 triggers keep at or before the earliest event any write touched), fingerprint the
@@ -20,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubs.models import Club, Player
@@ -31,9 +35,10 @@ from ladder.fingerprint import (
     settings_fingerprint,
 )
 from ladder.history import HistoryStep, rate_events, rate_history
-from ladder.models import LadderReplay
+from ladder.models import Ladder, LadderReplay
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
+from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 from ladder.store import players as store_players
 
@@ -54,20 +59,28 @@ class LadderInputs:
 
 
 def load_inputs(
-    club: Club, *, since: dt.date | None = None, skip: int = 0, seed: str | None = None
+    ladder: Ladder,
+    *,
+    since: dt.date | None = None,
+    skip: int = 0,
+    seed: str | None = None,
+    kinds: list[str] | None = None,
 ) -> LadderInputs:
-    """The club's ladder inputs: every published event, fingerprinted into the chain.
+    """The ladder's inputs: every published event of its club whose kind it rates,
+    fingerprinted into the chain.
 
     With `since`, only the events dated then or later: the `skip` before them are left
     unread, and `seed` must be the stored chain hash of the last of those, so the chain
-    goes on exactly as a load of everything would compute it.
+    goes on exactly as a load of everything would compute it. `kinds`: the ladder's
+    Ladder.event_kinds, when the caller knows them already.
     """
-    policy = get_policy(club.rating_policy)
-    settings = policy.parse_settings(club.rating_settings)
-    initial = store.starting_states(club.pk, policy.start_rating(settings))
-    events, event_dates = store.event_inputs(club.pk, since=since)
+    policy = get_policy(ladder.rating_policy)
+    settings = policy.parse_settings(ladder.rating_settings)
+    initial = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
+    kinds = ladder.event_kinds() if kinds is None else kinds
+    events, event_dates = store.event_inputs(ladder.club_id, kinds, since=since)
     if seed is None:
-        seed = settings_fingerprint(club.rating_policy, policy.settings_to_dict(settings))
+        seed = settings_fingerprint(ladder.rating_policy, policy.settings_to_dict(settings))
     chain = chain_fingerprints(seed, [event_fingerprint(e, initial) for e in events])
     return LadderInputs(
         policy=policy,
@@ -81,11 +94,13 @@ def load_inputs(
 
 
 def replay_ladder(club_id: int, *, full: bool = False) -> bool:
-    """Bring a club's stored ladder up to date with its inputs. Safe to run twice.
+    """Bring a club's stored ladders up to date with their inputs. Safe to run twice.
 
-    Returns True when it rebuilt anything. Runs again while data_version moved
-    during a rebuild, so the club is never left marked current on old data.
-    With `full` (or a pending "rebuild ladder" request) nothing stored is reused.
+    Returns True when it rebuilt anything. Each ladder out of date (every one with `full`,
+    or one with a pending "rebuild ladder" request, which reuses nothing stored) is
+    replayed; the others are left as they are, their rows and log untouched. Runs again
+    while a data_version moved during a rebuild, so no ladder is left marked current on
+    old data.
     """
     rebuilt = False
     while True:
@@ -94,31 +109,52 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             club = Club.objects.filter(pk=club_id).first()
             if club is None:
                 return rebuilt
-            version = club.data_version
-            full = full or club.full_rebuild_requested
-            if club.built_version >= version and not full:
+            ladders = list(Ladder.objects.for_club(club_id))
+            due = [
+                ladder
+                for ladder in ladders
+                if full or ladder.full_rebuild_requested or not ladder.is_current
+            ]
+            if not due:
                 return rebuilt
-            started = timezone.now()
-            with _cyclic_gc_paused():
-                from_position, events_rated = _rebuild(club, from_start=full)
-            Club.objects.filter(pk=club_id).update(built_version=version)
-            # Only when no change arrived meanwhile: otherwise the next pass needs both.
-            # replay_from too: a write the triggers saw since the club was read moved it.
-            Club.objects.filter(
-                pk=club_id, data_version=version, replay_from=club.replay_from
-            ).update(out_of_date_since=None, full_rebuild_requested=False, replay_from=None)
-            LadderReplay.objects.create(
-                club=club,
-                version=version,
-                from_position=from_position,
-                events_rated=events_rated,
-                started_at=started,
-                finished_at=timezone.now(),
+            for ladder in due:
+                # Ladder.event_kinds, without asking again which ladder is the first.
+                kinds = [*ladder.kinds, *([BUGHOUSE] if ladder.pk == ladders[0].pk else [])]
+                _replay_one(club, ladder, kinds, full=full or ladder.full_rebuild_requested)
+            # replay_from is shared by the club's ladders: cleared once all are current, and
+            # only if no write the triggers saw since the club was read moved it.
+            stale = Ladder.objects.filter(
+                club_id=OuterRef("pk"), built_version__lt=F("data_version")
             )
+            Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(
+                Exists(stale)
+            ).update(replay_from=None)
             rebuilt = True
             full = False
-        if not Club.objects.filter(pk=club_id, data_version__gt=version).exists():
+        if not Ladder.objects.filter(club_id=club_id).out_of_date().exists():
             return rebuilt
+
+
+def _replay_one(club: Club, ladder: Ladder, kinds: list[str], *, full: bool) -> None:
+    """Rebuild one ladder (under the club's lock) and mark it built at the version read."""
+    version = ladder.data_version
+    started = timezone.now()
+    with _cyclic_gc_paused():
+        from_position, events_rated = _rebuild(club, ladder, kinds, from_start=full)
+    Ladder.objects.filter(pk=ladder.pk).update(built_version=version)
+    # Only when no change arrived meanwhile: otherwise the next pass needs both.
+    Ladder.objects.filter(pk=ladder.pk, data_version=version).update(
+        out_of_date_since=None, full_rebuild_requested=False
+    )
+    LadderReplay.objects.create(
+        club=club,
+        ladder=ladder,
+        version=version,
+        from_position=from_position,
+        events_rated=events_rated,
+        started_at=started,
+        finished_at=timezone.now(),
+    )
 
 
 @contextmanager
@@ -139,14 +175,16 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
-    """Replace the stored results from the first changed event on; returns (start, events rated)."""
-    stored = [] if from_start else store.stored_chain(club.pk)
-    skip = _trusted_prefix(club, stored)
+def _rebuild(club: Club, ladder: Ladder, kinds: list[str], *, from_start: bool) -> tuple[int, int]:
+    """Replace the ladder's stored results from the first changed event on; returns
+    (start, events rated)."""
+    stored = [] if from_start else store.stored_chain(ladder.pk)
+    skip = _trusted_prefix(club, kinds, stored)
     if skip:
-        inputs = load_inputs(club, since=club.replay_from, skip=skip, seed=stored[skip - 1][1])
+        seed = stored[skip - 1][1]
+        inputs = load_inputs(ladder, since=club.replay_from, skip=skip, seed=seed, kinds=kinds)
     else:
-        inputs = load_inputs(club)
+        inputs = load_inputs(ladder, kinds=kinds)
     if from_start:
         start = 0
     else:
@@ -156,17 +194,17 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         start = inputs.offset + min(
             first_difference(hashes, inputs.chain), _hinted_start(club, inputs)
         )
-    # Whose lifetime this replay may change: who had results from `start` on (read before
-    # they go) and, below, who has an entry in the events it rates.
-    touched = None if start == 0 else store_players.players_from(club.pk, start)
-    store.delete_from(club.pk, start)
+    # Whose lifetime this replay may change: who had results on this ladder from `start` on
+    # (read before they go) and, below, who has an entry in the events it rates.
+    touched = None if start == 0 else store_players.players_from(ladder.pk, start)
+    store.delete_from(ladder.pk, start)
 
-    before, summaries = store.ladder_before(club.pk, start, inputs.initial)
+    before, summaries = store.ladder_before(club.pk, ladder.pk, start, inputs.initial)
     events = inputs.events[start - inputs.offset :]
     # A generator: the store writes each event's rows while the next are rated.
     rated = rate_events(inputs.policy, inputs.settings, events, dict(before))
     chain = inputs.chain[start - inputs.offset :]
-    steps = store.write_steps(club.pk, start, rated, chain, inputs.event_dates)
+    steps = store.write_steps(club.pk, ladder.pk, start, rated, chain, inputs.event_dates)
     # Each player's summary comes from the last event they played; finding it
     # first saves building a summary for each of a full replay's 40,000 results.
     last_step: dict[int, HistoryStep] = {}
@@ -183,6 +221,7 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         )
     store.write_summaries(
         club.pk,
+        ladder.pk,
         {
             pid: s._replace(
                 provisional=inputs.policy.is_provisional(
@@ -193,27 +232,30 @@ def _rebuild(club: Club, *, from_start: bool) -> tuple[int, int]:
         },
     )
     if touched is not None:
-        touched |= store_players.entrants_from(club.pk, start)
+        touched |= store_players.entrants_from(ladder.pk, start)
     store_players.write_records(club.pk, lifetimes(club.pk, touched), replacing=touched)
     return start, len(steps)
 
 
 def lifetimes(club_id: int, players: set[int] | None = None) -> dict[int, dict[str, object]]:
     """The stored form of the lifetimes of `players` (None: everybody) with a long history
-    (lifetime.STORED_FROM_EVENTS), summed from their stored results and games."""
+    (lifetime.STORED_FROM_EVENTS), summed from their stored results and games on every
+    ladder of the club: a lifetime counts every game, whichever ladder it fed."""
     counts = store_players.event_counts(club_id, players)
     long = {pk for pk, events in counts.items() if events >= lifetime.STORED_FROM_EVENTS}
     if not long:
         return {}
     results, games = store_players.lifetime_rows(club_id, long)
-    outcomes = store.stored_game_outcomes(club_id)
+    outcomes: dict[int, dict[str, list[object]]] = {}
+    for ladder_id in Ladder.objects.for_club(club_id).values_list("pk", flat=True):
+        outcomes.update(store.stored_game_outcomes(ladder_id))
     return {
         pk: lifetime.to_json(lifetime.summarise(results.get(pk, []), games.get(pk, []), outcomes))
         for pk in long
     }
 
 
-def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
+def _trusted_prefix(club: Club, kinds: list[str], stored: list[tuple[int, str]]) -> int:
     """How many stored events, all dated before Club.replay_from, can be reused unread.
 
     The database keeps replay_from at or before the earliest event any write to a
@@ -226,7 +268,7 @@ def _trusted_prefix(club: Club, stored: list[tuple[int, str]]) -> int:
     hint = club.replay_from
     if hint is None or hint == dt.date.min or not stored:
         return 0
-    prefix = store.published_event_ids(club.pk, before=hint)
+    prefix = store.published_event_ids(club.pk, kinds, before=hint)
     if len(prefix) > len(stored) or prefix != [event_id for event_id, _ in stored[: len(prefix)]]:
         return 0
     return len(prefix)
@@ -250,12 +292,30 @@ def _hinted_start(club: Club, inputs: LadderInputs) -> int:
 
 
 def verify_ladder(club: Club) -> list[str]:
-    """Replay the whole history in memory and list every difference from what is stored."""
-    inputs = load_inputs(club)
+    """Replay every ladder of the club in memory and list every difference from what is
+    stored; each line names its ladder when the club has more than one."""
+    ladders = list(Ladder.objects.for_club(club.pk))
+    differences: list[str] = []
+    for ladder in ladders:
+        prefix = f"{ladder.slug}: " if len(ladders) > 1 else ""
+        differences.extend(prefix + line for line in _verify_one(club, ladder))
+    # The stored lifetimes are the club's, over every ladder.
+    stored_records = store_players.stored_records(club.pk)
+    for pk, summed in lifetimes(club.pk).items():
+        if stored_records.pop(pk, None) != summed:
+            differences.append(f"player {pk}: stored lifetime record differs")
+    differences += [
+        f"player {pk}: stored lifetime record no replay writes" for pk in stored_records
+    ]
+    return differences
+
+
+def _verify_one(club: Club, ladder: Ladder) -> list[str]:
+    inputs = load_inputs(ladder)
     steps, final = rate_history(inputs.policy, inputs.settings, inputs.events, inputs.initial)
     differences: list[str] = []
-    stored = store.stored_results(club.pk)
-    stored_events = store.stored_game_outcomes(club.pk)
+    stored = store.stored_results(ladder.pk)
+    stored_events = store.stored_game_outcomes(ladder.pk)
     expected_keys = set()
     for step in steps:
         outcomes = store.stored_outcomes(step)
@@ -279,15 +339,9 @@ def verify_ladder(club: Club) -> list[str]:
         differences.append(f"event {key[0]}, player {key[1]}: stored result for no rated game")
     if set(stored_events) - {s.event_id for s in steps}:
         differences.append("stored ratings for events that are not published")
-    stored_records = store_players.stored_records(club.pk)
-    for pk, summed in lifetimes(club.pk).items():
-        if stored_records.pop(pk, None) != summed:
-            differences.append(f"player {pk}: stored lifetime record differs")
-    differences += [
-        f"player {pk}: stored lifetime record no replay writes" for pk in stored_records
-    ]
     played = {player_id for _event_id, player_id in expected_keys}
-    for player in Player.objects.filter(club=club).only("id", "name", "rating", "rated_games"):
+    players = Player.objects.filter(club=club).rated_on(ladder).only("id", "name")
+    for player in players:
         state = final[player.pk]
         if player.rating is None and _not_on_the_ladder_yet(player, state, played):
             continue

@@ -5,7 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
+from django.db.models import OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+from ladder.models import Ladder, LadderRating
 from ladder.results import Result
 
 PASSWORD = "a-long-test-password-7"
@@ -18,7 +22,13 @@ def make_user(email: str, *, staff: bool = False) -> User:
 def make_club(
     *, slug: str = "rooks", owner: User | None = None, directors: Iterable[User] = (), **fields
 ) -> Club:
+    # The policy and settings are the first ladder's (which every new club gets).
+    ladder_fields = {
+        name: fields.pop(name) for name in ("rating_policy", "rating_settings") if name in fields
+    }
     club = Club.objects.create(slug=slug, name=fields.pop("name", slug.title()), **fields)
+    if ladder_fields:
+        club.ladders.update(**ladder_fields)
     if owner is not None:
         ClubRole.objects.create(club=club, user=owner, role=ClubRole.Role.OWNER)
     for user in directors:
@@ -28,6 +38,63 @@ def make_club(
 
 def make_players(club: Club, names: Sequence[str]) -> list[Player]:
     return [Player.objects.create(club=club, name=name) for name in names]
+
+
+def new_player(*, ladder=None, **fields) -> Player:
+    """Player.objects.create(**fields), where the fields of a standing (rating, rated_games,
+    provisional, last_played, last_change, start_rating, start_games) go to the player's
+    LadderRating on `ladder` (the club's first by default)."""
+    standing_fields = {name: fields.pop(name) for name in STANDING if name in fields}
+    player = Player.objects.create(**fields)
+    if standing_fields:
+        set_standing(player, ladder=ladder, **standing_fields)
+    return player
+
+
+STANDING = (
+    "rating", "rated_games", "provisional", "last_played", "last_change", "start_rating",
+    "start_games",
+)  # fmt: skip
+
+
+def set_standing(player: Player | int, *, ladder=None, **fields) -> None:
+    """Write a player's standing on `ladder` (the club's first by default), as
+    Player.objects.filter(pk=...).update(rating=...) did when it was the player's own."""
+    pk = player if isinstance(player, int) else player.pk
+    club_id = Player.objects.values_list("club_id", flat=True).get(pk=pk)
+    LadderRating.objects.update_or_create(
+        ladder=ladder or first_ladder(club_id), player_id=pk, defaults=fields
+    )
+
+
+def rated_players():
+    """Player.objects with each player's standing on their club's first ladder annotated
+    (rating, rated_games, ...), as Player.objects read when those were the player's own."""
+    first = Ladder.objects.filter(club_id=OuterRef(OuterRef("club_id"))).order_by("position", "id")
+    row = LadderRating.objects.filter(
+        player=OuterRef("pk"), ladder=Subquery(first.values("pk")[:1])
+    )
+    defaults = {"rated_games": 0, "provisional": True, "start_games": 0}
+    return Player.objects.annotate(
+        **{
+            name: Coalesce(Subquery(row.values(name)[:1]), Value(defaults[name]))
+            if name in defaults
+            else Subquery(row.values(name)[:1])
+            for name in STANDING
+        }
+    )
+
+
+def standing(player: Player, ladder=None) -> Player:
+    """The player as stored now, with their standing on `ladder` (the club's first by
+    default): what player.refresh_from_db() gave when ratings were the player's own."""
+    club = Club.objects.get(pk=player.club_id)
+    return Player.objects.rated_on(ladder or club.first_ladder()).get(pk=player.pk)
+
+
+def first_ladder(club: Club | int):
+    """The club's first ladder as stored now (its versions, policy and settings)."""
+    return Ladder.objects.first_of(club if isinstance(club, int) else club.pk)
 
 
 def make_event(
@@ -126,3 +193,9 @@ def make_history(
             )
     Game.objects.bulk_create(games, batch_size=5000)
     return made
+
+
+def update_standings(players, *, ladder=None, **fields) -> None:
+    """set_standing for every player of the queryset `players`."""
+    for pk in players.values_list("pk", flat=True):
+        set_standing(pk, ladder=ladder, **fields)

@@ -1,6 +1,8 @@
 import pytest
 from django.db import DatabaseError
 
+from ladder.models import Ladder
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,9 +34,7 @@ def test_healthz_reports_the_age_of_the_oldest_out_of_date_ladder(client, club):
     from django.db.models import F
     from django.utils import timezone
 
-    from clubs.models import Club
-
-    Club.objects.filter(pk=club.pk).update(
+    Ladder.objects.filter(club_id=club.pk).update(
         data_version=F("data_version") + 1,
         out_of_date_since=timezone.now() - timezone.timedelta(seconds=90),
     )

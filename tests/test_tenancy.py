@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Board, Entry, Event
+from tests.factories import first_ladder
 
 pytestmark = pytest.mark.django_db
 
@@ -20,6 +21,8 @@ def club_scoped_requests(club):
         ("post", reverse("ladder_rebuild", args=[club.slug])),
         ("get", reverse("club_page", args=[club.slug])),
         ("get", reverse("club_rating_rules", args=[club.slug])),
+        ("get", reverse("club_ladder", args=[club.slug, "main"])),
+        ("get", reverse("club_ladder_json_of", args=[club.slug, "main"])),
         # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         ("get", reverse("audit_log", args=[club.slug])),
@@ -28,7 +31,22 @@ def club_scoped_requests(club):
         ("get", reverse("billing:page", args=[club.slug])),
         ("post", reverse("billing:subscribe", args=[club.slug])),
         ("post", reverse("billing:portal", args=[club.slug])),
+        *ladder_requests(club),
         *night_requests(club, player),
+    ]
+
+
+def ladder_requests(club):
+    """The ladders screen and each ladder's rating settings (the first ladder's old address)."""
+    return [
+        ("get", reverse("club_ladders", args=[club.slug])),
+        ("post", reverse("ladder_add", args=[club.slug])),
+        ("post", reverse("ladder_move", args=[club.slug])),
+        ("post", reverse("ladder_rename", args=[club.slug, "main"])),
+        ("get", reverse("rating_settings", args=[club.slug])),
+        ("post", reverse("rating_settings", args=[club.slug])),
+        ("get", reverse("ladder_rating_settings", args=[club.slug, "main"])),
+        ("post", reverse("ladder_rating_settings", args=[club.slug, "main"])),
     ]
 
 
@@ -75,7 +93,7 @@ def test_outsiders_get_404_from_every_club_scoped_view(client, club, outsider, p
         assert response.status_code == 404, (method, url, response.status_code)
     assert club.roles.count() == 2
     club.refresh_from_db()
-    assert club.data_version == 0
+    assert first_ladder(club).data_version == 0
 
 
 def test_a_wrong_secret_looks_exactly_like_a_missing_club(client, club):

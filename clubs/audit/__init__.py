@@ -62,6 +62,9 @@ ACTIONS = frozenset(
         "never_pair.added",
         "never_pair.removed",
         "board.changed",
+        "ladder.added",
+        "ladder.renamed",
+        "ladder_kind.moved",
     }
 )
 

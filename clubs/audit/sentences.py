@@ -21,9 +21,11 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from clubs.audit.values import RATING_FIELDS as _RATING_FIELDS
 from clubs.audit.values import changes_text as _changes
+from clubs.audit.values import kinds_text as _kinds
 from clubs.audit.values import page_value as _page_value
 from clubs.audit.values import plain_value as _plain
 from clubs.audit.values import rating_value as _rating_value
+from clubs.audit.values import taken_text as _taken
 from clubs.models import AuditEntry, Event, Player, User
 from ladder.labels.tiebreaks import TIEBREAK_LABELS
 
@@ -292,6 +294,29 @@ def _round(f: _Facts) -> object:
     return f.get("round", "")
 
 
+def _rating_settings(f: _Facts) -> str:
+    """Names the ladder once the club has more than one (the entry then quotes its name)."""
+    changes = _changes(_RATING_FIELDS, f.get("changes"), _rating_value)
+    if f.get("ladder_name"):
+        said = _("%(who)s changed the rating settings of %(ladder)s: %(changes)s.")
+        return said % f.fmt(ladder=f.get("ladder_name"), changes=changes)
+    if f.get("changes"):
+        return _("%(who)s changed the rating settings: %(changes)s.") % f.fmt(changes=changes)
+    return _("%(who)s changed the rating settings.") % f.fmt()
+
+
+def _ladder_added(f: _Facts) -> str:
+    """The new ladder's kinds, and where each came from."""
+    params = f.fmt(ladder=f.get("name", ""), kinds=_kinds(f.get("kinds")))
+    taken = _taken(f.get("taken"), f.get("names"))
+    if not f.get("kinds"):
+        return _("%(who)s added the ladder %(ladder)s, rating no event kind yet.") % params
+    if taken:
+        said = _("%(who)s added the ladder %(ladder)s, rating %(kinds)s (%(taken)s).")
+        return said % {**params, "taken": taken}
+    return _("%(who)s added the ladder %(ladder)s, rating %(kinds)s.") % params
+
+
 SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "club.created": _simple(gettext_lazy("%(who)s created the club.")),
     "club_secret.rotated": _simple(gettext_lazy("%(who)s gave the club page a new secret link.")),
@@ -303,12 +328,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         gettext_lazy("%(who)s changed the order of the tie-breaks to %(order)s."),
         order=lambda f: _tiebreak_names(f.get("new") or []),
     ),
-    "rating_settings.changed": lambda f: (
-        _("%(who)s changed the rating settings: %(changes)s.")
-        % f.fmt(changes=_changes(_RATING_FIELDS, f.get("changes"), _rating_value))
-        if f.get("changes")
-        else _("%(who)s changed the rating settings.") % f.fmt()
-    ),
+    "rating_settings.changed": _rating_settings,
     "director.invited": _simple(gettext_lazy("%(who)s invited a new director.")),
     "director.added": _simple(
         gettext_lazy("%(who)s added %(account)s as a director."), account=_Facts.account
@@ -438,6 +458,17 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         gettext_lazy("%(who)s let %(first)s and %(second)s be paired again."),
         first=lambda f: f.player("first_id", "first"),
         second=lambda f: f.player("second_id", "second"),
+    ),
+    "ladder.added": _ladder_added,
+    "ladder_kind.moved": _simple(
+        gettext_lazy("%(who)s moved %(taken)s to the ladder %(ladder)s."),
+        taken=lambda f: _taken(f.get("taken"), f.get("names")) or _kinds(f.get("kinds")),
+        ladder=lambda f: f.get("name", ""),
+    ),
+    "ladder.renamed": _simple(
+        gettext_lazy("%(who)s renamed the ladder %(old)s to %(new)s."),
+        old=lambda f: f.get("old", ""),
+        new=lambda f: f.get("new", ""),
     ),
     "board.changed": _simple(
         gettext_lazy(

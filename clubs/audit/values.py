@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from clubs.forms import FIELD_LABELS as RATING_LABELS
 from clubs.forms import POLICY_LABELS
-from clubs.models import Club
+from clubs.models import Club, Event
 
 
 def value_text(value: object) -> str:
@@ -78,3 +78,24 @@ RATING_FIELDS: dict[str, object] = {
     "rating_policy": gettext_lazy("rating policy"),
     **RATING_LABELS,
 }
+
+
+def kinds_text(kinds: object) -> str:
+    """ "Blitz and Rapid": event kinds in the event form's words."""
+    labels = dict(Event.Kind.choices)
+    names = [str(labels.get(kind, kind)) for kind in kinds] if isinstance(kinds, list) else []
+    return str(get_text_list(names, _("and"))) if names else _("nothing")
+
+
+def taken_text(taken: object, names: object) -> str:
+    """ "Blitz from Ladder": the kinds a move took, with the ladders that rated them (by the
+    names the entry quoted); empty when it took none."""
+    if not isinstance(taken, dict) or not taken:
+        return ""
+    quoted = names if isinstance(names, dict) else {}
+    parts = [
+        _("%(kinds)s from %(ladder)s")
+        % {"kinds": kinds_text(kinds), "ladder": quoted.get(slug, slug)}
+        for slug, kinds in taken.items()
+    ]
+    return str(get_text_list(parts, _("and")))

@@ -104,6 +104,8 @@ def update_event(event_id: int, version: int, details: EventDetails, user: User 
                 inputs=inputs,
                 shown="name" in changed,
                 from_date=min(event.date, new.get("date", event.date)) if inputs else None,
+                # Both kinds when it changed: the ladder it left and the one it joins.
+                kinds={event.kind, new.get("kind", event.kind)} if inputs else None,
             )
     return reload_event(event_id)
 

@@ -273,7 +273,7 @@ def _store_results(
         **({"round": only_round} if only_round is not None else {}),
     )
     if event.is_published:
-        club_changed(event.club_id, inputs=True, from_date=event.date)
+        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
 
 
 def _match_entries(

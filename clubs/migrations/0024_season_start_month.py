@@ -7,6 +7,9 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0023_director_tools'),
+        # After the ladder's SQLite triggers are dropped (remade by 0009): SQLite cannot
+        # rebuild clubs_club while a trigger names it.
+        ('ladder', '0006_several_ladders'),
     ]
 
     operations = [

@@ -79,14 +79,55 @@ class NewcomerStart(models.TextChoices):
     FILE = "file", _("At the rating in the file, where it gives one")
 
 
+# The columns of a club's first ladder that ClubQuerySet.with_ladder_versions reads with the
+# club's row (every column of ladder.models.Ladder but its club).
+FIRST_LADDER_FIELDS = (
+    "id", "slug", "name", "position", "rating_policy", "rating_settings", "kinds",
+    "data_version", "built_version", "out_of_date_since", "full_rebuild_requested",
+)  # fmt: skip
+
+
+def _ladder_model(club_model: type[models.Model]) -> Any:
+    """ladder.models.Ladder, found through the relation: the ladder app's models import
+    these, so these may not import them."""
+    return club_model._meta.get_field("ladders").related_model
+
+
 class ClubQuerySet(models.QuerySet["Club"]):
     def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
             return self.none()
         return self.filter(roles__user=user)
 
+    def with_ladder_versions(self) -> ClubQuerySet:
+        """Each club with what its pages' keys need of its ladders, read with its row: the
+        sums of their built and data versions (each only grows, so a sum moves whenever
+        one does), how many there are, the newest id, and how many are out of date."""
+        stale = models.Case(
+            models.When(ladders__built_version__lt=models.F("ladders__data_version"), then=1),
+            default=0,
+        )
+        return self.annotate(
+            # The first ladder's row, read with the club's (Club.first_ladder builds it).
+            **{
+                f"first_ladder__{name}": models.Subquery(
+                    _ladder_model(self.model)
+                    .objects.filter(club_id=models.OuterRef("pk"))
+                    .order_by("position", "id")
+                    .values(name)[:1]
+                )
+                for name in FIRST_LADDER_FIELDS
+            },
+            ladders_built=models.Sum("ladders__built_version"),
+            ladders_data=models.Sum("ladders__data_version"),
+            ladders_count=models.Count("ladders"),
+            ladders_newest=models.Max("ladders__id"),
+            ladders_stale=models.Sum(stale),
+        )
+
     def ladder_out_of_date(self) -> ClubQuerySet:
-        return self.filter(built_version__lt=models.F("data_version"))
+        """Clubs with at least one ladder out of date."""
+        return self.filter(ladders__built_version__lt=models.F("ladders__data_version")).distinct()
 
 
 class Club(models.Model):
@@ -101,8 +142,6 @@ class Club(models.Model):
 
     slug = models.SlugField(unique=True, max_length=60)
     name = models.CharField(max_length=120)
-    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
-    rating_settings = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.UNLISTED
     )
@@ -120,16 +159,12 @@ class Club(models.Model):
     # The month (1-12) the club's season starts; its seasons are read by ladder.seasons.
     season_start_month = models.PositiveSmallIntegerField(choices=MONTHS.items(), default=9)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
-    # The ladder is up to date when built_version == data_version. Every change
-    # to a ladder input increments data_version in the same transaction.
-    data_version = models.PositiveBigIntegerField(default=0)
-    built_version = models.PositiveBigIntegerField(default=0)
-    out_of_date_since = models.DateTimeField(null=True, blank=True)
-    # The earliest event date a change since the last replay said it can affect (None when
-    # none said): the replay starts no later than there, whatever the fingerprints say.
+    # The club's ladders (ladder.models.Ladder) hold their policy, settings and replay
+    # state. The earliest event date a change since the last replay said it can affect
+    # (None when none said), shared by the club's ladders as a lower bound: each replay
+    # starts no later than there, whatever the fingerprints say; cleared when every
+    # ladder of the club is current.
     replay_from = models.DateField(null=True, blank=True)
-    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
-    full_rebuild_requested = models.BooleanField(default=False)
     # What the club's pages show beyond its own row and its ladder versions: names, a
     # family's consent, events' names, who is on the roster. ladder.changes.club_changed
     # (shown=True) bumps it, and every cache is keyed on it (ladder/web/page_cache.py).
@@ -140,19 +175,28 @@ class Club(models.Model):
 
     class Meta:
         ordering: ClassVar[list[str]] = ["name"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(built_version__lte=models.F("data_version")),
-                name="club_built_version_not_ahead",
-            ),
-        ]
 
     def __str__(self) -> str:
         return self.name
 
+    def first_ladder(self) -> Any:
+        """The club's first ladder (ladder.models.Ladder): what its front page, roster,
+        exports and anything about "the club's rating" show. Typed loosely: the ladder app's
+        models import these, not the other way round. On a club read with
+        ClubQuerySet.with_ladder_versions (a visitor's page) it costs no query."""
+        values = {n: getattr(self, f"first_ladder__{n}", None) for n in FIRST_LADDER_FIELDS}
+        if values["id"] is not None:
+            return self.ladders.model(club_id=self.pk, **values)
+        return self.ladders.order_by("position", "id").first()
+
     @property
     def ladder_is_current(self) -> bool:
-        return self.built_version >= self.data_version
+        """Whether every ladder of the club is up to date (as read with the row, on a club
+        from ClubQuerySet.with_ladder_versions: a visitor's page)."""
+        stale = getattr(self, "ladders_stale", None)
+        if stale is not None:
+            return not stale
+        return not self.ladders.filter(built_version__lt=models.F("data_version")).exists()
 
     def is_directed_by(self, user: User | AnonymousUser) -> bool:
         return user.is_authenticated and self.roles.filter(user=user).exists()

@@ -7,10 +7,14 @@ the other way round: an entry names its player by the string "clubs.Player").
 
 from __future__ import annotations
 
-from typing import ClassVar
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, QuerySet, Value
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models.club import Club
@@ -22,8 +26,25 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """Players not merged into another one."""
         return self.filter(merged_into__isnull=True)
 
+    # Returns Any, though it is a PlayerQuerySet: the type checker's Django plugin checks
+    # every field name in filter() and values_list() against the model's columns, and
+    # cannot see these annotations.
+    def rated_on(self, ladder: Any) -> Any:
+        """Every player annotated with their standing on `ladder` (a ladder.models.Ladder, its
+        id, or None): rating, rated_games, provisional, last_played, last_change,
+        start_rating and start_games from its LadderRating row, NULL/0/True without one. So
+        code that reads player.rating reads it on a queryset that said which ladder."""
+        if ladder is None:
+            nothing = {name: Value(None, output_field=field) for name, field in _STANDING}
+            return self.annotate(**_with_defaults(nothing))
+        ladder_id = ladder if isinstance(ladder, int) else ladder.pk
+        row = FilteredRelation("ladder_ratings", condition=Q(ladder_ratings__ladder_id=ladder_id))
+        columns = {name: F(f"standing__{name}") for name, _field in _STANDING}
+        return self.annotate(standing=row).annotate(**_with_defaults(columns))
+
     def on_ladder(self) -> PlayerQuerySet:
-        return self.active().filter(rated_games__gt=0, rating__isnull=False)
+        """On a rated_on() queryset: the players the ladder shows."""
+        return self.active().filter(rated_games__gt=0, rating__isnull=False)  # type: ignore[misc]
 
     def in_ladder_order(self) -> PlayerQuerySet:
         """Established players by rating, then provisional players by rating."""
@@ -39,6 +60,30 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def held_back(self) -> PlayerQuerySet:
         """The held players no page shows yet: no event of theirs is published."""
         return self.filter(held=True).exclude(Exists(_published_entries()))
+
+
+# What rated_on() reads of a LadderRating row, and what a player without one shows.
+_STANDING: tuple[tuple[str, models.Field[Any, Any]], ...] = (
+    ("rating", models.FloatField()),
+    ("rated_games", models.PositiveIntegerField()),
+    ("provisional", models.BooleanField()),
+    ("last_played", models.DateField()),
+    ("last_change", models.FloatField()),
+    ("start_rating", models.FloatField()),
+    ("start_games", models.PositiveIntegerField()),
+)
+_NO_ROW_DEFAULTS: dict[str, object] = {"rated_games": 0, "provisional": True, "start_games": 0}
+
+
+def _with_defaults(columns: Mapping[str, Combinable]) -> dict[str, Any]:
+    """`columns`, with the defaults of a player without a row filled in."""
+    fields = dict(_STANDING)
+    return {
+        name: Coalesce(value, Value(_NO_ROW_DEFAULTS[name]), output_field=fields[name])
+        if name in _NO_ROW_DEFAULTS
+        else value
+        for name, value in columns.items()
+    }
 
 
 def _published_entries() -> QuerySet[Entry]:
@@ -57,20 +102,20 @@ class Player(models.Model):
     full_name_consent = models.BooleanField(
         default=False, help_text=_("The family agreed that a junior's full name may be shown.")
     )
-    # A director's estimate for a newcomer, or the rating a club brought from
-    # its old ladder; with start_games it is the state before the first event.
-    start_rating = models.FloatField(null=True, blank=True)
-    start_games = models.PositiveIntegerField(default=0)
     # Set while this player is merged into another; cleared when the merge is undone.
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_players"
     )
-    # Written only by the ladder replay.
-    rating = models.FloatField(null=True, blank=True)
-    rated_games = models.PositiveIntegerField(default=0)
-    provisional = models.BooleanField(default=True)
-    last_played = models.DateField(null=True, blank=True)
-    last_change = models.FloatField(null=True, blank=True)
+    # A player's rating, games and starting estimate are per ladder: ladder.models.LadderRating,
+    # read through PlayerQuerySet.rated_on(ladder), which sets these on each player it gives
+    # (declared for the type checker only: no column).
+    rating: float | None
+    rated_games: int
+    provisional: bool
+    last_played: dt.date | None
+    last_change: float | None
+    start_rating: float | None
+    start_games: int
     # First met in a draft (a names decision, a club night's newcomer) rather than added by
     # a director: shown on the club's pages only while an event of theirs is published
     # (PlayerQuerySet.public), until a director adds them to the roster, which clears it.
@@ -84,11 +129,6 @@ class Player(models.Model):
         constraints: ClassVar[list[models.BaseConstraint]] = [
             models.CheckConstraint(
                 condition=~Q(merged_into=models.F("id")), name="player_not_merged_into_itself"
-            ),
-            models.CheckConstraint(
-                condition=Q(start_rating__isnull=True)
-                | Q(start_rating__gte=0, start_rating__lte=4000),
-                name="player_start_rating_in_range",
             ),
         ]
 

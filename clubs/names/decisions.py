@@ -27,13 +27,15 @@ from clubs.importers.base import name_key as typed_key
 from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
 from clubs.roster.merging import REASON_LABELS, prepared_roster
 from ladder.changes import club_changed
+from ladder.models import Ladder, LadderRating
 from ladder.policies import get_policy
 from ladder.results import Result
+from ladder.roster.ladders import seeding_ladder
 from matching import Reason, Suggestion, clean_name, is_weak, suggest_prepared
 from matching import name_key as player_key
 
 SUGGESTIONS = 5
-# Player.start_rating's range (its check constraint): a file's rating outside it is no start.
+# LadderRating.start_rating's range (its check constraint): a file's rating outside it is no start.
 MAX_START_RATING = 4000
 
 
@@ -46,10 +48,17 @@ def start_from_file(newcomer_start: str, rating_in_file: int | None) -> int | No
     return rating_in_file if 0 < rating_in_file <= MAX_START_RATING else None
 
 
-def club_start_rating(club: Club) -> float:
-    """The club's start rating, as the replay reads it from the rating policy's settings."""
-    policy = get_policy(club.rating_policy)
-    return policy.start_rating(policy.parse_settings(club.rating_settings))
+def event_ladder(event: Event) -> Ladder:
+    """The ladder an event's newcomers start on: the one its kind feeds, else the club's first."""
+    return seeding_ladder(event.club_id, event.kind)
+
+
+def club_start_rating(club: Club, ladder: Ladder | None = None) -> float:
+    """The start rating of `ladder` (the club's first by default), as the replay reads it
+    from the rating policy's settings."""
+    ladder = ladder or club.first_ladder()
+    policy = get_policy(ladder.rating_policy)
+    return policy.start_rating(policy.parse_settings(ladder.rating_settings))
 
 
 @dataclass(frozen=True)
@@ -168,7 +177,7 @@ def review_names(
         ).values_list("id", "name")
     )
     reviews = []
-    club_start = club_start_rating(event.club)
+    club_start = club_start_rating(event.club, event_ladder(event))
     for entry in shown:
         file_start = start_from_file(event.newcomer_start, entry.rating_in_file)
         candidates = tuple(
@@ -250,6 +259,7 @@ def apply_name_decisions(
                 inputs=inputs,
                 shown=shown,
                 from_date=event.date if inputs else None,
+                kinds=[event.kind] if inputs else None,
             )
     return applied
 
@@ -309,6 +319,7 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
     # New players and links are written in bulk: a names form of 2,000 entrants would
     # otherwise cost two queries a name.
     made: list[tuple[Entry, Player]] = []
+    starts: dict[int, float] = {}  # by id() of the new Player: its start on the event's ladder
     relinked: list[Entry] = []
     for decision in decisions:
         entry = entries[decision.entry_id]
@@ -323,10 +334,11 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
                 name=name,
                 name_key=player_key(name),
                 junior=bool(entry.junior_in_file),
-                start_rating=start,
                 # Met in a draft: on no club page until the event is published.
                 held=not event.is_published,
             )
+            if start is not None:
+                starts[id(player)] = start
             made.append((entry, player))
             created += 1
         elif decision.action == Action.LINK:
@@ -344,6 +356,16 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
                 own_byes.delete()
                 dropped += 1
     Player.objects.bulk_create([player for _entry, player in made], batch_size=1000)
+    if starts:
+        ladder = event_ladder(event)
+        LadderRating.objects.bulk_create(
+            [
+                LadderRating(ladder=ladder, player=player, start_rating=starts[id(player)])
+                for _entry, player in made
+                if id(player) in starts
+            ],
+            batch_size=1000,
+        )
     for entry, player in made:
         entry.player_id = player.pk
     Entry.objects.bulk_update(

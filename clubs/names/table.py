@@ -16,6 +16,7 @@ from django.db.models import OuterRef, Subquery
 
 from clubs.models import Entry, Event, Player
 from clubs.names.decisions import Action, Candidate, NameDecision, NameReview
+from ladder.models import Ladder
 
 
 class Show(enum.StrEnum):
@@ -130,6 +131,8 @@ def candidate_details(event: Event, reviews: Sequence[NameReview]) -> dict[int, 
     )
     rows = (
         Player.objects.filter(pk__in=ids)
+        # The names step shows each candidate's standing on the club's first ladder.
+        .rated_on(Ladder.objects.first_of(event.club_id))
         .annotate(
             last_event=Subquery(latest.values("event__name")[:1]),
             last_event_date=Subquery(latest.values("event__date")[:1]),

@@ -58,5 +58,5 @@ def correct_result(
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value,
         )  # fmt: skip
-        club_changed(event.club_id, inputs=True, from_date=event.date)
+        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
     return BoardChange(board, old, result, ())

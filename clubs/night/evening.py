@@ -39,6 +39,7 @@ from clubs.models import (
 )
 from ladder.changes import club_changed
 from ladder.results import Result
+from ladder.roster.ladders import seeding_ladder
 
 # The start's third choice of first colour: drawn once, when the evening starts.
 BY_LOT = "lot"
@@ -103,7 +104,12 @@ def start_event(
             pairing_system=system, planned_rounds=rounds, pairing_bye=pairing_bye,
             first_colour=first_colour, first_colour_by_lot=by_lot, accelerated=accelerated,
         )  # fmt: skip
-        ordered = sorted(players, key=seed_key)
+        # Seeded by the ladder the night's kind feeds.
+        ladder = seeding_ladder(club.pk, kind)
+        standing = {
+            p.pk: p for p in Player.objects.filter(pk__in=[p.pk for p in players]).rated_on(ladder)
+        }
+        ordered = sorted((standing[p.pk] for p in players), key=seed_key)
         Entry.objects.bulk_create(
             Entry(event=event, typed_name=player.name, player=player, start_rank=seed)
             for seed, player in enumerate(ordered, start=1)

@@ -25,6 +25,7 @@ from ladder.labels.results import RESULT_LABELS
 from ladder.pages.events.event_tables import tiebreak_head_cells, tiebreak_text
 from ladder.pages.page_texts import points_text
 from ladder.pages.tables import Formats
+from ladder.roster.ladders import event_ratings
 
 
 def paired_round(event: Event, round_number: int) -> int:
@@ -54,6 +55,7 @@ def night_sheet(
     ).select_related("white__player")
     paired = evening.paired_rounds(event)
     tools = changes.evening_tools(event, paired, is_closed(event))
+    ratings = event_ratings(event)
     return render(
         request,
         "clubs/night/sheet.html",
@@ -67,11 +69,11 @@ def night_sheet(
                     "number": board.number,
                     "white": entrant_name(board.white),
                     "white_id": board.white_id,
-                    "white_rating": _rating(board.white),
+                    "white_rating": _rating(board.white, ratings),
                     "white_points": points_text(before.get(board.white_id, 0.0)),
                     "black": entrant_name(board.black),
                     "black_id": board.black_id,
-                    "black_rating": _rating(board.black),
+                    "black_rating": _rating(board.black, ratings),
                     "black_points": points_text(before.get(board.black_id or 0, 0.0)),
                     "result": _result_label(board),
                     "changed": board.changed_by_director,
@@ -85,7 +87,7 @@ def night_sheet(
                         "number": board.number,  # numbered last, as on the live page
                         "name": entrant_name(board.white),
                         "entry_id": board.white_id,
-                        "rating": _rating(board.white),
+                        "rating": _rating(board.white, ratings),
                         "points": points_text(before.get(board.white_id, 0.0)),
                         "label": _result_label(board),
                         "changed": board.changed_by_director,
@@ -105,10 +107,9 @@ def night_sheet(
     )
 
 
-def _rating(entry: Entry | None) -> str:
-    if entry is None or entry.player is None or entry.player.rating is None:
-        return ""
-    return str(round(entry.player.rating))
+def _rating(entry: Entry | None, ratings: dict[int, float | None]) -> str:
+    rating = None if entry is None or entry.player_id is None else ratings.get(entry.player_id)
+    return "" if rating is None else str(round(rating))
 
 
 def _confirm_asked(request: AuthedRequest) -> dict[str, str] | None:

@@ -41,6 +41,7 @@ from ladder import tiebreaks
 from ladder.changes import club_changed
 from ladder.pages.events.event_pages import Tiebreaks, club_order, is_round_robin
 from ladder.results import Result
+from ladder.roster.ladders import event_ratings
 from ladder.rules.file_ranks import file_ranking
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
@@ -154,11 +155,12 @@ def _swiss_round(
     absent |= set(
         event.games.filter(round=number, black__isnull=True).values_list("white_id", flat=True)
     )
+    ratings = event_ratings(event)
     entrants = [
         pairing.Entrant(
             id=entry.pk,
             seed=seed,
-            rating=round(entry.player.rating) if entry.player and entry.player.rating else 0,
+            rating=round(ratings.get(entry.player_id) or 0) if entry.player_id else 0,
         )
         for seed, entry in enumerate(entries, start=1)
     ]

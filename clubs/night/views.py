@@ -39,6 +39,7 @@ from clubs.roster import players
 from clubs.roster.merging import RosterChangeError
 from clubs.roster.players import MAX_NAME_LENGTH
 from ladder.pages.page_texts import points_text
+from ladder.roster.ladders import event_ratings
 
 # The start form's fields a search or a newcomer carries over in the page's address.
 _KEPT = (
@@ -73,7 +74,10 @@ def is_closed(event: Event) -> bool:
 
 def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
-    roster = list(Player.objects.filter(club=club).active().order_by("name"))
+    # Shown with their standing on the club's first ladder (the night's kind is chosen here).
+    roster = list(
+        Player.objects.filter(club=club).active().rated_on(club.first_ladder()).order_by("name")
+    )
     roster_ids = {player.pk for player in roster}
     if request.method != "POST":
         initial, ticked = _state_from(request.GET, roster_ids)
@@ -246,6 +250,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
     missing = night_rounds.missing_results(event, paired) if paired else []
     closed = is_closed(event)
     entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
+    ratings = event_ratings(event)
     points = {v.player: v.points for v in night_rounds.standings(event, paired)}
     byes: dict[int, list[int]] = {}
     for entry_id, round_number in Game.objects.filter(
@@ -280,7 +285,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
                 {
                     "entry": entry,
                     "name": entrant_name(entry),
-                    "rating": entry.player.rating if entry.player else None,
+                    "rating": ratings.get(entry.player_id) if entry.player_id else None,
                     "points": points_text(points.get(entry.pk, 0.0)),
                     "byes": sorted(byes.get(entry.pk, [])),
                 }

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -32,6 +32,7 @@ from clubs import audit
 from clubs.events.drafts import claim, max_length
 from clubs.models import Club, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias, User
 from ladder.changes import club_changed
+from ladder.models import Ladder
 from matching import (
     KEY_VERSION,
     PreparedRoster,
@@ -83,7 +84,7 @@ class DuplicateCandidate:
 
 def duplicate_candidates(club: Club, limit: int = MAX_DUPLICATES) -> list[DuplicateCandidate]:
     """Pairs of active players that may be one person, best first; dismissed pairs left out."""
-    players = {p.pk: p for p in club.players.active().order_by("id")}
+    players = {p.pk: p for p in club.players.active().rated_on(club.first_ladder()).order_by("id")}
     dismissed = set(
         DuplicateDismissal.objects.filter(club=club).values_list("first_id", "second_id")
     )
@@ -150,6 +151,8 @@ class PlayerRecord:
 
 
 def player_record(player: Player) -> PlayerRecord:
+    if not hasattr(player, "rating"):  # the record shows the club's first ladder's standing
+        player = Player.objects.rated_on(Ladder.objects.first_of(player.club_id)).get(pk=player.pk)
     entries = list(
         player.entries.select_related("event").order_by("-event__date", "-event__order_in_day")
     )
@@ -440,14 +443,17 @@ def prepared_roster(club: Club) -> tuple[PreparedRoster, tuple[int, ...]]:
 def _roster_key(club: Club) -> str:
     """The roster's cache key: the versions the change door bumps. Every write that adds,
     renames, erases, merges or un-merges a player or alias passes `club_changed`, which
-    moves data_version (a ladder input) or pages_version (a shown name), so a stale
+    moves a ladder's data_version (a ladder input) or pages_version (a shown name), so a stale
     roster is never asked for again. A held player made or removed with a draft moves
     neither version (no club page may change), so the players' count and newest id are in
     the key too."""
     players = Player.objects.filter(club_id=OuterRef("pk")).order_by().values("club_id")
+    ladders = Ladder.objects.filter(club_id=OuterRef("pk")).order_by().values("club_id")
     versions = Club.objects.filter(pk=club.pk).annotate(
         player_count=Subquery(players.annotate(n=Count("id")).values("n")),
         newest=Subquery(players.annotate(n=Max("id")).values("n")),
+        # Every ladder's data_version: each only grows, so their sum moves with any of them.
+        data_version=Subquery(ladders.annotate(n=Sum("data_version")).values("n")),
     )
     data_version, pages_version, count, newest = versions.values_list(
         "data_version", "pages_version", "player_count", "newest"

@@ -20,6 +20,8 @@ from clubs.models import Club, Merge, Player, PlayerAlias, User
 from clubs.roster.erasure import placeholder_name
 from clubs.roster.merging import RosterChangeError
 from ladder.changes import club_changed
+from ladder.models import Ladder
+from ladder.roster.ladders import has_start, set_start, starts_of
 from matching import clean_name, first_last, name_key
 
 MAX_NAME_LENGTH = max_length(Player, "name")
@@ -43,16 +45,28 @@ def update_player_details(
     new = {"junior": junior, "full_name_consent": full_name_consent, "start_rating": start_rating}
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
-        changed = sorted(field for field, value in new.items() if getattr(locked, field) != value)
+        # The estimate is the club's first ladder's (the roster screen sets that one).
+        first = Ladder.objects.first_of(locked.club_id)
+        assert first is not None  # every club has a first ladder
+        old = {
+            "junior": locked.junior,
+            "full_name_consent": locked.full_name_consent,
+            "start_rating": starts_of(first.pk, [locked.pk])[locked.pk][0],
+        }
+        changed = sorted(field for field, value in new.items() if old[field] != value)
         if not changed:
             return []
-        Player.objects.filter(pk=player.pk).update(**{f: new[f] for f in changed})
+        columns = {f: new[f] for f in changed if f != "start_rating"}
+        if columns:
+            Player.objects.filter(pk=player.pk).update(**columns)
+        if "start_rating" in changed:
+            set_start(first.pk, locked.pk, start_rating)
         audit.record(
             locked.club_id,
             user,
             "player.edited",
             player_id=player.pk,
-            changed={f: [getattr(locked, f), new[f]] for f in changed},
+            changed={f: [old[f], new[f]] for f in changed},
         )
         inputs = bool({"junior", "start_rating"} & set(changed))
         # The junior flag and consent decide how the name is shown, at once, not
@@ -83,9 +97,12 @@ def add_player(
             name=name,
             name_key=name_key(name),
             junior=junior,
-            start_rating=start_rating,
             held=held,
         )
+        if start_rating is not None:
+            first = Ladder.objects.first_of(club)
+            assert first is not None  # every club has a first ladder
+            set_start(first.pk, player.pk, start_rating)
         details = {"held": True} if held else {}
         audit.record(club, user, "player.added", player_id=player.pk, name=name, **details)
         # A starting estimate is a ladder input (the replay writes the player's rating from
@@ -163,7 +180,7 @@ def delete_player(player: Player, user: User | None) -> None:
                 % {"name": locked.name}
             )
         # A starting state puts the player on the ladder without a game: a ladder input.
-        inputs = locked.start_rating is not None or locked.start_games > 0
+        inputs = has_start(locked.pk)
         audit.record(locked.club_id, user, "player.deleted", player_id=locked.pk, name=locked.name)
         locked.delete()
         club_changed(locked.club_id, inputs=inputs, shown=True)

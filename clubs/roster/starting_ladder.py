@@ -10,6 +10,7 @@ from django.db import transaction
 
 from clubs.models import Club, Player
 from ladder.changes import club_changed
+from ladder.models import Ladder, LadderRating
 from matching import clean_name
 
 _YES = {"yes", "y", "true", "1", "ja", "j"}
@@ -80,24 +81,26 @@ def _is_cp1252(data: bytes) -> bool:
 
 
 @transaction.atomic
-def import_starting_ladder(club: Club, rows: list[StartingLadderRow]) -> int:
-    """Create one player per row; refuses the whole file if a name is already on the roster."""
+def import_starting_ladder(
+    club: Club, rows: list[StartingLadderRow], ladder: Ladder | None = None
+) -> int:
+    """Create one player per row, starting on `ladder` (the club's first by default) at the
+    row's rating and games; refuses the whole file if a name is already on the roster."""
     from matching import name_key
+
+    ladder = ladder or club.first_ladder()
 
     existing = {n.casefold() for n in club.players.values_list("name", flat=True)}
     clashes = [row.name for row in rows if row.name.casefold() in existing]
     if clashes:
         raise StartingLadderError(f"Already on the roster: {', '.join(clashes[:10])}")
-    Player.objects.bulk_create(
-        Player(
-            club=club,
-            name=row.name,
-            name_key=name_key(row.name),
-            start_rating=row.rating,
-            start_games=row.games,
-            junior=row.junior,
-        )
+    players = Player.objects.bulk_create(
+        Player(club=club, name=row.name, name_key=name_key(row.name), junior=row.junior)
         for row in rows
+    )
+    LadderRating.objects.bulk_create(
+        LadderRating(ladder=ladder, player=player, start_rating=row.rating, start_games=row.games)
+        for player, row in zip(players, rows, strict=True)
     )
     club_changed(club.pk, inputs=True)
     return len(rows)

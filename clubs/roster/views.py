@@ -39,6 +39,7 @@ from clubs.roster.merging import (
     undo_merge,
 )
 from clubs.roster.players import update_player_details
+from ladder.roster.ladders import starts_of
 from matching import first_last, suggest_prepared
 
 if TYPE_CHECKING:  # the stubs' name for a str or a lazy translation (dev dependency only)
@@ -58,7 +59,7 @@ def _active_player_field(
     club: Club, label: StrOrPromise, *, required: bool = True
 ) -> _ActivePlayerField:
     return _ActivePlayerField(
-        queryset=club.players.active().order_by("name", "id"),
+        queryset=club.players.active().rated_on(club.first_ladder()).order_by("name", "id"),
         label=label,
         required=required,
         error_messages={"invalid_choice": gettext_lazy("Choose a player of this club's roster.")},
@@ -163,7 +164,8 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
     if search.is_valid():
         query = " ".join(search.cleaned_data["q"].split())
         last_first = search.cleaned_data["last_first"]
-    roster = club.players.active()
+    # The roster screen shows each player's standing on the club's first ladder.
+    roster = club.players.active().rated_on(club.first_ladder())
     if query:
         spelt = PlayerAlias.objects.filter(player__club=club, name__icontains=query)
         roster = roster.filter(Q(name__icontains=query) | Q(pk__in=spelt.values("player_id")))
@@ -202,7 +204,8 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
 def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     found = player_for_director(request, slug, player_id)
     club = found.club
-    others = club.players.active().exclude(pk=found.pk).order_by("name", "id")
+    first = club.first_ladder()
+    others = club.players.active().rated_on(first).exclude(pk=found.pk).order_by("name", "id")
     record = player_record(found)
     in_merge = Merge.objects.filter(Q(kept=found) | Q(merged=found)).exists()
     return render(
@@ -221,7 +224,8 @@ def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
                 initial={
                     "junior": found.junior,
                     "full_name_consent": found.full_name_consent,
-                    "start_rating": found.start_rating,
+                    # The estimate on the club's first ladder, which this form sets.
+                    "start_rating": starts_of(club.first_ladder().pk, [found.pk])[found.pk][0],
                 }
             ),
         },
@@ -387,6 +391,6 @@ def _suggestions(club: Club, entry: Entry) -> list[tuple[Player, Any]]:
     roster, owners = prepared_roster(club)
     ranked = suggest_prepared(entry.typed_name, roster, limit=6)
     ids = [owners[s.index] for s in ranked if owners[s.index] != entry.player_id][:5]
-    found = club.players.active().in_bulk(ids)
+    found = club.players.active().rated_on(club.first_ladder()).in_bulk(ids)
     reasons = {owners[s.index]: REASON_LABELS[s.reason] for s in ranked}
     return [(found[pk], reasons[pk]) for pk in ids if pk in found]

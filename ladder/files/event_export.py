@@ -17,6 +17,7 @@ from django.db.models import F
 from clubs.models import Event
 from ladder import store
 from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from ladder.models import Ladder
 from ladder.policies import get_policy
 from ladder.preview import events_before
 from ladder.results import Result
@@ -105,10 +106,13 @@ def _ranks(entries: list[tuple[int, int | None]]) -> dict[int, int]:
 def _ratings_at_start(event: Event, player_ids: set[int]) -> dict[int, int]:
     if not player_ids:
         return {}
-    club = event.club
-    policy = get_policy(club.rating_policy)
-    start = policy.start_rating(policy.parse_settings(club.rating_settings))
-    before = store.states_before(club.pk, events_before(event), start, player_ids)
+    # The ladder the event's kind feeds; for a kind no ladder rates, the club's first.
+    ladder = Ladder.objects.showing(event.club_id, event.kind) or event.club.first_ladder()
+    policy = get_policy(ladder.rating_policy)
+    start = policy.start_rating(policy.parse_settings(ladder.rating_settings))
+    before = store.states_before(
+        event.club_id, ladder.pk, events_before(event, ladder), start, player_ids
+    )
     return {pid: round(state.rating) for pid, state in before.items()}
 
 

@@ -16,6 +16,7 @@ from ladder.files.spreadsheet import csv_table
 from ladder.store import dated
 
 if TYPE_CHECKING:
+    from ladder.models import Ladder
     from ladder.roster.rosters import LadderRow
 
 LADDER_FIELDS = [
@@ -31,13 +32,18 @@ SEEDING_FIELDS = ["rank", "name", "rating"]
 TRF_NAME_WIDTH = 33  # columns 15-47 of a FIDE TRF 001 line
 
 
-def ladder_rows(club: Club, on: dt.date | None = None) -> list[dict[str, object]]:
-    """The ladder in order as plain rows (full names: for directors and support staff); with
-    `on`, as it stood at the end of that day (ladder.store.dated.ladder_on), the same players."""
+def ladder_rows(
+    club: Club, on: dt.date | None = None, ladder: Ladder | None = None
+) -> list[dict[str, object]]:
+    """The ladder (the club's first by default) in order as plain rows (full names: for
+    directors and support staff); with `on`, as it stood at the end of that day
+    (ladder.store.dated.ladder_on), the same players."""
+    ladder = ladder or club.first_ladder()
     public = club.players.public()
     if on is None:
         players = list(
-            public.on_ladder()
+            public.rated_on(ladder)
+            .on_ladder()
             .in_ladder_order()
             .values_list("name", "rating", "rated_games", "provisional")
         )
@@ -45,7 +51,7 @@ def ladder_rows(club: Club, on: dt.date | None = None) -> list[dict[str, object]
         names = dict(public.values_list("id", "name"))
         players = [
             (names[pid], s.rating, s.rated_games, s.provisional)
-            for pid, s in dated.ladder_on(club, on)
+            for pid, s in dated.ladder_on(club, on, ladder)
             if pid in names and s.rated_games > 0
         ]
     return [

@@ -1,4 +1,4 @@
-"""What a change would do to a club's ladder, worked out in memory and written nowhere.
+"""What a change would do to a club's ladders, worked out in memory and written nowhere.
 
 The directors' screens show it before a change is made: other rating settings
 (clubs/rating_settings_views.py) or a correction to a published event (clubs/events/corrections.py).
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from django.db import transaction
 
 from clubs.models import Club, Player
-from ladder import store
+from ladder import models, store
 from ladder.history import rate_events
 from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.policies import Policy, get_policy
@@ -26,33 +26,37 @@ from ladder.replay import _cyclic_gc_paused
 Ladder = dict[int, PlayerState | None]
 
 
-def replayed_ladder(club_id: int, policy: Policy, settings: PolicySettings) -> Ladder:
-    """Every player's final state after the club's published events, rated with `settings`."""
-    current = store.starting_states(club_id, policy.start_rating(settings))
-    events, _dates = store.event_inputs(club_id)
+def replayed_ladder(ladder: models.Ladder, policy: Policy, settings: PolicySettings) -> Ladder:
+    """Every player's final state after the ladder's published events, rated with `settings`."""
+    current = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
+    events, _dates = store.event_inputs(ladder.club_id, ladder.event_kinds())
     with _cyclic_gc_paused():
         # Only the final states are wanted: each step is dropped as soon as it is rated.
         deque(rate_events(policy, settings, events, current), maxlen=0)
     return dict(current)
 
 
-def current_ladder(club: Club) -> Ladder:
+def current_ladder(ladder: models.Ladder) -> Ladder:
     """The ladder as the pages will show it once up to date: the stored ratings when the
-    replay is current, else the club's own settings replayed in memory."""
-    if club.ladder_is_current:
+    replay is current, else the ladder's own settings replayed in memory."""
+    if ladder.is_current:
         return {
             pid: None if rating is None else PlayerState(rating, games)
-            for pid, rating, games in Player.objects.filter(club_id=club.pk).values_list(
-                "id", "rating", "rated_games"
-            )
+            for pid, rating, games in Player.objects.filter(club_id=ladder.club_id)
+            .rated_on(ladder)
+            .values_list("id", "rating", "rated_games")
         }
-    policy = get_policy(club.rating_policy)
-    return replayed_ladder(club.pk, policy, policy.parse_settings(club.rating_settings))
+    policy = get_policy(ladder.rating_policy)
+    return replayed_ladder(ladder, policy, policy.parse_settings(ladder.rating_settings))
 
 
-def settings_impact(club: Club, policy: Policy, settings: PolicySettings) -> LadderImpact:
-    """What rating the club's history with `policy` and `settings` would move."""
-    return compare_ladders(current_ladder(club), replayed_ladder(club.pk, policy, settings))
+def settings_impact(
+    club: Club, policy: Policy, settings: PolicySettings, ladder: models.Ladder | None = None
+) -> LadderImpact:
+    """What rating the ladder's history (the club's first ladder's by default) with `policy`
+    and `settings` would move."""
+    ladder = ladder or club.first_ladder()
+    return compare_ladders(current_ladder(ladder), replayed_ladder(ladder, policy, settings))
 
 
 class _DryRun(Exception):
@@ -66,16 +70,28 @@ def write_impact(club_id: int, write: Callable[[], object]) -> LadderImpact:
     So the preview refuses what the write refuses and rates exactly what it would store;
     nothing it did stays (its rows, audit entries, triggers' marks and queued replays go with
     the savepoint). The write's own errors reach the caller.
+
+    Only the ladders the write marked out of date (through ladder.changes, as every write
+    of a ladder input does) are replayed; their moves are listed together, largest first.
     """
-    club = Club.objects.get(pk=club_id)
-    before = current_ladder(club)
-    after: Ladder = {}
+    ladders = list(models.Ladder.objects.for_club(club_id))
+    before = {ladder.pk: current_ladder(ladder) for ladder in ladders}
+    versions = {ladder.pk: ladder.data_version for ladder in ladders}
+    after: dict[int, Ladder] = {}
     try:
         with transaction.atomic():
             write()
-            policy = get_policy(club.rating_policy)
-            after = replayed_ladder(club_id, policy, policy.parse_settings(club.rating_settings))
+            for ladder in models.Ladder.objects.for_club(club_id):
+                if ladder.pk in versions and ladder.data_version != versions[ladder.pk]:
+                    policy = get_policy(ladder.rating_policy)
+                    settings = policy.parse_settings(ladder.rating_settings)
+                    after[ladder.pk] = replayed_ladder(ladder, policy, settings)
             raise _DryRun
     except _DryRun:
         pass
-    return compare_ladders(before, after)
+    impacts = [compare_ladders(before[pk], moved) for pk, moved in after.items()]
+    if len(impacts) == 1:
+        return impacts[0]
+    moves = [move for impact in impacts for move in impact.moves]
+    moves.sort(key=lambda m: (m.before is None or m.after is None, -abs(m.change), m.player_id))
+    return LadderImpact(tuple(moves))

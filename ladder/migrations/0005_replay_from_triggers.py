@@ -290,7 +290,12 @@ def _run(
 class Migration(migrations.Migration):
     dependencies = [
         ("ladder", "0004_results_without_redundant_fk_indexes"),
-        ("clubs", "0011_audit_action_names"),
+        # Was 0011, the clubs migration it was written after. 0023 since several ladders
+        # (ladder 0006): migrating a new database then applies every clubs migration up to
+        # 0023 first, as before, where depth-first order would now put these triggers
+        # before clubs 0012, whose remade clubs_club table SQLite refuses under a trigger
+        # that names it. A database at 0005 has 0023 too, so nothing is inconsistent.
+        ("clubs", "0023_director_tools"),
     ]
 
     operations = [

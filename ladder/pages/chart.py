@@ -114,9 +114,13 @@ def _legend(points: Sequence[ChartPoint], text: ChartText) -> list[str]:
 
 
 def rating_chart(
-    points: Sequence[ChartPoint], text: ChartText, date_label: Callable[[dt.date], str]
+    points: Sequence[ChartPoint],
+    text: ChartText,
+    date_label: Callable[[dt.date], str],
+    title_id: str = "chart-title",
 ) -> str:
-    """An SVG line chart with one marked point per event; "" when there is nothing to draw."""
+    """An SVG line chart with one marked point per event; "" when there is nothing to draw.
+    `title_id` names its title, unique on a page with a chart per ladder."""
     if not points:
         return ""
     ticks = nice_ticks(min(p.value for p in points), max(p.value for p in points))
@@ -124,8 +128,8 @@ def rating_chart(
     bottom = TOP + s.plot_h
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg">',
-        f'<title id="chart-title">{escape(text.title)}</title>',
+        f'aria-labelledby="{title_id}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{title_id}">{escape(text.title)}</title>',
         '<g class="grid">',
     ]
     for tick in ticks:

@@ -11,6 +11,7 @@ from clubs.models import Club, Event
 from ladder import lifetime
 from ladder.labels.results import RESULT_LABELS
 from ladder.lifetime import Record, Timeline, YearSummary, years_of
+from ladder.models import Ladder
 from ladder.pages.page_texts import REASON_TEXT, UNKNOWN_REASON_TEXT, score_symbol
 from ladder.pages.player_stats import GameSummaries, KindSummary
 from ladder.policies import get_policy
@@ -53,7 +54,9 @@ class EventLine:
     # The pre-event ratings of the opponents in the games counted for this player, one per
     # game: the HSB formula's opponents' average and p come from them exactly.
     opponent_ratings: list[float] = field(default_factory=list)
-    position: int = 0  # in the club's rated history: where the chart's line puts it
+    position: int = 0  # in its ladder's rated history: where the chart's line puts it
+    # The ladder the event fed: each ladder's events chain on their own (ladder.web.ladder_parts).
+    ladder_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,14 +67,19 @@ class ClubRules:
     hsb_bonus: int | None = None  # the HSB bonus per event, for HSB clubs
 
 
-def club_rules(club: Club) -> ClubRules:
+def club_rules(club: Club, ladder: Ladder | None = None, *, kind: str | None = None) -> ClubRules:
+    """The rules of `ladder` (the club's first by default; with `kind`, of the ladder that
+    rates it, if there is one)."""
+    ladder = ladder or club.first_ladder()
+    if kind is not None and not ladder.rates(kind):
+        ladder = Ladder.objects.of_kind(club.pk, kind) or ladder
     try:
-        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+        settings = get_policy(ladder.rating_policy).parse_settings(ladder.rating_settings)
     except ValueError:
         # A broken setting stops the replay, which says so to the directors; the page
         # still explains the stored numbers (ladder.pages.explain finds the bonus they used).
-        return ClubRules(club.rating_policy)
-    return ClubRules(club.rating_policy, getattr(settings, "bonus", None))
+        return ClubRules(ladder.rating_policy)
+    return ClubRules(ladder.rating_policy, getattr(settings, "bonus", None))
 
 
 # The player page writes out at most this many of the last twelve months' events; the
@@ -181,9 +189,9 @@ def player_page(
     events: dict[int, EventLine] = {}
     outcomes: dict[int, dict[str, list[Any]]] = {}
     add = _GameAdder(roster)
-    for kind, *result, stored_outcomes, game_id, round_no, code, side, opponent, pre in rows:
+    for kind, *result, stored_outcomes, game_id, round_no, code, side, opponent, pre, on in rows:
         if kind == 1:
-            events[result[0]] = _event_line(result)
+            events[result[0]] = _event_line(result, on)
             outcomes[result[0]] = store_players.as_json(stored_outcomes)
         elif kind == 2:
             event_id = result[0]
@@ -194,10 +202,10 @@ def player_page(
 
 
 def _summed_here(club: Club, roster: Roster, player: RosterPlayer, shown: Shown) -> PlayerPage:
-    mine, played, outcomes = store_players.player_rows(club.pk, player.id)
+    mine, played, outcomes, ladders = store_players.player_rows(club.pk, player.id)
     summed = lifetime.summarise(mine, played, outcomes)
     life = lifetime.from_json(lifetime.to_json(summed), roster.names)
-    lines = [_event_line(row) for row in mine]
+    lines = [_event_line(row, ladders.get(row[0])) for row in mine]
     best = life.summaries.best
     if best is not None:
         name = next(e.name for e in lines if e.event_id == best.event_id)
@@ -232,13 +240,21 @@ def _page(
     )
 
 
-def _event_line(row: Any) -> EventLine:
-    """An event as the page writes it, from the columns of ladder.lifetime.ResultRow."""
+def ladder_timelines(club: Club, player_id: int) -> dict[int, Timeline]:
+    """The outline of the player's history on each ladder they played on ({ladder: its
+    timeline}): a club with several ladders shows each in its own part of the page."""
+    rows = store_players.ladder_results(club.pk, player_id)
+    return {ladder_id: lifetime.timeline_of(results) for ladder_id, results in rows.items()}
+
+
+def _event_line(row: Any, ladder_id: int | None = None) -> EventLine:
+    """An event as the page writes it, from the columns of ladder.lifetime.ResultRow and
+    the ladder it fed."""
     event_id, name, date, rated, kind, pre, k, expected, actual, change, post, counted, at = row
     day = store_players.as_date(date)
     moves = moves_ladder(rated, kind)
     numbers = (pre, k, expected, actual, change, post, counted)
-    return EventLine(event_id, name, day, moves, *numbers, position=at)
+    return EventLine(event_id, name, day, moves, *numbers, position=at, ladder_id=ladder_id)
 
 
 class _GameAdder:

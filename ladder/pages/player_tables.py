@@ -39,8 +39,9 @@ from ladder.pages.tables import DASH, RULES_PAGE, Formats, player_link
 KIND_LABELS = dict(Event.Kind.choices)
 
 
-def player_chart(page: PlayerPage) -> SafeString:
-    """The rating history: the starting rating, then the rating after each event.
+def player_chart(page: PlayerPage, title_id: str = "chart-title") -> SafeString:
+    """The rating history: the starting rating, then the rating after each event (on one
+    ladder: the page of that ladder's part, ladder.pages.player_ladders).
 
     The line runs through the whole history; the events this page writes out have their
     markers (each with its tooltip), and the other events are drawn as the line's point
@@ -94,7 +95,7 @@ def player_chart(page: PlayerPage) -> SafeString:
         },
     )
     # Safe: rating_chart escapes every text it puts into the markup.
-    return mark_safe(rating_chart(points, text, f.date))
+    return mark_safe(rating_chart(points, text, f.date, title_id))
 
 
 def history_body(page: PlayerPage) -> SafeString:

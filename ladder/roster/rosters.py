@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubs.models import Club
+from ladder.models import Ladder
 from ladder.pages.page_texts import half_up
 from ladder.policies import get_policy
 from ladder.roster.display import NameFacts, shown_names
@@ -56,13 +57,18 @@ class Roster:
         return [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
 
     def ladder_on(
-        self, club: Club, day: dt.date, active_since: dt.date | None = None
+        self,
+        club: Club,
+        day: dt.date,
+        active_since: dt.date | None = None,
+        ladder: Ladder | None = None,
     ) -> list[LadderRow]:
-        """The ladder as it stood at the end of `day` (ladder.store.dated.ladder_on), for the
-        players this roster holds (no held one) under its shown names, by ladder()'s rules."""
+        """`ladder` (the club's first if None) as it stood at the end of `day`
+        (ladder.store.dated.ladder_on), for the players this roster holds (no held one) under
+        its shown names, by ladder()'s rules."""
         players = [
             RosterPlayer(pid, self.names[pid], *summary)
-            for pid, summary in dated.ladder_on(club, day)
+            for pid, summary in dated.ladder_on(club, day, ladder)
             if pid in self.names
         ]
         return Roster(players, self.names).ladder(active_since)
@@ -86,12 +92,14 @@ class LadderRow:
     player: RosterPlayer
 
 
-def provisional_below(club: Club) -> int | None:
-    """Rated games a player needs to be established under the club's policy; None when the
-    policy has no provisional period (hsb) or its settings do not parse (the replay says so
-    to the directors; the page then leaves the count out)."""
+def provisional_below(club: Club, ladder: Ladder | None = None) -> int | None:
+    """Rated games a player needs to be established under the ladder's policy (the club's
+    first ladder by default); None when the policy has no provisional period (hsb) or its
+    settings do not parse (the replay says so to the directors; the page then leaves the
+    count out)."""
+    ladder = ladder or club.first_ladder()
     try:
-        settings = get_policy(club.rating_policy).parse_settings(club.rating_settings)
+        settings = get_policy(ladder.rating_policy).parse_settings(ladder.rating_settings)
     except (KeyError, ValueError):
         return None
     below = getattr(settings, "provisional_below", None)
@@ -111,13 +119,16 @@ _rosters: OrderedDict[tuple[Any, ...], Roster] = OrderedDict()
 _rosters_lock = threading.Lock()
 
 
-def load_roster(club: Club, viewer_is_director: bool) -> Roster:
+def load_roster(club: Club, viewer_is_director: bool, ladder: Ladder | None = None) -> Roster:
+    """The club's players with their standing on `ladder` (the club's first by default)."""
+    ladder = ladder or club.first_ladder()
     key = (
         club.pk,
         club.secret,  # a new club that got a deleted one's id (tests, restores) has a new secret
         club.name_display,
-        club.data_version,
-        club.built_version,
+        ladder.pk,
+        ladder.data_version,
+        ladder.built_version,
         club.pages_version,
         viewer_is_director,
     )
@@ -126,7 +137,7 @@ def load_roster(club: Club, viewer_is_director: bool) -> Roster:
         if roster is not None:
             _rosters.move_to_end(key)
             return roster
-    roster = _build_roster(club, viewer_is_director)
+    roster = _build_roster(club, viewer_is_director, ladder)
     with _rosters_lock:
         _rosters[key] = roster
         while len(_rosters) > _ROSTERS_KEPT:
@@ -140,12 +151,13 @@ def forget_rosters() -> None:
         _rosters.clear()
 
 
-def _build_roster(club: Club, viewer_is_director: bool) -> Roster:
+def _build_roster(club: Club, viewer_is_director: bool, ladder: Ladder) -> Roster:
     # public(): a player first met in a draft is on no club page, not even a director's
     # (the roster screen under /manage/ shows them), and numbers no look-alike "(2)".
     rows = list(
         club.players.active()
         .public()
+        .rated_on(ladder)
         .in_ladder_order()
         .values_list(
             "id",

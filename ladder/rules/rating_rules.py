@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club
+from ladder.models import Ladder
 from ladder.pages.explain import elo_sum, hsb_sum, plain, to_decimal
 from ladder.pages.tables import Formats
 from ladder.policies import get_policy
@@ -36,10 +37,12 @@ class RulesPage:
     sections: list[Section]
 
 
-def rules_page(club: Club) -> RulesPage:
-    policy = get_policy(club.rating_policy)
+def rules_page(club: Club, ladder: Ladder | None = None) -> RulesPage:
+    """How `ladder` (the club's first by default) rates."""
+    ladder = ladder or club.first_ladder()
+    policy = get_policy(ladder.rating_policy)
     try:
-        settings = policy.parse_settings(club.rating_settings)
+        settings = policy.parse_settings(ladder.rating_settings)
     except ValueError:
         # The replay refuses such settings too and tells the directors; visitors see the
         # rules the ladder was last calculated with, which are the defaults' shape at least.

@@ -1,9 +1,11 @@
 """What the ladder replay reads and writes: its only SQL, and the only place it differs by database.
 
-Plain functions on club ids. The replay (ladder/replay.py) is the algorithm; this
-package is how its inputs come out of the database and its results go in: here the
-events, games and stored results, players.py the players' stored lifetimes. It may import
-the models and the pure parts of the ladder, never a page or a view.
+Plain functions on club and ladder ids: a ladder's events are its club's published
+events whose kind it rates, its players are its club's. The replay (ladder/replay.py) is
+the algorithm; this package is how its inputs come out of the database and its results go
+in: here the events, games and stored results, players.py the players' stored lifetimes,
+dated.py the ladder on a date. It may import the models and the pure parts of the ladder,
+never a page or a view.
 PostgreSQL gets the fast paths a full replay of 100,000 games needs (COPY,
 one index probe per player, one UPDATE from arrays); SQLite, which the tests
 and small installations run, gets the plain ORM, and one grouped scan for each
@@ -20,9 +22,9 @@ from typing import Any, NamedTuple
 
 from django.db import connection, models
 
-from clubs.models import Entry, Event, Game, Player
+from clubs.models import Entry, Event, EventQuerySet, Game, Player
 from ladder.history import HistoryStep
-from ladder.models import PlayerEventResult, RatedEvent
+from ladder.models import LadderRating, PlayerEventResult, RatedEvent
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.results import Result
 
@@ -61,38 +63,47 @@ def lock_club(club_id: int) -> None:
 
 
 def starting_states(
-    club_id: int, start_rating: float, players: Collection[int] | None = None
+    club_id: int, ladder_id: int, start_rating: float, players: Collection[int] | None = None
 ) -> dict[int, PlayerState]:
-    """Each player's state before their first event: a director's estimate or the start rating."""
+    """Each player's state before their first event on the ladder: a director's estimate
+    (their LadderRating's start) or the ladder's start rating."""
     rows = Player.objects.filter(club_id=club_id)
     if players is not None:
         rows = rows.filter(pk__in=players)
     return {
         pid: PlayerState(start_rating if rating is None else rating, games, junior)
-        for pid, rating, games, junior in rows.values_list(
+        for pid, rating, games, junior in rows.rated_on(ladder_id).values_list(
             "id", "start_rating", "start_games", "junior"
         )
     }
 
 
-def published_event_ids(club_id: int, *, before: dt.date | None = None) -> list[int]:
-    """The club's published events in ladder order, only those dated before `before` if given."""
-    events = Event.objects.filter(club_id=club_id).published()
+def _ladder_events(club_id: int, kinds: Collection[str]) -> EventQuerySet:
+    """The club's published events a ladder of `kinds` rates (or shows unrated)."""
+    return Event.objects.filter(club_id=club_id, kind__in=list(kinds)).published()
+
+
+def published_event_ids(
+    club_id: int, kinds: Collection[str], *, before: dt.date | None = None
+) -> list[int]:
+    """The published events of `kinds` in ladder order (dated before `before` if given)."""
+    events = _ladder_events(club_id, kinds)
     if before is not None:
         events = events.filter(date__lt=before)
     return list(events.in_ladder_order().values_list("id", flat=True))
 
 
 def event_inputs(
-    club_id: int, *, since: dt.date | None = None
+    club_id: int, kinds: Collection[str], *, since: dt.date | None = None
 ) -> tuple[list[EventInput], dict[int, dt.date]]:
-    """The club's published events in ladder order, as the policies see them, and their dates;
-    only those dated `since` or later if given (the replay's trusted prefix is left unread)."""
-    events = Event.objects.filter(club_id=club_id).published()
+    """The published events of `kinds` in ladder order, as the policies see them, and their
+    dates; only those dated `since` or later if given (the replay's trusted prefix is left
+    unread)."""
+    events = _ladder_events(club_id, kinds)
     if since is not None:
         events = events.filter(date__gte=since)
     event_rows = list(events.in_ladder_order().values_list("id", "rated", "kind", "date"))
-    games = _game_rows(club_id, since=since)
+    games = _game_rows(club_id, since=since, kinds=kinds)
     events_in = _as_inputs(club_id, [row[:3] for row in event_rows], games)
     return events_in, {row[0]: row[3] for row in event_rows}
 
@@ -141,10 +152,14 @@ def _as_inputs(
 
 
 def _game_rows(
-    club_id: int, *, event_id: int | None = None, since: dt.date | None = None
+    club_id: int,
+    *,
+    event_id: int | None = None,
+    since: dt.date | None = None,
+    kinds: Collection[str] = (),
 ) -> Iterator[_GameRow]:
-    """The rows of _GameRow of the club's published events (dated `since` or later if given),
-    or of the one event `event_id`.
+    """The rows of _GameRow of the club's published events of `kinds` (dated `since` or
+    later if given), or of the one event `event_id`.
 
     One plain query: a full replay reads 100,000 of these, and the ORM's row
     building was a large share of it.
@@ -153,6 +168,8 @@ def _game_rows(
     if event_id is None:
         where = "e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL"
         params: list[int | str | dt.date] = [club_id, Event.Status.PUBLISHED]
+        where += f" AND e.kind IN ({', '.join(['%s'] * len(kinds))})" if kinds else " AND 1 = 0"
+        params.extend(kinds)
         if since is not None:
             where += " AND e.date >= %s"
             params.append(since)
@@ -183,23 +200,24 @@ def _game_rows(
             yield from cursor.fetchall()
 
 
-def stored_chain(club_id: int) -> list[tuple[int, str]]:
-    """(event, chain hash) of every rated event, in the order they were rated."""
+def stored_chain(ladder_id: int) -> list[tuple[int, str]]:
+    """(event, chain hash) of every event the ladder rated, in the order they were rated."""
     return list(
-        RatedEvent.objects.filter(club_id=club_id)
+        RatedEvent.objects.filter(ladder_id=ladder_id)
         .order_by("position")
         .values_list("event_id", "chain_hash")
     )
 
 
 def latest_results(
-    club_id: int, position: int, players: Collection[int] | None = None
+    club_id: int, ladder_id: int, position: int, players: Collection[int] | None = None
 ) -> Iterable[LatestResult]:
-    """Per player (of `players` if given), the last stored result before `position`."""
+    """Per player of the club (of `players` if given), their last stored result on the
+    ladder before `position`."""
     if connection.vendor == "postgresql":
         # Only the preview names players: a draft's few hundred, not the whole club.
         among, params = ("", []) if players is None else ("AND p.id = ANY(%s)", [list(players)])
-        # One index probe per player on (club, player, position): milliseconds
+        # One index probe per player on (ladder, player, position): milliseconds
         # where a DISTINCT ON over every stored result takes a large share of a
         # last-event correction.
         with connection.cursor() as cursor:
@@ -210,12 +228,12 @@ def latest_results(
                 CROSS JOIN LATERAL (
                     SELECT post_rating, rated_games_after, event_date, change
                     FROM {PlayerEventResult._meta.db_table} per
-                    WHERE per.club_id = %s AND per.player_id = p.id AND per.position < %s
+                    WHERE per.ladder_id = %s AND per.player_id = p.id AND per.position < %s
                     ORDER BY per.position DESC LIMIT 1
                 ) r
                 WHERE p.club_id = %s {among}
                 """,
-                [club_id, position, club_id, *params],
+                [ladder_id, position, club_id, *params],
             )
             return [LatestResult(*row) for row in cursor.fetchall()]
     # SQLite: with MAX(), the bare columns are those of the row that has it (documented
@@ -228,26 +246,31 @@ def latest_results(
             f"""
             SELECT player_id, post_rating, rated_games_after, event_date, change, MAX(position)
             FROM {PlayerEventResult._meta.db_table}
-            WHERE club_id = %s AND position < %s {among}
+            WHERE ladder_id = %s AND position < %s {among}
             GROUP BY player_id
             """,
-            [club_id, position, *ids],
+            [ladder_id, position, *ids],
         )
         return [LatestResult(*row[:5]) for row in cursor.fetchall()]
 
 
 def states_before(
-    club_id: int, position: int, start_rating: float, players: Collection[int] | None = None
+    club_id: int,
+    ladder_id: int,
+    position: int,
+    start_rating: float,
+    players: Collection[int] | None = None,
 ) -> dict[int, PlayerState]:
-    """Each player's state before the event at `position`, as the stored results leave it:
-    what the preview rates a draft from (ladder/preview.py)."""
-    initial = starting_states(club_id, start_rating, players)
-    states, _summaries = ladder_before(club_id, position, initial, players)
+    """Each player's state on the ladder before its event at `position`, as the stored
+    results leave it: what the preview rates a draft from (ladder/preview.py)."""
+    initial = starting_states(club_id, ladder_id, start_rating, players)
+    states, _summaries = ladder_before(club_id, ladder_id, position, initial, players)
     return states
 
 
 def ladder_before(
     club_id: int,
+    ladder_id: int,
     position: int,
     initial: Mapping[int, PlayerState],
     players: Collection[int] | None = None,
@@ -264,7 +287,7 @@ def ladder_before(
     }
     if position == 0:
         return states, summaries
-    for row in latest_results(club_id, position, players):
+    for row in latest_results(club_id, ladder_id, position, players):
         state = states.get(row.player_id)
         if state is None:
             continue
@@ -275,33 +298,36 @@ def ladder_before(
     return states, summaries
 
 
-def stored_summaries(club_id: int) -> dict[int, PlayerSummary]:
+def stored_summaries(club_id: int, ladder_id: int) -> dict[int, PlayerSummary]:
+    """Each player's summary on the ladder (a player without a row: no rating, no games)."""
     return {
         pk: PlayerSummary(*values)
-        for pk, *values in Player.objects.filter(club_id=club_id).values_list(
-            "id", *_SUMMARY_FIELDS
-        )
+        for pk, *values in Player.objects.filter(club_id=club_id)
+        .rated_on(ladder_id)
+        .values_list("id", *_SUMMARY_FIELDS)
     }
 
 
-def stored_results(club_id: int) -> dict[tuple[int, int], PlayerEventResult]:
-    """Every stored result of the club, by (event, player)."""
-    return {(r.event_id, r.player_id): r for r in PlayerEventResult.objects.filter(club_id=club_id)}
+def stored_results(ladder_id: int) -> dict[tuple[int, int], PlayerEventResult]:
+    """Every stored result of the ladder, by (event, player)."""
+    rows = PlayerEventResult.objects.filter(ladder_id=ladder_id)
+    return {(r.event_id, r.player_id): r for r in rows}
 
 
-def stored_game_outcomes(club_id: int) -> dict[int, dict[str, list[object]]]:
-    """Per rated event, what stored_outcomes() wrote for it."""
-    return dict(RatedEvent.objects.filter(club_id=club_id).values_list("event_id", "game_outcomes"))
+def stored_game_outcomes(ladder_id: int) -> dict[int, dict[str, list[object]]]:
+    """Per event the ladder rated, what stored_outcomes() wrote for it."""
+    rows = RatedEvent.objects.filter(ladder_id=ladder_id)
+    return dict(rows.values_list("event_id", "game_outcomes"))
 
 
 # Writing
 
 
-def delete_from(club_id: int, position: int) -> None:
-    """Forget what the replay stored for the events from `position` on."""
-    replaced = RatedEvent.objects.filter(club_id=club_id, position__gte=position)
+def delete_from(ladder_id: int, position: int) -> None:
+    """Forget what the replay stored on the ladder for its events from `position` on."""
+    replaced = RatedEvent.objects.filter(ladder_id=ladder_id, position__gte=position)
     # Through the events: the (event, player) index finds these rows, so the
-    # table needs no (club, position) index to maintain on every write.
+    # table needs no (ladder, position) index to maintain on every write.
     PlayerEventResult.objects.filter(event_id__in=replaced.values("event_id")).delete()
     replaced.delete()
 
@@ -321,7 +347,7 @@ def stored_outcomes(step: HistoryStep) -> dict[str, list[object]]:
 
 
 _RESULT_COLUMNS = (
-    "club_id", "event_id", "player_id", "position", "event_date", "pre_rating", "k",
+    "club_id", "ladder_id", "event_id", "player_id", "position", "event_date", "pre_rating", "k",
     "provisional", "games_counted", "expected", "actual", "change", "post_rating",
     "rated_games_after",
 )  # fmt: skip
@@ -329,6 +355,7 @@ _RESULT_COLUMNS = (
 
 def write_steps(
     club_id: int,
+    ladder_id: int,
     start: int,
     steps: Iterable[HistoryStep],
     chain: Sequence[str],
@@ -343,7 +370,7 @@ def write_steps(
     """
     if connection.vendor != "postgresql":
         written = list(steps)
-        _bulk_create_steps(club_id, start, written, chain, event_dates)
+        _bulk_create_steps(club_id, ladder_id, start, written, chain, event_dates)
         return written
     written = []
     with connection.cursor() as cursor:
@@ -363,23 +390,24 @@ def write_steps(
                 event_id, event_date = step.event_id, event_dates[step.event_id]
                 for player_id, o in step.rating.players.items():
                     write_row(
-                        (club_id, event_id, player_id, position, event_date, o.pre_rating, o.k,
-                         o.provisional, o.games_counted, o.expected, o.actual, o.change,
-                         o.post_rating, o.rated_games_after)
+                        (club_id, ladder_id, event_id, player_id, position, event_date,
+                         o.pre_rating, o.k, o.provisional, o.games_counted, o.expected, o.actual,
+                         o.change, o.post_rating, o.rated_games_after)
                     )  # fmt: skip
         table = RatedEvent._meta.db_table
-        columns = "(event_id, club_id, position, chain_hash, game_outcomes)"
+        columns = "(event_id, club_id, ladder_id, position, chain_hash, game_outcomes)"
         with raw.copy(f"COPY {table} {columns} FROM STDIN") as copy:
             for position, (step, chain_hash) in enumerate(
                 zip(written, chain, strict=True), start=start
             ):
                 outcomes = json.dumps(stored_outcomes(step))
-                copy.write_row((step.event_id, club_id, position, chain_hash, outcomes))
+                copy.write_row((step.event_id, club_id, ladder_id, position, chain_hash, outcomes))
     return written
 
 
 def _bulk_create_steps(
     club_id: int,
+    ladder_id: int,
     start: int,
     steps: Sequence[HistoryStep],
     chain: Sequence[str],
@@ -390,6 +418,7 @@ def _bulk_create_steps(
             RatedEvent(
                 event_id=step.event_id,
                 club_id=club_id,
+                ladder_id=ladder_id,
                 position=position,
                 chain_hash=chain_hash,
                 game_outcomes=stored_outcomes(step),
@@ -404,6 +433,7 @@ def _bulk_create_steps(
         [
             PlayerEventResult(
                 club_id=club_id,
+                ladder_id=ladder_id,
                 event_id=step.event_id,
                 player_id=player_id,
                 position=position,
@@ -426,9 +456,10 @@ def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, A
     return field
 
 
-def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> None:
-    """Store the summaries of the club's players that differ from what is stored."""
-    stored = stored_summaries(club_id)
+def write_summaries(club_id: int, ladder_id: int, summaries: Mapping[int, PlayerSummary]) -> None:
+    """Store the summaries of the club's players on the ladder that differ from what is
+    stored, adding the LadderRating row of a player who has none yet."""
+    stored = stored_summaries(club_id, ladder_id)
     # A player committed while this replay ran is not in `summaries`; the change that added
     # them queued the next replay, which writes their summary.
     changed = [
@@ -439,25 +470,30 @@ def write_summaries(club_id: int, summaries: Mapping[int, PlayerSummary]) -> Non
     if not changed:
         return
     if connection.vendor == "postgresql":
-        # One UPDATE from arrays: bulk_update's CASE WHEN per field and player
+        # One upsert from arrays: bulk_update's CASE WHEN per field and player
         # costs a replay that moves all 400 ratings ~20 % more (BENCHMARKS.md).
-        fields = [_concrete_field(Player, name) for name in _SUMMARY_FIELDS]
-        assignments = ", ".join(f"{f.column} = v.{f.column}" for f in fields)
-        key = _concrete_field(Player, "id")
+        fields = [_concrete_field(LadderRating, name) for name in _SUMMARY_FIELDS]
+        key = _concrete_field(LadderRating, "player")
         arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [key, *fields])
-        names = ", ".join(["id", *(f.column for f in fields)])
+        columns = [f.column for f in fields]
+        names = ", ".join(["player_id", *columns])
+        assignments = ", ".join(f"{column} = EXCLUDED.{column}" for column in columns)
         with connection.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {Player._meta.db_table} p SET {assignments} "
-                f"FROM unnest({arrays}) AS v({names}) WHERE p.id = v.id",
-                [list(column) for column in zip(*changed, strict=True)],
+                f"INSERT INTO {LadderRating._meta.db_table} "
+                f"(ladder_id, start_games, {names}) "
+                f"SELECT %s, 0, {names} FROM unnest({arrays}) AS v({names}) "
+                f"ON CONFLICT (ladder_id, player_id) DO UPDATE SET {assignments}",
+                [ladder_id, *(list(column) for column in zip(*changed, strict=True))],
             )
         return
-    Player.objects.bulk_update(
-        [
-            Player(pk=pk, **dict(zip(_SUMMARY_FIELDS, values, strict=True)))
-            for pk, *values in changed
-        ],
-        list(_SUMMARY_FIELDS),
-        batch_size=1000,
+    existing = dict(LadderRating.objects.filter(ladder_id=ladder_id).values_list("player", "id"))
+    rows = [
+        LadderRating(pk=existing.get(pk), ladder_id=ladder_id, player_id=pk,
+                     **dict(zip(_SUMMARY_FIELDS, values, strict=True)))
+        for pk, *values in changed
+    ]  # fmt: skip
+    LadderRating.objects.bulk_update(
+        [row for row in rows if row.pk is not None], list(_SUMMARY_FIELDS), batch_size=1000
     )
+    LadderRating.objects.bulk_create([row for row in rows if row.pk is None], batch_size=1000)

@@ -12,24 +12,28 @@ import datetime as dt
 from django.db import models
 
 from clubs.models import Club, Player
-from ladder.models import PlayerEventResult, RatedEvent
+from ladder.models import Ladder, PlayerEventResult, RatedEvent
 from ladder.policies import get_policy
 from ladder.policies.base import PlayerState
-from ladder.store import PlayerSummary, ladder_before
+from ladder.store import PlayerSummary, ladder_before, starting_states
 
 
-def ladder_on(club: Club, day: dt.date) -> list[tuple[int, PlayerSummary]]:
-    """Every player not merged away as the ladder stood at the end of `day`, in ladder order,
+def ladder_on(
+    club: Club, day: dt.date, ladder: Ladder | None = None
+) -> list[tuple[int, PlayerSummary]]:
+    """Every player not merged away as `ladder` (the club's first if None) stood at the end
+    of `day`, in ladder order,
     from the stored results (never replayed): each one's last result dated `day` or before,
     else their starting state, flagged provisional as replay._rebuild flags it. Only stored
     (published, not deleted) events count; pages leave out who has no rated game."""
-    policy = get_policy(club.rating_policy)
-    settings = policy.parse_settings(club.rating_settings)
+    ladder = ladder or club.first_ladder()
+    policy = get_policy(ladder.rating_policy)
+    settings = policy.parse_settings(ladder.rating_settings)
     # Positions follow dates: the events up to `day` end at the last position stored with that
     # date or earlier. One result probed per event, newest first: a few ms, not a 40,000-row scan.
     stored_date = PlayerEventResult.objects.filter(event_id=models.OuterRef("event_id"))
     last = (
-        RatedEvent.objects.filter(club_id=club.pk)
+        RatedEvent.objects.filter(ladder_id=ladder.pk)
         .alias(day=models.Subquery(stored_date.order_by().values("event_date")[:1]))
         .filter(day__lte=day)
         .order_by("-position")
@@ -39,14 +43,9 @@ def ladder_on(club: Club, day: dt.date) -> list[tuple[int, PlayerSummary]]:
     # By name in the database's collation, an order summaries keeps: the stable sort below
     # then breaks ties exactly as PlayerQuerySet.in_ladder_order does.
     players = Player.objects.filter(club_id=club.pk).active().order_by("name", "id")
-    start = policy.start_rating(settings)
-    initial = {
-        pid: PlayerState(start if rating is None else rating, games, junior)
-        for pid, rating, games, junior in players.values_list(
-            "id", "start_rating", "start_games", "junior"
-        )
-    }
-    _states, summaries = ladder_before(club.pk, 0 if last is None else last + 1, initial)
+    states = starting_states(club.pk, ladder.pk, policy.start_rating(settings))
+    initial = {pid: states[pid] for pid in players.values_list("id", flat=True) if pid in states}
+    _states, summaries = ladder_before(club.pk, ladder.pk, 0 if last is None else last + 1, initial)
     rows = [
         (pid, s._replace(provisional=policy.is_provisional(PlayerState(*s[:2]), settings)))
         for pid, s in summaries.items()

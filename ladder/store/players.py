@@ -72,8 +72,9 @@ def lifetime_rows(
     club_id: int, players: Collection[int] | None = None
 ) -> tuple[dict[int, list[ResultRow]], dict[int, list[GameRow]]]:
     """Per player (of `players`, else every player of the club): their stored results in
-    published events, oldest first, and every game of theirs in published events, in the
-    order of the rounds (then of the games), as ladder.lifetime.summarise takes them."""
+    published events on every ladder, oldest first (by date, then each ladder's order), and
+    every game of theirs in published events, in the order of the rounds (then of the
+    games), as ladder.lifetime.summarise takes them."""
     results: dict[int, list[ResultRow]] = {}
     games: dict[int, list[GameRow]] = {}
     chunks: list[list[int] | None] = [None]
@@ -92,7 +93,7 @@ def lifetime_rows(
             FROM {PlayerEventResult._meta.db_table} r
             JOIN {Event._meta.db_table} e ON e.id = r.event_id
             WHERE {live} AND r.club_id = %s{among.format(column="r.player_id")}
-            ORDER BY r.player_id, r.position
+            ORDER BY r.player_id, r.event_date, r.position
         """
         for pk, event_id, name, date, *rest in _rows(
             sql, [club_id, Event.Status.PUBLISHED, club_id, *params]
@@ -113,39 +114,63 @@ def lifetime_rows(
 
 def player_rows(
     club_id: int, player_id: int
-) -> tuple[list[ResultRow], list[GameRow], dict[int, dict[str, Any]]]:
-    """lifetime_rows of one player and the outcomes of their rated events, in one query."""
+) -> tuple[list[ResultRow], list[GameRow], dict[int, dict[str, Any]], dict[int, int]]:
+    """lifetime_rows of one player, the outcomes of their rated events and the ladder each
+    event fed ({event: ladder}), in one query."""
     live = "e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL"
     where = f"{live} AND m.player_id = %s"
     sql = f"""
         WITH mine AS ({_side("white", "black", where)} UNION ALL {_side("black", "white", where)})
         SELECT 1, r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating, r.k,
                r.expected, r.actual, r.change, r.post_rating, r.games_counted, r.position,
-               re.game_outcomes, {", ".join(["NULL"] * 8)}
+               re.game_outcomes, {", ".join(["NULL"] * 8)}, r.ladder_id
         FROM {PlayerEventResult._meta.db_table} r
         JOIN {Event._meta.db_table} e ON e.id = r.event_id
         LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = r.event_id
         WHERE {live} AND r.club_id = %s AND r.player_id = %s
         UNION ALL
         SELECT 2, {", ".join(["NULL"] * 14)}, mine.id, mine.event_id, mine.round, mine.result,
-               mine.side, mine.opponent, mine.opponent_pre, mine.kind
+               mine.side, mine.opponent, mine.opponent_pre, mine.kind, NULL
         FROM mine
-        ORDER BY 1, 14, 18, 16
+        ORDER BY 1, 4, 14, 18, 16
     """
     published = Event.Status.PUBLISHED
     side = [club_id, published, player_id]
     results: list[ResultRow] = []
     games: list[GameRow] = []
     outcomes: dict[int, dict[str, Any]] = {}
+    ladders: dict[int, int] = {}
     for kind, event_id, name, date, *rest in _rows(
         sql, [*side, *side, club_id, published, club_id, player_id]
     ):
         if kind == 1:
             results.append((event_id, name, as_date(date), *rest[:10]))
             outcomes[event_id] = as_json(rest[10])
+            ladders[event_id] = rest[19]
         else:
-            games.append(tuple(rest[11:]))
-    return results, games, outcomes
+            games.append(tuple(rest[11:19]))
+    return results, games, outcomes, ladders
+
+
+def ladder_results(club_id: int, player_id: int) -> dict[int, list[ResultRow]]:
+    """The player's stored results in published events, per ladder ({ladder: rows}), each
+    ladder's oldest first: each ladder's part of the player page (its chart, its years,
+    its counts) is drawn from that ladder's alone."""
+    sql = f"""
+        SELECT r.ladder_id, r.event_id, e.name, r.event_date, e.rated, e.kind, r.pre_rating,
+               r.k, r.expected, r.actual, r.change, r.post_rating, r.games_counted, r.position
+        FROM {PlayerEventResult._meta.db_table} r
+        JOIN {Event._meta.db_table} e ON e.id = r.event_id
+        WHERE e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL
+          AND r.club_id = %s AND r.player_id = %s
+        ORDER BY r.ladder_id, r.position
+    """
+    by_ladder: dict[int, list[ResultRow]] = {}
+    for ladder_id, event_id, name, date, *rest in _rows(
+        sql, [club_id, Event.Status.PUBLISHED, club_id, player_id]
+    ):
+        by_ladder.setdefault(ladder_id, []).append((event_id, name, as_date(date), *rest))
+    return by_ladder
 
 
 def event_counts(club_id: int, players: Collection[int] | None = None) -> dict[int, int]:
@@ -169,12 +194,14 @@ def shown_rows(
     also: int | None = None,
 ) -> list[tuple[Any, ...]]:
     """The player's results written out on a page, the newest `limit` of those dated from
-    `since` to `until`, with their games, in rows of 21 columns that start with a kind:
+    `since` to `until`, with their games, in rows of 22 columns that start with a kind:
     0, the result of event `also` (the best win's, for its name): the columns of a
-    ladder.lifetime.ResultRow, then 7 empty;
-    1, each result written out, oldest first: a ResultRow, the event's game outcomes, 6 empty;
+    ladder.lifetime.ResultRow, then 7 empty, then the result's ladder;
+    1, each result written out, oldest first: a ResultRow, the event's game outcomes, 6 empty,
+    then the result's ladder (each ladder's part of the page keeps its own);
     2, each of their games (in the order of the rounds, then of the games): its event,
-    13 empty, then game, round, result, side, opponent, the opponent's pre-event rating.
+    13 empty, then game, round, result, side, opponent, the opponent's pre-event rating,
+    1 empty.
     """
     params: list[Any] = [club_id, player_id, Event.Status.PUBLISHED]
     # The dates and the limit written in, not parameters: a prepared statement's generic
@@ -192,40 +219,42 @@ def shown_rows(
     # joins by nested loop, and ran every game's query once per event (seconds a year page).
     sql = f"""
         WITH shown AS (
-            SELECT {columns}
+            SELECT {columns}, r.ladder_id
             FROM {result} r JOIN {event} e ON e.id = r.event_id
             WHERE {live}{dates}
-            ORDER BY r.position DESC {newest}
+            ORDER BY r.event_date DESC, r.position DESC {newest}
         ), mine AS ({_side("white", "black", where)} UNION ALL {_side("black", "white", where)})
-        SELECT 1, s.*, re.game_outcomes, NULL, NULL, NULL, NULL, NULL, NULL
+        SELECT 1, s.event_id, s.name, s.event_date, s.rated, s.kind, s.pre_rating, s.k,
+               s.expected, s.actual, s.change, s.post_rating, s.games_counted, s.position,
+               re.game_outcomes, NULL, NULL, NULL, NULL, NULL, NULL, s.ladder_id
         FROM shown s LEFT JOIN {RatedEvent._meta.db_table} re ON re.event_id = s.event_id
         UNION ALL
         SELECT 2, mine.event_id, {empty}, NULL, mine.id, mine.round, mine.result, mine.side,
-               mine.opponent, mine.opponent_pre
+               mine.opponent, mine.opponent_pre, NULL
         FROM mine
         UNION ALL
-        SELECT 0, {columns}, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        SELECT 0, {columns}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, r.ladder_id
         FROM {result} r JOIN {event} e ON e.id = r.event_id
         WHERE {live} AND r.event_id = %s
-        ORDER BY 1, 14, 17, 16
+        ORDER BY 1, 4, 14, 17, 16
     """
     return _rows(
         sql, [*params, player_id, player_id, club_id, player_id, Event.Status.PUBLISHED, also]
     )
 
 
-def players_from(club_id: int, position: int) -> set[int]:
-    """The players with a stored result at `position` or later: read before a replay
-    deletes those, they are the players whose lifetime it may change besides the entrants
-    of the events it rates (entrants_from)."""
-    rows = PlayerEventResult.objects.filter(club_id=club_id, position__gte=position)
+def players_from(ladder_id: int, position: int) -> set[int]:
+    """The players with a stored result on the ladder at `position` or later: read before
+    a replay deletes those, they are the players whose lifetime it may change besides the
+    entrants of the events it rates (entrants_from)."""
+    rows = PlayerEventResult.objects.filter(ladder_id=ladder_id, position__gte=position)
     return set(rows.values_list("player_id", flat=True).distinct())
 
 
-def entrants_from(club_id: int, position: int) -> set[int]:
-    """The players with an entry in an event rated at `position` or later."""
+def entrants_from(ladder_id: int, position: int) -> set[int]:
+    """The players with an entry in an event rated on the ladder at `position` or later."""
     entries = Entry.objects.filter(
-        event__rating__club_id=club_id, event__rating__position__gte=position
+        event__rating__ladder_id=ladder_id, event__rating__position__gte=position
     )
     return set(entries.exclude(player=None).values_list("player_id", flat=True).distinct())
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django import template
 
+from ladder.models import Ladder
 from ladder.pages import player_tables, tables
 from ladder.pages.events import event_tables
+from ladder.web.ladder_parts import shown_name
 
 register = template.Library()
 
@@ -14,6 +16,12 @@ register = template.Library()
 def signed(value: float | None, digits: int = 1) -> str:
     """+12.5, −3.0, 0.0 (with the language's decimal mark); a dash when there is no number."""
     return tables.Formats().signed(value, digits)
+
+
+@register.filter
+def ladder_name(ladder: Ladder) -> str:
+    """A ladder's name as the pages show it (ladder.web.ladder_parts.shown_name)."""
+    return shown_name(ladder)
 
 
 for _function in (

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import cached_property, wraps
 from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse
@@ -27,6 +27,7 @@ from clubs.access import (
     club_for_visitor,
 )
 from clubs.models import Club
+from ladder.models import Ladder
 from ladder.web import dated, page_cache
 from ladder.web.language import use_club_language
 
@@ -48,6 +49,12 @@ class Visit:
     def noindex(self) -> bool:
         return self.club.visibility != Club.Visibility.PUBLIC
 
+    @cached_property
+    def ladders(self) -> list[Ladder]:
+        """The club's ladders, the first first: read with the club's row for a club of one
+        (ClubQuerySet.with_ladder_versions), else one query, once a request."""
+        return club_ladders(self.club)
+
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
             "club": self.club,
@@ -57,6 +64,14 @@ class Visit:
             "noindex": self.noindex,
             **extra,
         }
+
+
+def club_ladders(club: Club) -> list[Ladder]:
+    """The club's ladders, the first first (Visit.ladders)."""
+    if getattr(club, "ladders_count", None) == 1:
+        first: Ladder = club.first_ladder()
+        return [first]
+    return list(Ladder.objects.for_club(club.pk))
 
 
 def _visit(request: HttpRequest, slug: str, secret: str | None) -> Visit:
@@ -83,12 +98,13 @@ DataFormat = Literal["json", "csv", "trf"]
 
 
 def club_view(
-    *, free: bool = False, download: DataFormat | None = None
+    *, free: bool = False, download: DataFormat | None = None, one_ladder: bool = False
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
     whether the ladder is current (an HTML page has the notice region of ladder/web/status.html
-    instead), and answers in its own format while the subscription is off."""
+    instead), and answers in its own format while the subscription is off. The notice of a
+    `one_ladder` page (the one its `ladder` argument names, or the first) is that ladder's."""
 
     def decorate(view: ClubView) -> ClubView:
         @wraps(view)
@@ -100,7 +116,12 @@ def club_view(
             if visit.page_open or free:
                 try:
                     page = kept_or_built(
-                        view, request, visit, download=download is not None, **kwargs
+                        view,
+                        request,
+                        visit,
+                        download=download is not None,
+                        one_ladder=one_ladder,
+                        **kwargs,
                     )
                 except dated.BadDay:  # never kept: page_cache keeps only real dates
                     page = dated.bad_day(request, visit.context(), download is not None)
@@ -145,7 +166,13 @@ _PAYMENT_REQUIRED = 402
 
 
 def kept_or_built(
-    view: ClubView, request: HttpRequest, visit: Visit, *, download: bool, **kwargs: Any
+    view: ClubView,
+    request: HttpRequest,
+    visit: Visit,
+    *,
+    download: bool,
+    one_ladder: bool = False,
+    **kwargs: Any,
 ) -> HttpResponse:
     """The view's page, from the page cache when the visitor may share it with others, or a
     304 when the visitor (or a CDN) already holds that page: the same body, whatever
@@ -179,9 +206,7 @@ def kept_or_built(
         response[page_cache.STATUS_HEADER] = "miss"
     else:
         shareable = True
-        status = None
-        if not download and not visit.club.ladder_is_current:
-            status = render_to_string("ladder/web/status.html", {"club": visit.club})
+        status = None if download else _status(visit, kwargs.get("ladder"), one_ladder)
         tag = kept[2] if status is None else page_cache.status_tag(kept[2], status)
         if page_cache.not_modified(request, tag):
             # The visitor holds this very page: answered before it is unpacked or filled in.
@@ -201,6 +226,22 @@ def kept_or_built(
         page_cache.share(response, tag, public=public)
     patch_vary_headers(response, ("Accept-Encoding",))
     return response
+
+
+def _status(visit: Visit, ladder: str | None, one_ladder: bool) -> str | None:
+    """The "being recalculated" notice a kept page needs now, or None: for a `one_ladder`
+    page, whether its ladder (named by slug, or the first) is behind; for another page,
+    whether any ladder of the club is."""
+    context: dict[str, Any] = {"club": visit.club}
+    if one_ladder:
+        ladders = visit.ladders
+        shown = next((la for la in ladders if la.slug == ladder), None) if ladder else ladders[0]
+        if shown is None or shown.is_current:
+            return None
+        context["status_ladder"] = shown
+    elif visit.club.ladder_is_current:
+        return None
+    return render_to_string("ladder/web/status.html", context)
 
 
 def file_response(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:

@@ -78,5 +78,8 @@ def bad_day(request: HttpRequest, page_context: dict[str, Any], download: bool) 
     message = _("That is not a date: give it as YYYY-MM-DD, for example 2026-03-01.")
     if download:
         return HttpResponse(f"{message}\n", content_type="text/plain; charset=utf-8", status=400)
-    page_context.update(on_error=message, on=AskedDay(None, None), section="ladder")
+    # The page's own path (the front page's, or one ladder's): its links lead back to it.
+    page_context.update(
+        on_error=message, on=AskedDay(None, None), section="ladder", here=request.path
+    )
     return render(request, "ladder/pages/ladder.html", page_context, status=400)

@@ -23,6 +23,7 @@ from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
 from ladder.pages.events import event_pages, event_rounds
 from ladder.roster import rosters
+from ladder.web import ladder_parts
 from ladder.web.club_view import Visit, club_view, file_response, kept_or_built, protect
 from ladder.web.language import use_club_language
 
@@ -39,7 +40,9 @@ def _standings(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, d
     roster = rosters.load_roster(visit.club, visit.is_director)
     after = event_pages.read_after(request.GET.get("after"))
     page = event_pages.event_page(event, roster, _("unconfirmed player"), after)
-    return EVENT_TEMPLATE, {"page": event_pages.paged(page, _page_number(request))}
+    # The ladder it fed, linked on the club's pages (a shared link's base is empty).
+    fed = ladder_parts.fed_context(event, visit.ladders, visit.base)
+    return EVENT_TEMPLATE, {"page": event_pages.paged(page, _page_number(request)), **fed}
 
 
 def _rounds(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, dict[str, object]]:

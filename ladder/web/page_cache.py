@@ -1,11 +1,12 @@
 """Club pages kept whole, per process, for visitors who are not signed in.
 
 Such a visitor's page is a function of the club's row (its settings and secret, and the
-versions changes bump: built_version for each replay, pages_version for names, consent and
-the like), the page's language, its path and query, whether the page is open, and today's
-date (the "active in the last 12 months" filter). The key is made of exactly these, so
-nothing ever has to find and delete a stale page: a change moves a version, the old pages
-are never asked for again and age out of the cache.
+versions changes bump: pages_version for names, consent and the like), the built_version
+of each of its ladders (each replay moves its ladder's), the page's language, its path and
+query, whether the page is open, and today's date (the "active in the last 12 months"
+filter). The key is made of exactly these, so nothing ever has to find and delete a stale
+page: a change moves a version, the old pages are never asked for again and age out of
+the cache.
 
 A change to a ladder input (data_version) does not retire the HTML pages: until the replay
 moves built_version they keep showing the last good numbers, as the spec allows, and gain
@@ -50,6 +51,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 
 from clubs.models import Club, Event
+from ladder.models import Ladder
 from ladder.pages.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS, parse_day
 
 CACHE_ALIAS = "pages"
@@ -127,6 +129,24 @@ def normal_path(request: HttpRequest) -> str:
 def page_key(
     club: Club, *, path: str, language: str, page_open: bool, today: dt.date, download: bool
 ) -> str:
+    # Every ladder's versions: a page may show any of them (the front page the first, a
+    # player's page each one they played on, an event page the one it fed). Read with the
+    # club's row when the visit did (ClubQuerySet.with_ladder_versions).
+    if getattr(club, "ladders_built", None) is not None:
+        ladders: tuple[object, ...] = (
+            club.ladders_count,  # type: ignore[attr-defined]
+            club.ladders_newest,  # type: ignore[attr-defined]
+            club.ladders_data if download else None,  # type: ignore[attr-defined]
+            club.ladders_built,  # type: ignore[attr-defined]
+        )
+    else:
+        versions = Ladder.objects.for_club(club.pk).values_list("built_version", "data_version")
+        ladders = (
+            len(versions),
+            max(Ladder.objects.for_club(club.pk).values_list("pk", flat=True), default=None),
+            sum(data for _built, data in versions) if download else None,
+            sum(built for built, _data in versions),
+        )
     parts = (
         club.pk,
         club.secret,
@@ -136,8 +156,7 @@ def page_key(
         club.name_display,
         club.language,
         club.season_start_month,  # which dates each season page covers
-        club.data_version if download else None,
-        club.built_version,
+        ladders,
         club.pages_version,
         language,
         page_open,

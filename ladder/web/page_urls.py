@@ -4,14 +4,20 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 
 from django.urls import URLPattern, path
 
-from ladder.web import event_views, live_views, season_views, views
+from ladder.web import event_views, ladder_views, live_views, season_views, views
 
 CLUB_PAGES = [
-    ("", views.club_page, "club_page"),
-    ("ladder.csv", views.ladder_csv, "club_ladder_csv"),
-    ("ladder.json", views.ladder_json, "club_ladder_json"),
-    ("seeding.trf", views.seeding_list_trf, "club_seeding_trf"),
-    ("seeding.csv", views.seeding_list_csv, "club_seeding_csv"),
+    ("", ladder_views.club_page, "club_page"),
+    ("ladder.csv", ladder_views.ladder_csv, "club_ladder_csv"),
+    ("ladder.json", ladder_views.ladder_json, "club_ladder_json"),
+    ("seeding.trf", ladder_views.seeding_list_trf, "club_seeding_trf"),
+    ("seeding.csv", ladder_views.seeding_list_csv, "club_seeding_csv"),
+    # Each of the club's ladders (the first is the front page above), with its downloads.
+    ("ladders/<slug:ladder>/", ladder_views.ladder_page, "club_ladder"),
+    ("ladders/<slug:ladder>/ladder.csv", ladder_views.ladder_csv, "club_ladder_csv_of"),
+    ("ladders/<slug:ladder>/ladder.json", ladder_views.ladder_json, "club_ladder_json_of"),
+    ("ladders/<slug:ladder>/seeding.trf", ladder_views.seeding_list_trf, "club_seeding_trf_of"),
+    ("ladders/<slug:ladder>/seeding.csv", ladder_views.seeding_list_csv, "club_seeding_csv_of"),
     ("players/", views.roster_page, "club_roster"),
     ("players/<int:player_id>/", views.player_page, "club_player"),
     ("events/", views.events_page, "club_events"),

@@ -7,8 +7,6 @@ own link.
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.db import transaction
@@ -27,103 +25,15 @@ from clubs.access import (
 )
 from clubs.models import Club, Event, Player
 from ladder.changes import request_full_rebuild
-from ladder.files.export import (
-    LADDER_FIELDS,
-    SEEDING_FIELDS,
-    csv_text,
-    public_ladder,
-    seeding_rows,
-    seeding_trf,
-)
+from ladder.models import Ladder
 from ladder.pages.events import event_pages
-from ladder.pages.list_pages import ladder_list, roster_list
-from ladder.pages.player_page import RECENT_LIMIT, Shown
+from ladder.pages.list_pages import roster_list
+from ladder.pages.player_page import RECENT_LIMIT, Shown, club_rules, ladder_timelines
 from ladder.pages.player_page import player_page as player_page_data
-from ladder.pages.player_tables import player_chart
 from ladder.roster import rosters
 from ladder.rules import rating_rules
-from ladder.web import dated
-from ladder.web.club_view import Visit, club_view, file_response
-
-
-def _ladder(
-    request: HttpRequest, visit: Visit, on: dated.AskedDay | None = None
-) -> tuple[list[rosters.LadderRow], bool]:
-    """Today's ladder, or the ladder at the end of `on`'s day (active: in the year before it)."""
-    active_only = request.GET.get("active") == "1"
-    day = timezone.localdate() if on is None or on.day is None else on.day
-    since = rosters.active_since(day) if active_only else None
-    roster = rosters.load_roster(visit.club, visit.is_director)
-    if on is None or on.day is None:
-        return roster.ladder(since), active_only
-    return roster.ladder_on(visit.club, on.day, since), active_only
-
-
-@club_view()
-def club_page(request: HttpRequest, visit: Visit) -> HttpResponse:
-    on = dated.asked_day(visit.club, request.GET)
-    rows, active_only = _ladder(request, visit, on)
-    links = dated.context(on, active_only)
-    listed = ladder_list(rows, request.GET, links["keep"])
-    return render(
-        request,
-        "ladder/pages/ladder.html",
-        visit.context(
-            rows=rows,
-            listed=listed,
-            provisional_below=rosters.provisional_below(visit.club),
-            active_only=active_only,
-            section="ladder",
-            **links,
-        ),
-    )
-
-
-@club_view(download="csv")
-def ladder_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit, dated.asked_day(visit.club, request.GET))
-    return file_response(
-        csv_text(public_ladder(rows), LADDER_FIELDS),
-        "text/csv",
-        f"{visit.club.slug}-ladder.csv",
-        visit.club,
-    )
-
-
-@club_view(download="json")
-def ladder_json(request: HttpRequest, visit: Visit) -> HttpResponse:
-    on = dated.asked_day(visit.club, request.GET)
-    rows, active_only = _ladder(request, visit, on)
-    data: dict[str, object] = {
-        "club": visit.club.name,
-        "ladder_is_current": visit.club.ladder_is_current,
-        "active_only": active_only,
-        **({"on": on.day.isoformat()} if on.day else {}),
-        "players": public_ladder(rows),
-    }
-    return HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        content_type="application/json; charset=utf-8",
-    )
-
-
-@club_view(download="trf")
-def seeding_list_trf(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
-    return file_response(
-        seeding_trf(rows), "text/plain", f"{visit.club.slug}-seeding.trf", visit.club
-    )
-
-
-@club_view(download="csv")
-def seeding_list_csv(request: HttpRequest, visit: Visit) -> HttpResponse:
-    rows, _active = _ladder(request, visit)
-    return file_response(
-        csv_text(seeding_rows(rows), SEEDING_FIELDS),
-        "text/csv",
-        f"{visit.club.slug}-seeding.csv",
-        visit.club,
-    )
+from ladder.web import ladder_parts
+from ladder.web.club_view import Visit, club_view
 
 
 @club_view()
@@ -150,7 +60,8 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         shown = Shown(since=since, limit=RECENT_LIMIT)
     else:
         shown = Shown(year=year)
-    roster = rosters.load_roster(visit.club, visit.is_director)
+    ladders = visit.ladders
+    roster = rosters.load_roster(visit.club, visit.is_director, ladders[0])
     page = player_page_data(visit.club, roster, player_id, shown)
     if page is not None and year is not None and not page.events:
         raise Http404(NOT_FOUND)
@@ -164,11 +75,25 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
         if kept is None:
             raise Http404(NOT_FOUND)
         return redirect(f"{visit.base}players/{kept}/")
-    chart = player_chart(page)
+    # A part per ladder the player played on (ladder.web.ladder_parts): each its rating,
+    # chart and events; the first ladder's alone is the page a club of one ladder shows.
+    # Each ladder's outline is read only for a club of several (a query more).
+    timelines = None if len(ladders) == 1 else ladder_timelines(visit.club, page.player.id)
+    on = [la for la in ladders if la.pk in (timelines or {}) or la == ladders[0]]
+    by_ladder = {la.pk: rosters.load_roster(visit.club, visit.is_director, la) for la in on}
+    rules = {la.pk: club_rules(visit.club, la) for la in on}
+    parts = ladder_parts.ladder_parts(page, on, by_ladder, rules, timelines)
+    several = len(parts) > 1 or parts[0].ladder != ladders[0]
     return render(
         request,
         "ladder/pages/player.html",
-        visit.context(page=page, chart=chart, section="players"),
+        visit.context(
+            page=page if several else parts[0].page,
+            chart=parts[0].chart,
+            parts=parts,
+            several=several,
+            section="players",
+        ),
     )
 
 
@@ -199,6 +124,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
+    ladders = visit.ladders
     return render(
         request,
         "ladder/pages/events.html",
@@ -208,6 +134,8 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             kind=kind,
             section="events",
             playing=list(playing.values("pk", "name", "date")),
+            ladder_names=ladder_parts.ladder_names_by_kind(ladders),
+            several_ladders=len(ladders) > 1,
         ),
     )
 
@@ -237,8 +165,8 @@ def robots_txt(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def sitemap_xml(request: HttpRequest) -> HttpResponse:
-    """Public clubs only: their ladder, roster, list of events, rating rules and every published
-    event."""
+    """Public clubs only: their ladders, roster, list of events, rating rules and every
+    published event."""
     public = Club.Visibility.PUBLIC
     clubs = list(Club.objects.filter(visibility=public).order_by("slug").values_list("slug"))
     events = Event.objects.published().filter(club__visibility=public)
@@ -247,11 +175,17 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         "club__slug", "id"
     ):
         by_club[slug].append(event_id)
+    # Each club's ladders after its first (the first is the club's page itself).
+    others: dict[str, list[str]] = {}
+    ladders = Ladder.objects.filter(club__visibility=public).order_by("club__slug", "position")
+    for slug, ladder in ladders.values_list("club__slug", "slug"):
+        others.setdefault(slug, []).append(ladder)
     site = settings.SITE_URL.rstrip("/")
     urls = []
     for slug, event_ids in by_club.items():
         base = site + reverse("club_page", kwargs={"slug": slug})
         urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
+        urls += [f"{base}ladders/{ladder}/" for ladder in others.get(slug, [])[1:]]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
     return render(request, "ladder/web/sitemap.xml", {"urls": urls}, content_type="application/xml")
 

@@ -4,7 +4,7 @@ import pytest
 
 from billing.models import Subscription
 from billing.status import current_subscription, page_is_active
-from tests.factories import make_club
+from tests.factories import make_club, new_player
 
 pytestmark = pytest.mark.django_db
 
@@ -64,11 +64,8 @@ def test_the_owner_is_shown_the_live_subscription_before_a_newer_ended_one(club)
 def test_visitors_see_an_inactive_club_page_and_directors_still_see_the_ladder(
     client, billing_on, club, director
 ):
-    from clubs.models import Player
 
-    Player.objects.create(
-        club=club, name="Canary Player", rating=1300, rated_games=7, provisional=False
-    )
+    new_player(club=club, name="Canary Player", rating=1300, rated_games=7, provisional=False)
     url = f"/c/{club.slug}/s/{club.secret}/"
     visitor_page = client.get(url).content.decode()
     assert "not active" in visitor_page
@@ -81,10 +78,7 @@ def test_visitors_see_an_inactive_club_page_and_directors_still_see_the_ladder(
 
 @pytest.mark.django_db
 def test_without_stripe_keys_every_club_page_is_served(client, billing_off, club):
-    from clubs.models import Player
 
-    Player.objects.create(
-        club=club, name="Canary Player", rating=1300, rated_games=7, provisional=False
-    )
+    new_player(club=club, name="Canary Player", rating=1300, rated_games=7, provisional=False)
     page = client.get(f"/c/{club.slug}/s/{club.secret}/").content.decode()
     assert "Canary Player" in page

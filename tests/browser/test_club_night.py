@@ -10,7 +10,7 @@ import pytest
 
 from clubs.models import Club, Event, Player
 from tests.browser.test_publish_flow import sign_in
-from tests.factories import make_club, make_user
+from tests.factories import make_club, make_user, rated_players
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
 
@@ -125,7 +125,7 @@ def publish_and_rate(p, club, event_id: int, queue: str, names: list[str]) -> No
     p.goto(f"/c/{club.slug}/")
     ladder = p.locator("main table").first
     for name in names:
-        player = Player.objects.get(club=club, name=name)
+        player = rated_players().get(club=club, name=name)
         assert player.rating is not None, name
         shown = ladder.locator("tr", has_text=name).inner_text()
         # The page rounds half up; either neighbour of the stored rating is the one shown.

@@ -10,7 +10,10 @@ from clubs.demo import create_demo_club
 from clubs.models import Club, PairingSystem
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
+from ladder.models import Ladder
+from ladder.replay import replay_ladder
 from ladder.results import Result
+from ladder.roster.ladders import set_kinds
 from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +50,7 @@ def test_an_unlisted_ladder_reached_through_its_link_carries_noindex(page, demo)
 
 
 def test_a_player_page_shows_the_rating_chart(page, demo):
-    player = demo.players.on_ladder().in_ladder_order().first()
+    player = demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order().first()
     page.page.goto(f"/c/demo/players/{player.pk}/")
     chart = page.page.locator("svg").first
     assert chart.is_visible()
@@ -76,9 +79,10 @@ def test_the_hindi_ladder_renders_devanagari_with_the_shipped_font(page, demo):
 
 @pytest.mark.parametrize("which", ["ladder", "player", "event"])
 def test_automated_accessibility_checks_find_no_serious_violation(page, demo, which):
+    rated = demo.players.rated_on(demo.first_ladder()).on_ladder()
     urls = {
         "ladder": "/c/demo/",
-        "player": f"/c/demo/players/{demo.players.on_ladder().first().pk}/",
+        "player": f"/c/demo/players/{rated.first().pk}/",
         "event": f"/c/demo/events/{demo.events.published().filter(rated=True).first().pk}/",
     }
     page.page.goto(urls[which])
@@ -98,7 +102,7 @@ def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
     """The event page (a Swiss, its standings after a round, its rounds and wall chart, a
     round robin with its crosstable) and the list of events: axe finds nothing at all, in
     English and Hindi."""
-    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    players = list(demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order()[:5])
     pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
     with transaction.atomic():
         robin = make_event(
@@ -140,7 +144,7 @@ def test_a_club_nights_live_page_has_no_accessibility_violation(
 ):
     """The members' live page of a club night with a round on the boards (one result in,
     one board still playing) and the events list that links it."""
-    players = list(demo.players.on_ladder().in_ladder_order()[:5])
+    players = list(demo.players.rated_on(demo.first_ladder()).on_ladder().in_ladder_order()[:5])
     night = evening.start_event(
         demo, name="Tuesday night", date=dt.date(2026, 12, 1), system=PairingSystem.SWISS,
         rounds=3, players=players, user=None,
@@ -196,5 +200,49 @@ def test_the_ladder_and_roster_have_no_accessibility_violation_on_desktop_and_ph
             tab.goto(url)
             assert tab.locator("html").get_attribute("lang") == language, url
             assert all_violations(tab) == [], (url, width, language)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "hi"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_pages_of_a_club_with_two_ladders_have_no_accessibility_violation(
+    browser, live_server, demo, language, width
+):
+    """A blitz ladder beside the first: the front page with its tabs, the blitz ladder
+    (sorted), a player's page with a part per ladder, the event page that names its
+    ladder and the list of events: axe finds nothing at all, in English and Hindi."""
+    blitz = Ladder.objects.create(club=demo, slug="blitz", name="Blitz", position=1, kinds=[])
+    set_kinds(blitz, ["blitz"], take=True)
+    replay_ladder(demo.pk)
+    night = demo.events.published().filter(kind="blitz").first()
+    both = (
+        demo.players.filter(event_results__ladder=blitz)
+        .filter(event_results__ladder__slug="main")
+        .distinct()
+        .first()
+    )
+    assert both is not None
+    urls = [
+        "/c/demo/",
+        "/c/demo/ladders/blitz/",
+        "/c/demo/ladders/blitz/?sort=rating&dir=asc",
+        f"/c/demo/players/{both.pk}/",
+        f"/c/demo/events/{night.pk}/",
+        "/c/demo/events/",
+    ]
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": 900},
+        extra_http_headers={"Accept-Language": language},
+    )
+    try:
+        tab = context.new_page()
+        for url in urls:
+            tab.goto(url)
+            assert tab.locator("html").get_attribute("lang") == language, url
+            assert all_violations(tab) == [], (url, width, language)
+        tab.goto(f"/c/demo/players/{both.pk}/")
+        assert tab.locator("section.ladder-part svg.chart").count() == 2
     finally:
         context.close()

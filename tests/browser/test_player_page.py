@@ -22,7 +22,7 @@ def demo() -> Club:
 
 def busiest(club: Club) -> Player:
     """The player with the most events: the longest breakdowns and head-to-head table."""
-    players = club.players.on_ladder()
+    players = club.players.rated_on(club.first_ladder()).on_ladder()
     return max(players, key=lambda p: (p.event_results.count(), -p.pk))
 
 

@@ -9,11 +9,12 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Club, Player
+from clubs.models import AuditEntry, Club
 from ladder.changes import club_changed
+from ladder.models import Ladder
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -58,18 +59,22 @@ def url(club):
 
 def form(client, club, **values):
     """The form as the page shows it, with `values` typed over it."""
-    page = client.get(url(club), {"policy": values.get("policy", club.rating_policy)})
+    page = client.get(url(club), {"policy": values.get("policy", first_ladder(club).rating_policy)})
     data = {"based_on": page.context["form"]["based_on"].value(), **LADDER, **values}
     return {key: value for key, value in data.items() if value is not None}
 
 
 def ratings(club):
-    return dict(Player.objects.filter(club=club).values_list("id", "rating"))
+    return dict(rated_players().filter(club=club).values_list("id", "rating"))
 
 
 def saved(club):
     club = Club.objects.get(pk=club.pk)
-    return club.rating_policy, club.rating_settings, club.data_version
+    return (
+        first_ladder(club).rating_policy,
+        first_ladder(club).rating_settings,
+        first_ladder(club).data_version,
+    )
 
 
 def test_the_preview_tells_what_moves_and_saves_nothing(signed_in, history):
@@ -91,7 +96,10 @@ def test_the_previewed_figures_are_what_the_replay_does_after_saving(
         response = signed_in.post(url(history), {**data, "confirm": "1"})
     assert response.status_code == 302
     club = Club.objects.get(pk=history.pk)
-    assert club.rating_settings["k_high"] == 32.0 and club.rating_settings["provisional_below"] == 2
+    assert (
+        first_ladder(club).rating_settings["k_high"] == 32.0
+        and first_ladder(club).rating_settings["provisional_below"] == 2
+    )
     assert club.ladder_is_current and verify_ladder(club) == []
     new = ratings(club)
     moved = {pid: new[pid] - old[pid] for pid in old if abs(new[pid] - old[pid]) >= 0.05}
@@ -119,8 +127,8 @@ def test_switching_to_hsb_previews_and_saves_the_policy(
     with django_capture_on_commit_callbacks(execute=True):
         signed_in.post(url(history), {**data, "confirm": "1"})
     club = Club.objects.get(pk=history.pk)
-    assert club.rating_policy == "hsb"
-    assert club.rating_settings == {"start_rating": 800.0, "bonus": 5}
+    assert first_ladder(club).rating_policy == "hsb"
+    assert first_ladder(club).rating_settings == {"start_rating": 800.0, "bonus": 5}
     assert verify_ladder(club) == []
 
 
@@ -156,13 +164,13 @@ def test_a_forged_policy_is_refused_and_nothing_is_saved(signed_in, history):
 def test_a_forged_extra_setting_is_ignored_not_stored(signed_in, history):
     data = {**form(signed_in, history, k_low="15"), "bonus": "8", "secret": "x", "confirm": "1"}
     signed_in.post(url(history), data)
-    stored = Club.objects.get(pk=history.pk).rating_settings
+    stored = first_ladder(history.pk).rating_settings
     assert stored["k_low"] == 15.0 and "bonus" not in stored and "secret" not in stored
 
 
 def test_a_save_over_settings_someone_changed_meanwhile_is_refused(signed_in, history):
     data = form(signed_in, history, k_low="15")
-    Club.objects.filter(pk=history.pk).update(rating_settings={"k_low": 10})
+    Ladder.objects.filter(club_id=history.pk).update(rating_settings={"k_low": 10})
     before = saved(history)
     response = signed_in.post(url(history), {**data, "confirm": "1"}, follow=True)
     assert "changed by someone else" in response.content.decode()

@@ -19,11 +19,20 @@ from django.utils import timezone
 
 from clubs.models import Club, Event, Player
 from ladder.changes import club_changed
-from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
+from ladder.models import Ladder, LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies.ladder import expected_score
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_players
+from tests.factories import (
+    first_ladder,
+    make_club,
+    make_event,
+    make_players,
+    new_player,
+    rated_players,
+    set_standing,
+    standing,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -59,11 +68,11 @@ def changed(club, run_replay=True):
 
 
 def player(club, name, rating=None, games=0):
-    return Player.objects.create(club=club, name=name, start_rating=rating, start_games=games)
+    return new_player(club=club, name=name, start_rating=rating, start_games=games)
 
 
 def ratings(club):
-    return dict(Player.objects.filter(club=club).values_list("name", "rating"))
+    return dict(rated_players().filter(club=club).values_list("name", "rating"))
 
 
 @pytest.fixture
@@ -90,7 +99,7 @@ def test_createclub_makes_an_unlisted_club_by_default_and_prints_its_secret_path
     assert len(club.secret) >= 32
     assert club.name == "Chess Kids"
     assert club.visibility == Club.Visibility.UNLISTED
-    assert club.rating_policy == "ladder"
+    assert first_ladder(club).rating_policy == "ladder"
     assert club.name_display == Club.NameDisplay.FULL
 
 
@@ -105,7 +114,7 @@ def test_createclub_prints_the_plain_path_of_a_public_club(db):
 def test_createclub_stores_the_policy_and_the_name_display(db):
     run("createclub", "juniors", "--name", "Juniors", "--policy", "hsb", "--names", "initials")
     club = Club.objects.get(slug="juniors")
-    assert club.rating_policy == "hsb"
+    assert first_ladder(club).rating_policy == "hsb"
     assert club.name_display == Club.NameDisplay.INITIALS
 
 
@@ -187,20 +196,20 @@ def test_import_roster_makes_one_player_per_row_with_its_starting_state(club, ro
     path = roster("name,rating,games,junior\nAnn Archer,1500,30,no\nBob Brown,1234.5,0,yes\n")
     out, _ = run("import_roster", club.slug, path)
     assert "2" in out
-    players = {p.name: p for p in Player.objects.filter(club=club)}
+    players = {p.name: p for p in rated_players().filter(club=club)}
     assert set(players) == {"Ann Archer", "Bob Brown"}
     ann, bob = players["Ann Archer"], players["Bob Brown"]
     assert (ann.start_rating, ann.start_games, ann.junior) == (1500.0, 30, False)
     assert (bob.start_rating, bob.start_games, bob.junior) == (1234.5, 0, True)
     assert ann.name_key == name_key("Ann Archer")
     club.refresh_from_db()
-    assert club.data_version == 1
+    assert first_ladder(club).data_version == 1
 
 
 @needs_name_key
 def test_import_roster_without_a_junior_column_imports_nobody_as_a_junior(club, roster):
     run("import_roster", club.slug, roster("Name, Rating ,GAMES\nAnn Archer,1500,30\n"))
-    ann = Player.objects.get(club=club)
+    ann = rated_players().get(club=club)
     assert (ann.start_rating, ann.start_games, ann.junior) == (1500.0, 30, False)
 
 
@@ -213,8 +222,8 @@ def test_an_imported_established_player_is_rated_with_k20_and_is_not_provisional
         run("import_roster", club.slug, path)
     club.refresh_from_db()
     assert club.ladder_is_current
-    ann = Player.objects.get(club=club, name="Ann Archer")
-    bob = Player.objects.get(club=club, name="Bob Brown")
+    ann = rated_players().get(club=club, name="Ann Archer")
+    bob = rated_players().get(club=club, name="Bob Brown")
     # Before any event the imported state is the ladder.
     assert (ann.rating, ann.rated_games, ann.provisional) == (1500.0, 30, False)
 
@@ -225,7 +234,7 @@ def test_an_imported_established_player_is_rated_with_k20_and_is_not_provisional
     assert result.k == 20  # 30 games before the event: past the 20-game threshold for K 40
     assert not result.provisional
     assert result.games_counted == 1
-    ann.refresh_from_db()
+    ann = standing(ann)
     assert ann.rating == pytest.approx(1510.0)  # K 20 x (1 - 0.5)
     assert ann.rated_games == 31
     assert not ann.provisional
@@ -272,7 +281,7 @@ def test_import_roster_refuses_a_bad_file_naming_the_line_and_imports_nobody(
         run("import_roster", club.slug, roster(content))
     assert not Player.objects.exists()
     club.refresh_from_db()
-    assert club.data_version == 0
+    assert first_ladder(club).data_version == 0
 
 
 @needs_name_key
@@ -283,7 +292,7 @@ def test_import_roster_refuses_a_name_already_on_the_roster_and_imports_nobody(c
         run("import_roster", club.slug, path)
     assert list(Player.objects.values_list("name", flat=True)) == ["Ann Archer"]
     club.refresh_from_db()
-    assert club.data_version == 0
+    assert first_ladder(club).data_version == 0
 
 
 def test_import_roster_names_the_line_of_the_file_even_after_a_blank_line(club, roster):
@@ -378,7 +387,9 @@ def test_export_ladder_notes_on_stderr_when_the_ladder_is_out_of_date(mixed_ladd
 
 def test_rebuild_ladder_replays_from_the_first_event_and_repairs_tampering(club, season):
     before = ratings(club)
-    Player.objects.filter(club=club).update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club), ladder__position=0
+    ).update(rating=1999)
     PlayerEventResult.objects.filter(club=club).update(post_rating=1999)
     out, _ = run("rebuild_ladder", club.slug)
     assert out == f"{club.slug}: rebuilt\n"
@@ -439,7 +450,7 @@ def test_verify_ladder_exits_1_and_prints_a_tampered_event_result(club, season):
 
 def test_verify_ladder_exits_1_and_prints_a_tampered_player_rating(club, season):
     (_, bob, *_), _events = season
-    Player.objects.filter(pk=bob.pk).update(rating=1777)
+    set_standing(bob.pk, rating=1777)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_ladder", club.slug, stdout=out, stderr=io.StringIO())
@@ -450,7 +461,7 @@ def test_verify_ladder_exits_1_and_prints_a_tampered_player_rating(club, season)
 def test_verify_ladder_prints_every_difference(club, season):
     (ann, bob, *_), (first, *_) = season
     PlayerEventResult.objects.filter(event=first, player=ann).update(post_rating=1999)
-    Player.objects.filter(pk=bob.pk).update(rating=1777)
+    set_standing(bob.pk, rating=1777)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_ladder", club.slug, stdout=out, stderr=io.StringIO())
@@ -476,7 +487,9 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
     x, y = make_players(other, ["Xia", "Yan"])
     make_event(other, [(1, x, y, D)])
     changed(other)
-    Player.objects.filter(club=club, name="Ann Archer").update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club, name="Ann Archer"), ladder__position=0
+    ).update(rating=1999)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_ladder", "--all", stdout=out, stderr=io.StringIO())
@@ -508,7 +521,7 @@ def _draft_with_new_players(club, start_rating=None):
 @pytest.mark.parametrize("start_rating", [None, 1650.0], ids=["no estimate", "an estimate"])
 def test_verify_ladder_is_ok_after_new_player_decisions_on_a_draft(club, season, start_rating):
     _draft_with_new_players(club, start_rating)
-    assert Player.objects.filter(club=club, name="Eve Evans", rating=None).exists()
+    assert rated_players().filter(club=club, name="Eve Evans", rating=None).exists()
     club.refresh_from_db()
     out, err = run("verify_ladder", club.slug)
     assert out == "rooks: ok\n"
@@ -517,7 +530,7 @@ def test_verify_ladder_is_ok_after_new_player_decisions_on_a_draft(club, season,
 
 def test_verify_ladder_still_reports_a_rating_missing_for_a_player_who_played(club, season):
     (ann, *_), _events = season
-    Player.objects.filter(pk=ann.pk).update(rating=None)
+    set_standing(ann.pk, rating=None)
     out = io.StringIO()
     with pytest.raises(SystemExit) as exit_:
         call_command("verify_ladder", club.slug, stdout=out, stderr=io.StringIO())
@@ -569,7 +582,7 @@ def test_delete_event_takes_it_out_of_the_ladder_and_restore_brings_it_back_exac
     assert not PlayerEventResult.objects.filter(event=second).exists()
     without_it = ratings(club)
     assert without_it != with_it
-    assert Player.objects.get(pk=ann.pk).rated_games == 2
+    assert rated_players().get(pk=ann.pk).rated_games == 2
     assert run("verify_ladder", club.slug)[0] == "rooks: ok\n"
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -614,11 +627,11 @@ def test_delete_event_refuses_an_event_already_deleted(
     with django_capture_on_commit_callbacks(execute=True):
         run("delete_event", club.slug, str(event.pk))
     club.refresh_from_db()
-    version = club.data_version
+    version = first_ladder(club).data_version
     with pytest.raises(CommandError, match="already deleted"):
         run("delete_event", club.slug, str(event.pk))
     club.refresh_from_db()
-    assert club.data_version == version
+    assert first_ladder(club).data_version == version
 
 
 def test_restore_event_refuses_an_event_that_is_not_deleted(club, season):
@@ -627,7 +640,7 @@ def test_restore_event_refuses_an_event_that_is_not_deleted(club, season):
         run("restore_event", club.slug, str(event.pk))
     club.refresh_from_db()
     assert club.ladder_is_current
-    assert club.data_version == 1
+    assert first_ladder(club).data_version == 1
 
 
 # sweep_ladders ---------------------------------------------------------------------------
@@ -635,7 +648,7 @@ def test_restore_event_refuses_an_event_that_is_not_deleted(club, season):
 
 def out_of_date_for(club, seconds):
     changed(club, run_replay=False)
-    Club.objects.filter(pk=club.pk).update(
+    Ladder.objects.filter(club_id=club.pk).update(
         out_of_date_since=timezone.now() - dt.timedelta(seconds=seconds)
     )
 
@@ -676,7 +689,7 @@ def test_sweep_ladders_without_redis_replays_the_stale_ladder_in_process(club, s
     assert out == "Queued 1 replay(s)\n"
     club.refresh_from_db()
     assert club.ladder_is_current
-    assert club.out_of_date_since is None
+    assert first_ladder(club).out_of_date_since is None
     assert ratings(club) != before
     assert run("verify_ladder", club.slug)[0] == "rooks: ok\n"
 
@@ -739,7 +752,9 @@ def test_a_roster_name_clash_on_the_command_line_is_a_message_not_a_traceback(
 def test_verify_ladder_on_the_command_line_exits_1_with_the_differences_on_stdout(
     club, season, command_line
 ):
-    Player.objects.filter(club=club, name="Ann Archer").update(rating=1999)
+    LadderRating.objects.filter(
+        player__in=rated_players().filter(club=club, name="Ann Archer"), ladder__position=0
+    ).update(rating=1999)
     status, out, _ = command_line("verify_ladder", club.slug)
     assert status == 1
     assert "rooks: player" in out

@@ -14,10 +14,10 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import Club, Player
+from clubs.models import Club
 from ladder.web.language import accepted_languages
 from tests.conftest import IN_CI
-from tests.factories import make_club
+from tests.factories import make_club, new_player
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
@@ -199,7 +199,7 @@ def compiled():
 @pytest.fixture
 def public(db, owner, compiled):
     club = make_club(slug="knights", owner=owner, visibility=Club.Visibility.PUBLIC)
-    Player.objects.create(
+    new_player(
         club=club,
         name="Ann Alder",
         rating=1500.4,

@@ -9,10 +9,11 @@ from django.db import transaction
 
 from ladder import store
 from ladder.changes import club_changed
+from ladder.models import LadderRating
 from ladder.policies.base import PlayerState
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import first_ladder, make_event, make_players, standing
 
 pytestmark = pytest.mark.django_db
 
@@ -28,23 +29,27 @@ def _replayed(club) -> None:
 
 def test_states_before_a_position_are_each_players_last_stored_result_before_it(club):
     ann, bob, cid, dee = make_players(club, ["Ann", "Bob", "Cid", "Dee"])
-    dee.start_rating, dee.start_games = 1500, 10
-    dee.save()
+    LadderRating.objects.create(
+        ladder=first_ladder(club), player=dee, start_rating=1500, start_games=10
+    )
     make_event(club, [(1, ann, bob, W)])
     make_event(club, [(1, ann, cid, W)])
     _replayed(club)
-    ann.refresh_from_db()
-    bob.refresh_from_db()
+    bob = standing(bob)
 
-    before_second = store.states_before(club.pk, 1, 1200.0)
+    before_second = store.states_before(club.pk, first_ladder(club).pk, 1, 1200.0)
     # Ann's state after the first event, not after the second (her stored rating).
     assert before_second[ann.pk].rating == pytest.approx(1220.0)
     assert before_second[ann.pk].rated_games == 1
     assert before_second[bob.pk] == PlayerState(bob.rating, 1, False)
     assert before_second[cid.pk] == PlayerState(1200.0, 0, False)
     assert before_second[dee.pk] == PlayerState(1500.0, 10, False)  # a director's estimate
-    assert store.states_before(club.pk, 0, 1200.0)[ann.pk] == PlayerState(1200.0, 0, False)
-    assert set(store.states_before(club.pk, 1, 1200.0, players={ann.pk, cid.pk})) == {
+    assert store.states_before(club.pk, first_ladder(club).pk, 0, 1200.0)[ann.pk] == PlayerState(
+        1200.0, 0, False
+    )
+    assert set(
+        store.states_before(club.pk, first_ladder(club).pk, 1, 1200.0, players={ann.pk, cid.pk})
+    ) == {
         ann.pk,
         cid.pk,
     }
@@ -56,7 +61,7 @@ def test_event_inputs_are_the_published_events_in_ladder_order_with_their_games_
     second = make_event(club, [(1, bob, ann, W), (2, ann, bob, W)], date=dt.date(2026, 1, 3))
     make_event(club, [(1, ann, bob, W)], published=False)
 
-    events, dates = store.event_inputs(club.pk)
+    events, dates = store.event_inputs(club.pk, first_ladder(club).kinds)
 
     assert [e.id for e in events] == [second.pk, first.pk]
     assert dates == {first.pk: first.date, second.pk: second.date}
@@ -85,10 +90,8 @@ def test_summaries_skip_a_player_added_while_the_replay_ran(club):
     (cid,) = make_players(club, ["Cid"])
     summaries = {
         ann.pk: store.PlayerSummary(1234.5, 1, True, dt.date(2026, 1, 10), 34.5),
-        bob.pk: store.stored_summaries(club.pk)[bob.pk],
+        bob.pk: store.stored_summaries(club.pk, first_ladder(club).pk)[bob.pk],
     }
-    store.write_summaries(club.pk, summaries)
-    ann.refresh_from_db()
-    cid.refresh_from_db()
-    assert ann.rating == 1234.5
-    assert cid.rating is None
+    store.write_summaries(club.pk, first_ladder(club).pk, summaries)
+    assert standing(ann).rating == 1234.5
+    assert standing(cid).rating is None

@@ -20,7 +20,14 @@ from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster import rosters
 from ladder.seasons.dates import season_of
-from tests.factories import make_club, make_event, make_players, make_user
+from tests.factories import (
+    first_ladder,
+    make_club,
+    make_event,
+    make_players,
+    make_user,
+    set_standing,
+)
 from tests.security.routes import ROUTES, all_routes
 
 pytestmark = pytest.mark.django_db
@@ -88,6 +95,7 @@ def visitor_urls(world: dict) -> list[str]:
         "season": sorted(
             {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}
         ),
+        "ladder": ["main"],
     }
     urls = []
     for r in all_routes():
@@ -192,20 +200,20 @@ def test_deciding_a_new_player_in_a_draft_changes_no_public_page_key_or_etag():
     urls = [reverse(name, args=["rooks"]) for name in ("club_page", "club_roster", "club_events")]
     urls.append(reverse("club_ladder_json", args=["rooks"]))
     before = {url: client.get(url)["ETag"] for url in urls}
-    versions = Club.objects.values_list("data_version", "pages_version").get(pk=club.pk)
+    versions = (first_ladder(club).data_version, Club.objects.get(pk=club.pk).pages_version)
     with transaction.atomic():
         apply_name_decisions(
             draft.pk, draft.edit_version, [NameDecision(newcomer.pk, Action.NEW)], director
         )
     assert Player.objects.get(name=HELD).held
-    assert Club.objects.values_list("data_version", "pages_version").get(pk=club.pk) == versions
+    assert (first_ladder(club).data_version, Club.objects.get(pk=club.pk).pages_version) == versions
     assert {url: client.get(url)["ETag"] for url in urls} == before
 
 
 def test_export_ladder_leaves_out_a_held_player_whatever_the_stored_numbers_say():
     world = held_world("full", "public")
     # As a replay that ran while the event was published leaves them after an unpublish.
-    Player.objects.filter(pk=world["held"].pk).update(rating=1500.0, rated_games=3)
+    set_standing(world["held"].pk, rating=1500.0, rated_games=3)
     out = io.StringIO()
     call_command("export_ladder", "rooks", "--format", "json", stdout=out, stderr=io.StringIO())
     assert "Ann Archer" in out.getvalue() and HELD not in out.getvalue()

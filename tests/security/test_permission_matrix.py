@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
+from ladder.models import Ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -54,6 +55,8 @@ def world():
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=director).pk,
         "season": "2025-26",  # the event of 10 January 2026, seasons starting in September
+        # A second ladder: the first one's own address leads to the club's page.
+        "ladder": Ladder.objects.create(club=club, slug="blitz", name="Blitz", position=1).slug,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

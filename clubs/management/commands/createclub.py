@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from clubs.access import club_page_path
 from clubs.models import Club
@@ -27,7 +28,6 @@ class Command(BaseCommand):
         club = Club(
             slug=options["slug"],
             name=clean_name(options["name"]),
-            rating_policy=options["policy"],
             visibility=options["visibility"],
             name_display=options["names"],
         )
@@ -36,5 +36,7 @@ class Command(BaseCommand):
         except ValidationError as error:
             messages = "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
             raise CommandError(messages) from None
-        club.save()
+        with transaction.atomic():
+            club.save()  # which gives it its first ladder (ladder.roster.ladders.club_saved)
+            club.ladders.update(rating_policy=options["policy"])
         self.stdout.write(club_page_path(club))

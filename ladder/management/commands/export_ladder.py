@@ -9,6 +9,7 @@ from django.utils import timezone
 from clubs.models import Club
 from ladder.files.export import ladder_rows
 from ladder.files.spreadsheet import csv_table
+from ladder.management.commands._clubs import add_ladder_argument, selected_ladder
 from ladder.pages.list_options import parse_day
 
 
@@ -17,7 +18,10 @@ class Command(BaseCommand):
     # URLconf: about half this data command's start-up. The site and `manage.py check` run them.
     requires_system_checks: list[str] = []
 
-    help = "Print a club's ladder in order, with full names and full-precision ratings."
+    help = (
+        "Print a club's ladder (the first, or --ladder) in order, with full names and "
+        "full-precision ratings."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
@@ -27,6 +31,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--on", metavar="YYYY-MM-DD", help="the ladder as it stood at the end of that day"
         )
+        add_ladder_argument(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         club = Club.objects.filter(slug=options["slug"]).first()
@@ -41,9 +46,10 @@ class Command(BaseCommand):
             if on > timezone.localdate():  # as the page does: today's ladder, and it says so
                 self.stderr.write(f"Note: {on} is still to come; this is today's ladder.")
                 on = None
-        if not club.ladder_is_current:
+        ladder = selected_ladder(club, options["ladder"])
+        if not ladder.is_current:
             self.stderr.write("Note: the ladder is being recalculated; these are the last numbers.")
-        rows = ladder_rows(club, on)
+        rows = ladder_rows(club, on, ladder)
         if options["format"] == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
             return

@@ -9,7 +9,7 @@ from ladder.replay import replay_ladder
 
 
 class Command(BaseCommand):
-    help = "Replay the ladder of one or more clubs from their first event, synchronously."
+    help = "Replay every ladder of one or more clubs from their first event, synchronously."
 
     def add_arguments(self, parser: CommandParser) -> None:
         add_club_arguments(parser)

@@ -6,12 +6,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ladder.management.commands._clubs import add_club_arguments, selected_clubs
+from ladder.models import Ladder
 from ladder.replay import verify_ladder
 
 
 class Command(BaseCommand):
     help = (
-        "Replay each club's ladder in memory and compare it with what is stored. "
+        "Replay each club's ladders in memory and compare it with what is stored. "
         "Prints every difference; exits with status 1 if there is any."
     )
 
@@ -22,8 +23,13 @@ class Command(BaseCommand):
         failed = False
         for club in selected_clubs(options["slugs"], options["all"]):
             differences = verify_ladder(club)
-            if not club.ladder_is_current:
-                differences.insert(0, "the ladder is marked out of date (a replay is pending)")
+            ladders = list(Ladder.objects.for_club(club.pk))
+            for ladder in reversed(ladders):
+                if not ladder.is_current:
+                    named = f"{ladder.slug}: " if len(ladders) > 1 else ""
+                    differences.insert(
+                        0, f"{named}the ladder is marked out of date (a replay is pending)"
+                    )
             if differences:
                 failed = True
                 for difference in differences:

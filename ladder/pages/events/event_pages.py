@@ -163,7 +163,7 @@ def event_page(
     file_ranks = {entry_id: file_rank for entry_id, (_p, _n, _s, file_rank) in found.items()}
     games = event_games(event)
     ratings = rating_lines(event)
-    rating_rules = club_rules(event.club)
+    rating_rules = club_rules(event.club, kind=event.kind)  # of the ladder its kind feeds
     if rating_rules.policy == "hsb" and ratings:
         ratings = with_opponent_ratings(event, ratings)
     rules = Tiebreaks(

@@ -8,7 +8,7 @@ may link (not on an event's own link, not for an unconfirmed entrant).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from html import escape
 
@@ -37,14 +37,28 @@ from ladder.tiebreaks import Tiebreak
 NAMED_WINNERS = 3
 
 
-def events_body(events: Iterable[EventSummary], base: str) -> SafeString:
+def events_body(
+    events: Iterable[EventSummary],
+    base: str,
+    ladders: Mapping[str, str] | None = None,
+    several: bool = False,
+) -> SafeString:
+    """`ladders`: the name of the ladder that rates each kind (by its label), where the club
+    has one; an event of a kind no ladder rates is not rated. With `several` ladders the
+    column names the event's."""
     f = Formats()
     rated, not_rated = escape(_("rated")), escape(_("not rated"))
+
+    def ladder(e: EventSummary) -> str:
+        if not e.rated or (ladders is not None and e.kind not in ladders):
+            return not_rated
+        return escape(ladders[e.kind]) if ladders is not None and several else rated
+
     out = [
         f'<tr><td>{f.date(e.date)}</td><td><a href="{base}events/{e.id}/">{escape(e.name)}</a></td>'
         f"<td>{escape(e.kind)}</td><td>{_winners(e.winners, base)}</td>"
         f'<td class="num">{e.players}</td>'
-        f"<td>{rated if e.rated else not_rated}</td></tr>\n"
+        f"<td>{ladder(e)}</td></tr>\n"
         for e in events
     ]
     return mark_safe("".join(out))

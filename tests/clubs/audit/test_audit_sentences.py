@@ -157,6 +157,31 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna marked Jan Jansen and Emma de Vries as two different people.",
         ),
         "ladder.rebuilt": ({}, "Anna had the ladder rebuilt from the first event."),
+        "ladder.added": (
+            {
+                "ladder": "blitz",
+                "name": "Blitz",
+                "policy": "ladder",
+                "kinds": ["rapid", "blitz"],
+                "taken": {"main": ["rapid", "blitz"]},
+                "names": {"main": "Ladder"},
+            },
+            "Anna added the ladder Blitz, rating Rapid and Blitz (Rapid and Blitz from Ladder).",
+        ),
+        "ladder_kind.moved": (
+            {
+                "ladder": "blitz",
+                "name": "Blitz",
+                "kinds": ["rapid"],
+                "taken": {"main": ["rapid"]},
+                "names": {"main": "Ladder"},
+            },
+            "Anna moved Rapid from Ladder to the ladder Blitz.",
+        ),
+        "ladder.renamed": (
+            {"ladder": "blitz", "old": "Blitz", "new": "Lightning"},
+            "Anna renamed the ladder Blitz to Lightning.",
+        ),
         "never_pair.added": (
             {"first_id": jan, "second_id": emma},
             "Anna asked that Jan Jansen and Emma de Vries are never paired.",

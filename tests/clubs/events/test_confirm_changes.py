@@ -14,12 +14,12 @@ from django.urls import reverse
 from clubs.events import changes as event_changes
 from clubs.events import pending_changes
 from clubs.events.drafts import EventDetails
-from clubs.models import AuditEntry, Club, Entry, Event, Player
+from clubs.models import AuditEntry, Club, Entry, Event
 from clubs.names.decisions import Action, NameDecision
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -69,11 +69,11 @@ def state(club, event):
     club = Club.objects.get(pk=club.pk)
     event = Event.objects.get(pk=event.pk)
     return (
-        sorted(Player.objects.filter(club=club).values_list("id", "name", "rating")),
+        sorted(rated_players().filter(club=club).values_list("id", "name", "rating")),
         sorted(Entry.objects.filter(event__club=club).values_list("id", "player_id")),
         (event.name, event.date, event.order_in_day, event.kind, event.rated, event.edit_version),
-        club.data_version,
-        club.out_of_date_since,
+        first_ladder(club).data_version,
+        first_ladder(club).out_of_date_since,
         AuditEntry.objects.filter(club=club).count(),
     )
 
@@ -82,9 +82,9 @@ def shown_ratings(club):
     """The ladder as the pages show it: no rating before a rated game."""
     return {
         pid: rating if games else None
-        for pid, rating, games in Player.objects.filter(club=club).values_list(
-            "id", "rating", "rated_games"
-        )
+        for pid, rating, games in rated_players()
+        .filter(club=club)
+        .values_list("id", "rating", "rated_games")
     }
 
 
@@ -113,7 +113,7 @@ def details_applied(club, event, players):
 
 
 def submit_names(client, event):
-    eve = Player.objects.get(name="Eve Evans")
+    eve = rated_players().get(name="Eve Evans")
     data = {"version": v(event), f"decision_{bobs_entry(event).pk}": f"p{eve.pk}"}
     return client.post(reverse("event_names", args=[event.club.slug, event.pk]), data)
 
@@ -133,7 +133,7 @@ def new_player_applied(club, event, players):
 
 
 def submit_repoint(client, event):
-    eve = Player.objects.get(name="Eve Evans")
+    eve = rated_players().get(name="Eve Evans")
     target = reverse("roster_repoint", args=[event.club.slug, bobs_entry(event).pk])
     return client.post(target, {"player": eve.pk})
 
@@ -309,7 +309,7 @@ def test_a_bulk_button_on_a_published_event_waits_for_confirmation(signed_in, cl
 
 
 def test_a_repoint_the_event_refuses_is_refused_before_any_confirmation(signed_in, club, published):
-    ann = Player.objects.get(name="Ann Apple")  # already has a place in the event
+    ann = rated_players().get(name="Ann Apple")  # already has a place in the event
     before = state(club, published)
     target = reverse("roster_repoint", args=[club.slug, bobs_entry(published).pk])
     response = signed_in.post(target, {"player": ann.pk})
@@ -372,7 +372,7 @@ def test_an_unchanged_names_form_of_a_published_event_is_saved_without_a_preview
 
 def test_a_changed_names_form_is_still_previewed_first(signed_in, club, published, previews):
     data = unchanged_names(published)
-    data[f"decision_{bobs_entry(published).pk}"] = f"p{Player.objects.get(name='Eve Evans').pk}"
+    data[f"decision_{bobs_entry(published).pk}"] = f"p{rated_players().get(name='Eve Evans').pk}"
     response = signed_in.post(reverse("event_names", args=[club.slug, published.pk]), data)
     assert len(previews) == 1
     assert response.status_code == 200

@@ -13,11 +13,12 @@ from django.urls import reverse
 
 from clubs.importers import parse_file
 from clubs.management.commands.import_event import Command as ImportEventCommand
-from clubs.models import AuditEntry, Club, Event, NewcomerStart, Player
+from clubs.models import AuditEntry, Club, Event, NewcomerStart
 from clubs.names.decisions import start_from_file
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from tests.clubs.importers.trf_lines import player as trf_player
+from tests.factories import rated_players
 
 # A 2558 newcomer beats a 1900 one; the third name has no rating in the file.
 TRF = "\n".join(
@@ -45,7 +46,7 @@ def run(*args):
 
 
 def starts():
-    return dict(Player.objects.values_list("name", "start_rating"))
+    return dict(rated_players().values_list("name", "start_rating"))
 
 
 # --- what the files say ----------------------------------------------------------------------
@@ -128,7 +129,7 @@ def test_import_event_start_ratings_file_starts_a_newcomer_at_the_file_rating_on
 ):
     run(club.slug, trf_file, "--start-ratings", "file", "--publish")
     assert starts() == {"Kandic, Milan": 2558.0, "Hendriks, Mila": 1900.0}
-    assert set(Player.objects.values_list("start_games", flat=True)) == {0}
+    assert set(rated_players().values_list("start_games", flat=True)) == {0}
     milan = PlayerEventResult.objects.get(player__name="Kandic, Milan")
     # Still a newcomer: provisional, with the newcomers' K, only the rating is the file's.
     assert (milan.pre_rating, milan.provisional, milan.k) == (2558.0, True, 40.0)

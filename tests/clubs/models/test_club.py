@@ -4,7 +4,8 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from clubs.models import Club, ClubRole
-from tests.factories import make_club, make_user
+from ladder.models import Ladder
+from tests.factories import first_ladder, make_club, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -47,4 +48,6 @@ def test_a_user_may_direct_several_clubs(director):
 
 def test_built_version_can_never_run_ahead_of_data_version(club):
     with pytest.raises(IntegrityError), transaction.atomic():
-        Club.objects.filter(pk=club.pk).update(built_version=club.data_version + 1)
+        Ladder.objects.filter(club_id=club.pk).update(
+            built_version=first_ladder(club).data_version + 1
+        )

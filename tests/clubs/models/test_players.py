@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from clubs.models import Player
-from tests.factories import make_players
+from tests.factories import make_players, new_player
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ def test_a_player_cannot_be_merged_into_itself(club):
 
 def test_a_starting_estimate_must_be_a_plausible_rating(club):
     with pytest.raises(IntegrityError), transaction.atomic():
-        Player.objects.create(club=club, name="X", start_rating=-5)
+        new_player(club=club, name="X", start_rating=-5)
 
 
 def test_player_records_hold_no_contact_or_birth_data():

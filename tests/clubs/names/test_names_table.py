@@ -13,7 +13,7 @@ from django.urls import reverse
 from clubs.importers import parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from ladder.results import Result
-from tests.factories import make_event, make_players
+from tests.factories import make_event, make_players, set_standing
 
 KARL_MALA = (
     Path(__file__).resolve().parents[4]
@@ -56,8 +56,8 @@ def table(club):
     jurgen, emma, eva, mila, rival = make_players(
         club, ["Jürgen Müller", "Emma de Vries", "Eva de Vries", "Mila Hendriks", "Old Rival"]
     )
-    Player.objects.filter(pk=emma.pk).update(rating=1834.4, rated_games=52, provisional=False)
-    Player.objects.filter(pk=eva.pk).update(rating=1421, rated_games=7, provisional=True)
+    set_standing(emma.pk, rating=1834.4, rated_games=52, provisional=False)
+    set_standing(eva.pk, rating=1421, rated_games=7, provisional=True)
     make_event(club, [(1, emma, rival, W)], date=dt.date(2024, 3, 2), name="Spring cup")
     make_event(club, [(1, eva, rival, W)], date=dt.date(2023, 3, 2), name="Old open")
     make_event(club, [(1, eva, rival, W)], date=dt.date(2024, 5, 2), name="Draft night",

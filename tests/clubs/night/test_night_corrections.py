@@ -22,7 +22,7 @@ from clubs.night.pairs import Shown
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
-from tests.factories import make_players
+from tests.factories import make_players, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ NAMES = ["Anna Berg", "Bram Claes", "Cora Dekker", "Daan Eerden", "Eva Fontein",
 def players(club):
     made = make_players(club, NAMES)
     for rating, player in zip([1900, 1800, 1700, 1600, 1500, 1400], made, strict=True):
-        Player.objects.filter(pk=player.pk).update(rating=rating, rated_games=20)
-    return list(Player.objects.filter(pk__in=[p.pk for p in made]).order_by("-rating"))
+        set_standing(player.pk, rating=rating, rated_games=20)
+    return list(rated_players().filter(pk__in=[p.pk for p in made]).order_by("-rating"))
 
 
 @pytest.fixture
@@ -308,7 +308,7 @@ def test_correct_result_on_a_published_night_replays_the_ladder(club, players):
     night_rounds.publish_night(event.pk, None)
     replay_ladder(club.pk)
     board = club_night.boards_of(event, 1)[0]
-    winner_before = Player.objects.get(pk=board.white.player_id).rating
+    winner_before = rated_players().get(pk=board.white.player_id).rating
     version = Event.objects.get(pk=event.pk).edit_version
     line = run("correct_result", club.slug, str(event.pk), "1", "1", "0-1")
     assert line.endswith("1-0 → 0-1")
@@ -316,7 +316,7 @@ def test_correct_result_on_a_published_night_replays_the_ladder(club, players):
     club.refresh_from_db()
     assert not club.ladder_is_current  # marked out of date in the same transaction
     replay_ladder(club.pk)
-    assert Player.objects.get(pk=board.white.player_id).rating < winner_before
+    assert rated_players().get(pk=board.white.player_id).rating < winner_before
     assert Game.objects.get(pk=board.game_id).result == Result.BLACK_WIN
 
 

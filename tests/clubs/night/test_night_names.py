@@ -18,6 +18,7 @@ from clubs.models import Event, Player, PlayerAlias
 from clubs.night import evening as club_night
 from clubs.roster.players import add_player
 from matching import name_key
+from tests.factories import set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ REGULARS = ["Tariq Hassan", "Anna Berg", "Bram Claes", "Cora Dekker"]
 @pytest.fixture
 def regulars(club):
     players = [add_player(club, n, junior=False, start_rating=None, user=None) for n in REGULARS]
-    Player.objects.filter(pk=players[0].pk).update(rating=1650, rated_games=25, provisional=False)
+    set_standing(players[0].pk, rating=1650, rated_games=25, provisional=False)
     # An old spelling of Bram's, kept from a merge.
     PlayerAlias.objects.create(player=players[2], name="Abraham Claessens",
                                name_key=name_key("Abraham Claessens"))  # fmt: skip

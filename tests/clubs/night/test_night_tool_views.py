@@ -12,14 +12,14 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Player, Round
+from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Round
 from clubs.night import evening
 from clubs.night import rounds as night_rounds
 from clubs.roster.players import add_player
 from ladder.pages.events.event_rounds import rounds_page
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
-from tests.factories import make_club
+from tests.factories import make_club, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ NAMES = ["Ana Alves", "Ben Brook", "Cleo Cruz", "Dev Dutta", "Eva Engel"]
 def roster(club):
     players = [add_player(club, n, junior=False, start_rating=None, user=None) for n in NAMES]
     for rating, player in zip([1800, 1700, 1600, 1500, 1400], players, strict=True):
-        Player.objects.filter(pk=player.pk).update(rating=rating, rated_games=20, provisional=False)
-    return list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("-rating"))
+        set_standing(player.pk, rating=rating, rated_games=20, provisional=False)
+    return list(rated_players().filter(pk__in=[p.pk for p in players]).order_by("-rating"))
 
 
 @pytest.fixture

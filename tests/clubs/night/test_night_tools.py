@@ -21,7 +21,7 @@ from ladder.files.event_export import event_trf
 from ladder.pages.events.event_pages import event_page
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
-from tests.factories import make_club
+from tests.factories import make_club, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +38,8 @@ def roster(club: Club, names: list[str]) -> list[Player]:
     """Players rated in the order given, so seed n is names[n - 1]."""
     players = [add_player(club, name, junior=False, start_rating=None, user=None) for name in names]
     for rank, player in enumerate(players):
-        Player.objects.filter(pk=player.pk).update(rating=2000 - 50 * rank, provisional=False)
-    return list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("-rating"))
+        set_standing(player.pk, rating=2000 - 50 * rank, provisional=False)
+    return list(rated_players().filter(pk__in=[p.pk for p in players]).order_by("-rating"))
 
 
 def start(club, players, system=PairingSystem.SWISS, rounds=3, **options) -> Event:

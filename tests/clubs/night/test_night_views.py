@@ -28,7 +28,7 @@ from clubs.night import rounds as night_rounds
 from clubs.roster.players import rename_player
 from ladder import tiebreaks
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_players
+from tests.factories import make_club, make_event, make_players, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +39,8 @@ NAMES = ["Ana Alves", "Ben Brook", "Cleo Cruz", "Dev Dutta", "Eva Engel"]
 def roster(club):
     players = make_players(club, NAMES)
     for rating, player in zip([1800, 1700, 1600, 1500, 1400], players, strict=True):
-        Player.objects.filter(pk=player.pk).update(rating=rating, rated_games=20)
-    return list(Player.objects.filter(pk__in=[p.pk for p in players]).order_by("-rating"))
+        set_standing(player.pk, rating=rating, rated_games=20)
+    return list(rated_players().filter(pk__in=[p.pk for p in players]).order_by("-rating"))
 
 
 @pytest.fixture

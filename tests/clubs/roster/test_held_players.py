@@ -26,7 +26,7 @@ from clubs.roster.players import add_player, release_player
 from ladder.results import Result
 from matching import suggest_prepared
 from tests.clubs.test_import_event import SWISS_MANAGER
-from tests.factories import make_event, make_players
+from tests.factories import make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def draft_with_newcomer(club, director, opponent, typed="Zoe Quinn", name="Winte
         apply_name_decisions(
             draft.pk, draft.edit_version, [NameDecision(theirs.pk, Action.NEW)], director
         )
-    return Event.objects.get(pk=draft.pk), Player.objects.get(entries=theirs)
+    return Event.objects.get(pk=draft.pk), rated_players().get(entries=theirs)
 
 
 def is_public(player) -> bool:
@@ -62,7 +62,7 @@ def test_a_new_player_of_a_draft_is_held_and_of_a_published_event_is_not(club, d
         apply_name_decisions(
             published.pk, version(published), [NameDecision(entry.pk, Action.NEW)], director
         )
-    ugo = Player.objects.get(name="Ugo Yates")
+    ugo = rated_players().get(name="Ugo Yates")
     assert not ugo.held and is_public(ugo)
 
 
@@ -108,8 +108,8 @@ def test_deleting_a_draft_removes_the_held_players_it_alone_knew_and_says_so(clu
     Game.objects.create(event=draft, round=2, white=entry, result=Result.BYE_FULL)
     with transaction.atomic():
         delete_event(draft.pk, version(draft), director)
-    assert not Player.objects.filter(pk=zoe.pk).exists()
-    assert Player.objects.filter(pk__in=[ann.pk, bob.pk, ugo.pk]).count() == 3
+    assert not rated_players().filter(pk=zoe.pk).exists()
+    assert rated_players().filter(pk__in=[ann.pk, bob.pk, ugo.pk]).count() == 3
     logged = AuditEntry.objects.get(action="held_players.removed")
     assert logged.details["players"] == ["Zoe Quinn"]
     (sentence,) = [s for e, s in audit_sentences.sentences([logged]) if e == logged]
@@ -127,7 +127,7 @@ def test_deleting_a_published_event_or_a_draft_of_merged_players_removes_nobody(
     with transaction.atomic():
         merge_players(club, zoe, bob, director)
         delete_event(draft.pk, version(draft), director)
-    assert Player.objects.filter(pk=zoe.pk).exists()
+    assert rated_players().filter(pk=zoe.pk).exists()
     assert not AuditEntry.objects.filter(action="held_players.removed").exists()
 
 
@@ -136,7 +136,7 @@ def test_a_merge_with_a_shown_player_shows_the_held_one_and_its_undo_holds_it_ag
     _draft, zoe = draft_with_newcomer(club, director, ann)
     with transaction.atomic():
         merge = merge_players(club, zoe, bob, director)
-    assert is_public(Player.objects.get(pk=zoe.pk))
+    assert is_public(rated_players().get(pk=zoe.pk))
     with transaction.atomic():
         undo_merge(merge, director)
     assert not is_public(zoe) and is_public(bob)
@@ -167,7 +167,7 @@ def test_import_event_leaving_a_draft_holds_its_new_players_and_publish_shows_th
     (jurgen,) = make_players(club, ["Jurgen Muller"])  # "Müller, Jürgen" waits for a decision
     with pytest.raises(CommandError):  # exit 3: the event stays a draft
         run()
-    new = Player.objects.filter(club=club).exclude(pk=jurgen.pk)
+    new = rated_players().filter(club=club).exclude(pk=jurgen.pk)
     assert new.count() == 4 and all(p.held for p in new) and not new.public().exists()
     # The second import of the same file finds them (the same names) and publishes.
     run("--link-exact", "--publish", "--name", "Again")
@@ -190,7 +190,7 @@ def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(clie
         reverse("night_add", args=[club.slug, night.pk]),
         {"newcomer_name": "Zoe Quinn", "player": ""},
     )
-    zoe = Player.objects.get(name="Zoe Quinn")
+    zoe = rated_players().get(name="Zoe Quinn")
     assert zoe.held and night.entries.filter(player=zoe).exists()
     client.logout()
     club.visibility = "public"

@@ -23,7 +23,7 @@ from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from ladder.results import Result
 from matching import Reason, name_key, suggest_prepared
-from tests.factories import make_club, make_event, make_players
+from tests.factories import make_club, make_event, make_players, rated_players, standing
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,8 @@ def dump(club):
     """Everything a merge and its undo may touch, as plain rows."""
     return {
         "players": list(
-            Player.objects.filter(club=club)
+            rated_players()
+            .filter(club=club)
             .order_by("pk")
             .values_list(
                 "pk",
@@ -214,7 +215,7 @@ def test_a_merge_moves_entries_and_aliases_and_hides_the_merged_player(
     smith_entries = list(smith.entries.values_list("pk", flat=True))
     with on_commit():
         merge = merge_players(club, alice, smith, director)
-    smith.refresh_from_db()
+    smith = standing(smith)
     assert smith.merged_into == alice
     assert smith not in Player.objects.active()
     assert set(alice.entries.values_list("pk", flat=True)) >= set(smith_entries)
@@ -237,7 +238,7 @@ def test_a_merge_moves_entries_and_aliases_and_hides_the_merged_player(
     assert merge.created_by == director
     log = AuditEntry.objects.get(club=club, action="players.merged")
     assert log.details["merge_id"] == merge.pk and log.user == director
-    alice.refresh_from_db()
+    alice = standing(alice)
     assert alice.rated_games == 4
     assert smith.rated_games == 0
     assert verify_ladder(club) == []
@@ -274,7 +275,7 @@ def test_entries_added_to_the_kept_player_after_a_merge_stay_with_it_on_undo(
     assert verify_ladder(club) == []
     assert later.entries.get(typed_name="Alice Smith").player == alice
     assert set(smith.entries.values_list("pk", flat=True)) == smith_entries
-    smith.refresh_from_db()
+    smith = standing(smith)
     assert smith.merged_into is None and smith.rated_games == 2
 
 
@@ -367,8 +368,8 @@ def test_repointing_an_entry_to_another_player_moves_its_results(
     assert target == dee
     entry.refresh_from_db()
     assert entry.player == dee
-    dee.refresh_from_db()
-    smith.refresh_from_db()
+    dee = standing(dee)
+    smith = standing(smith)
     assert (dee.rated_games, smith.rated_games) == (1, 1)
     assert PlayerEventResult.objects.filter(event=entry.event, player=dee).exists()
     assert not PlayerEventResult.objects.filter(event=entry.event, player=smith).exists()
@@ -385,7 +386,7 @@ def test_repointing_to_a_new_player_creates_them_with_a_name_key(
     entry = Entry.objects.get(event__date=day(2), player=smith)
     with on_commit():
         target = repoint_entry(entry, None, "  Adam   Smith ", director)
-    target.refresh_from_db()
+    target = standing(target)
     assert (target.name, target.name_key) == ("Adam Smith", name_key("Adam Smith"))
     assert target.club == club and target.rated_games == 1
     assert AuditEntry.objects.get(action="entry.repointed").details["new_player"] is True

@@ -10,7 +10,14 @@ from clubs.models import AuditEntry, Club, DuplicateDismissal, Entry, Merge, Pla
 from clubs.roster.merging import merge_players
 from ladder.replay import verify_ladder
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_players
+from tests.factories import (
+    first_ladder,
+    make_club,
+    make_event,
+    make_players,
+    rated_players,
+    standing,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -42,14 +49,14 @@ def signed_in(client, director):
 def state(club):
     """What any of these screens could change."""
     return (
-        list(Player.objects.filter(club=club).order_by("pk").values_list("pk", "merged_into_id")),
+        list(rated_players().filter(club=club).order_by("pk").values_list("pk", "merged_into_id")),
         list(Entry.objects.filter(event__club=club).order_by("pk").values_list("pk", "player_id")),
         list(PlayerAlias.objects.order_by("pk").values_list("pk", "player_id", "name")),
         Merge.objects.count(),
         list(Merge.objects.order_by("pk").values_list("pk", "undone_at")),
         DuplicateDismissal.objects.count(),
         AuditEntry.objects.count(),
-        Club.objects.get(pk=club.pk).data_version,
+        first_ladder(club.pk).data_version,
     )
 
 
@@ -366,7 +373,7 @@ def test_a_director_of_another_club_cannot_reach_this_clubs_ids_through_their_ow
 def test_a_director_records_junior_consent_and_a_starting_estimate(
     client, django_capture_on_commit_callbacks
 ):
-    from clubs.models import AuditEntry, ClubRole, Player
+    from clubs.models import AuditEntry, ClubRole
     from tests.factories import make_club, make_user
 
     director = make_user("details@example.org")
@@ -379,16 +386,15 @@ def test_a_director_records_junior_consent_and_a_starting_estimate(
             url, {"junior": "on", "full_name_consent": "on", "start_rating": "950"}
         )
     assert response.status_code == 302
-    player.refresh_from_db()
+    player = standing(player)
     assert player.full_name_consent and player.junior and player.start_rating == 950
     club.refresh_from_db()
-    assert club.data_version == 1  # the starting estimate is a ladder input
+    assert first_ladder(club).data_version == 1  # the starting estimate is a ladder input
     assert AuditEntry.objects.filter(club=club, action="player.edited").exists()
     assert ClubRole.objects.filter(club=club).count() == 1
 
 
 def test_player_details_refuse_an_impossible_estimate_and_store_nothing(client):
-    from clubs.models import Player
     from tests.factories import make_club, make_user
 
     director = make_user("details@example.org")
@@ -396,5 +402,5 @@ def test_player_details_refuse_an_impossible_estimate_and_store_nothing(client):
     player = Player.objects.create(club=club, name="Pim")
     client.force_login(director)
     client.post(f"/manage/{club.slug}/players/{player.pk}/details/", {"start_rating": "-40"})
-    player.refresh_from_db()
+    player = standing(player)
     assert player.start_rating is None

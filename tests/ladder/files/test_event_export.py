@@ -14,7 +14,7 @@ from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Game, Player
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_players
+from tests.factories import make_club, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -89,7 +89,7 @@ def test_the_trf_gives_each_player_the_ladder_rating_at_the_events_start(club):
     event = build(club)
     text = run(club.slug, event.pk)
     ratings = {p.name: p.rating for p in parse_file(text.encode(), "trf").players}
-    anna = Player.objects.get(name="Anna de Vries")
+    anna = rated_players().get(name="Anna de Vries")
     first = anna.event_results.get(event__date=dt.date(2026, 1, 5))
     assert (
         ratings["Anna de Vries"] == round(first.post_rating) != 1200

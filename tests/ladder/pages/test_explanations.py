@@ -20,7 +20,7 @@ from clubs.models import Club, Player
 from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder
 from ladder.results import Result
-from tests.factories import make_club, make_event, make_history
+from tests.factories import make_club, make_event, make_history, rated_players
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def text(html: str) -> str:
 def season(club: Club) -> list[Player]:
     """Twenty-four round robins with random results, then a night of everything never rated."""
     make_history(club, events=24, players=14, per_event=8, rounds=4, seed=13)
-    players = list(Player.objects.filter(club=club).order_by("id"))
+    players = list(rated_players().filter(club=club).order_by("id"))
     a, b, c, d = players[:4]
     newcomer = Player.objects.create(club=club, name="Nina Newcomer")
     make_event(

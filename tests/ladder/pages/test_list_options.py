@@ -6,6 +6,7 @@ import pytest
 from django.core.cache import caches
 
 from clubs.models import Club, Event, Player
+from ladder.models import Ladder
 from ladder.pages.list_options import (
     LADDER_COLUMNS,
     folded,
@@ -167,8 +168,7 @@ def test_the_roster_sorts_by_each_column_both_ways(client, ladder):
 
 
 def test_provisional_players_see_how_many_rated_games_to_go(client, ladder):
-    ladder.rating_settings = {"provisional_below": 8}
-    ladder.save()
+    Ladder.objects.filter(club=ladder).update(rating_settings={"provisional_below": 8})
     rows = table(client.get(url(ladder, "players/")), "roster")
     cid = next(row for row in rows if row[0] == "Cid Cedar")
     assert "6 more rated games to be established" in cid[2]

@@ -19,7 +19,7 @@ from ladder.pages.events.event_pages import first_place
 from ladder.results import Result
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
-from tests.factories import make_club, make_event
+from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import replay, table, url
 
 W, D = Result.WHITE_WIN, Result.DRAW
@@ -73,7 +73,7 @@ def tied(public, db):
     """Ann and Cid 1½, Bob and Dee ½, and no tie-break tells either pair apart: every
     opponent's points, the results between them and the wins are alike."""
     ann, bob, cid, dee = (
-        Player.objects.create(club=public, name=name, start_rating=1500, start_games=30)
+        new_player(club=public, name=name, start_rating=1500, start_games=30)
         for name in ("Ann Alder", "Bob Birch", "Cid Cedar", "Dee Dogwood")
     )
     event = make_event(
@@ -274,7 +274,7 @@ def test_file_ranks_that_break_a_tie_against_the_clubs_tie_breaks_hide_those_col
     """Ann and Eve both 2 points; Ann's opponents scored more (Buchholz 1 against 0), yet
     the file ranks Eve first: tie-break columns beside those ranks would contradict them."""
     ann, bob, cid, dee, eve, fay = (
-        Player.objects.create(club=public, name=name, start_rating=1500, start_games=30)
+        new_player(club=public, name=name, start_rating=1500, start_games=30)
         for name in ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
     )
     event = make_event(

@@ -22,10 +22,11 @@ from clubs.names.decisions import Action, NameDecision, apply_name_decisions
 from clubs.roster.erasure import erase_player
 from clubs.roster.players import release_player, update_player_details
 from ladder.changes import club_changed
+from ladder.models import Ladder
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.web import page_cache
-from tests.factories import make_club, make_event, make_user
+from tests.factories import make_club, make_event, make_user, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +82,7 @@ def test_the_rating_rules_page_is_kept_and_shows_new_settings_after_their_replay
     assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
     assert "K is 40 while" in again.content.decode()
     with transaction.atomic():
-        Club.objects.filter(pk=club.pk).update(rating_settings={"k_high": 32})
+        Ladder.objects.filter(club_id=club.pk).update(rating_settings={"k_high": 32})
         club_changed(club.pk, inputs=True)  # as the admin does for a rating setting
     replay_ladder(club.pk)
     assert "K is 32 while" in Client().get(url).content.decode()
@@ -127,7 +128,7 @@ def held_player_added_by_a_director(club, jasper, henk, event):
     entry = Entry.objects.create(event=draft, typed_name="Nina Nieuwenhuis")
     decision = NameDecision(entry.pk, Action.NEW)
     apply_name_decisions(draft.pk, draft.edit_version, [decision], None)
-    release_player(Player.objects.get(name="Nina Nieuwenhuis"), None)
+    release_player(rated_players().get(name="Nina Nieuwenhuis"), None)
 
 
 def staff_rename(club, jasper, henk, event):
@@ -252,7 +253,7 @@ def test_downloads_say_at_once_that_the_ladder_is_being_recalculated(world):
 
 def test_a_replay_retires_the_pages_built_before_it(world):
     club, _jasper, henk, _event = world
-    Player.objects.filter(pk=henk.pk).update(start_rating=1500)
+    set_standing(henk.pk, start_rating=1500)
     # The test's transaction never commits, so the replay this queues does not run yet.
     with transaction.atomic():
         club_changed(club.pk, inputs=True)

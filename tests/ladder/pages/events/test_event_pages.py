@@ -14,7 +14,7 @@ from ladder.changes import club_changed
 from ladder.pages.events.event_pages import Tiebreaks, first_place, read_after, round_robin
 from ladder.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER
-from tests.factories import make_club, make_event
+from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import replay, table, tables, url
 
 pytestmark = pytest.mark.django_db
@@ -31,10 +31,10 @@ def public(owner):
 def swiss(public):
     """Three rounds, not a round robin (Bob and Dee never meet): Bob forfeits to Ann in
     round 2 and Cid beats Ann at Chess960 in round 3, while Bob and Dee have byes."""
-    ann = Player.objects.create(club=public, name="Ann Alder", start_rating=1600, start_games=30)
-    bob = Player.objects.create(club=public, name="Bob Birch", start_rating=1400, start_games=30)
-    cid = Player.objects.create(club=public, name="Cid Cedar", start_rating=1500, start_games=30)
-    dee = Player.objects.create(club=public, name="Dee Dogwood", start_rating=1300, start_games=30)
+    ann = new_player(club=public, name="Ann Alder", start_rating=1600, start_games=30)
+    bob = new_player(club=public, name="Bob Birch", start_rating=1400, start_games=30)
+    cid = new_player(club=public, name="Cid Cedar", start_rating=1500, start_games=30)
+    dee = new_player(club=public, name="Dee Dogwood", start_rating=1300, start_games=30)
     event = make_event(
         public,
         [

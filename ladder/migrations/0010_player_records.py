@@ -8,10 +8,11 @@ from django.db.models.functions import Coalesce, Now
 
 def rebuild_rated_clubs(apps, schema_editor):
     """Every club with a rated history gets its players' lifetimes at its next replay: a
-    full one, queued by the sweep (until then each player page sums its player itself)."""
-    Club = apps.get_model("clubs", "Club")
+    full one of each ladder, queued by the sweep (until then each player page sums its
+    player itself)."""
+    Ladder = apps.get_model("ladder", "Ladder")
     RatedEvent = apps.get_model("ladder", "RatedEvent")
-    Club.objects.filter(pk__in=RatedEvent.objects.values("club_id")).update(
+    Ladder.objects.filter(club_id__in=RatedEvent.objects.values("club_id")).update(
         full_rebuild_requested=True,
         data_version=F("data_version") + 1,
         out_of_date_since=Coalesce(F("out_of_date_since"), Now()),
@@ -20,8 +21,8 @@ def rebuild_rated_clubs(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0023_director_tools"),
-        ("ladder", "0005_replay_from_triggers"),
+        ("clubs", "0025_several_ladders"),
+        ("ladder", "0009_replay_from_on_ladders"),
     ]
 
     operations = [
