@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
+from ladder.models import MAIN_SLUG
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -40,6 +41,7 @@ def world():
     ids = {
         "slug": club.slug,
         "secret": club.secret,
+        "ladder": MAIN_SLUG,
         "role_id": ClubRole.objects.get(club=club, user=director).pk,
         "player_id": ann.pk,
         "event_id": event.pk,
