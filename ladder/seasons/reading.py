@@ -1,9 +1,9 @@
 """What a season reads from the database: its events, its players' stored results and their
 event performances, and which seasons have events.
 
-Every read starts from `ladder_events`: the club's published events that feed its ladder (a
-club has one ladder today, fed by every event). When a club keeps several ladders, the
-ladder's filter goes there, once, and every season page and summary follows.
+Every read starts from `ladder_events`: the club's published events on one of its ladders
+(the events of the kinds it shows, Ladder.event_kinds), so a season is computed on that ladder
+alone. Without a ladder every published event is read, as the season pages still do.
 """
 
 from __future__ import annotations
@@ -13,30 +13,30 @@ from dataclasses import dataclass
 
 from clubs.models import Club, EventQuerySet, Game
 from ladder import performance, tiebreaks
-from ladder.models import PlayerEventResult
+from ladder.models import Ladder, PlayerEventResult
 from ladder.results import Result
 from ladder.seasons.dates import Season, season_of
 from ladder.seasons.summary import SeasonResult
 
-# The slug of a club's one ladder (the migration to several ladders names it so).
-MAIN_LADDER = "main"
+
+def ladder_events(club: Club, ladder: Ladder | None = None) -> EventQuerySet:
+    """The club's published events (never a draft or a deleted one) on `ladder`, or every
+    published event without one."""
+    events = club.events.published()
+    return events if ladder is None else events.filter(kind__in=ladder.event_kinds())
 
 
-def ladder_events(club: Club) -> EventQuerySet:
-    """The club's published events (never a draft or a deleted one) of its one ladder."""
-    return club.events.published()
+def season_events(club: Club, season: Season, ladder: Ladder | None = None) -> EventQuerySet:
+    return ladder_events(club, ladder).filter(date__range=(season.first_day, season.last_day))
 
 
-def season_events(club: Club, season: Season) -> EventQuerySet:
-    return ladder_events(club).filter(date__range=(season.first_day, season.last_day))
-
-
-def season_results(club: Club, season: Season) -> list[SeasonResult]:
+def season_results(club: Club, season: Season, ladder: Ladder | None = None) -> list[SeasonResult]:
     """The stored results of the season's rated events, in the order they were rated."""
+    stored = PlayerEventResult.objects.filter(club=club)
+    if ladder is not None:
+        stored = stored.filter(ladder_id=ladder.pk)
     rows = (
-        PlayerEventResult.objects.filter(
-            club=club, event__in=season_events(club, season).values("id")
-        )
+        stored.filter(event__in=season_events(club, season, ladder).values("id"))
         .order_by("position", "player_id")
         .values_list(
             "player_id", "event_id", "position", "pre_rating", "post_rating", "games_counted"
@@ -51,7 +51,9 @@ class SeasonGames:
     performances: dict[tuple[int, int], int | None]  # by (event id, player id)
 
 
-def season_games(club: Club, season: Season, results: list[SeasonResult]) -> SeasonGames:
+def season_games(
+    club: Club, season: Season, results: list[SeasonResult], ladder: Ladder | None = None
+) -> SeasonGames:
     """The games of the season's events that move the ladder: how many each player played
     over the board, and each player's performance in each event as the event page computes
     it, over its standard games against the opponents' ratings before the event (the stored
@@ -62,7 +64,9 @@ def season_games(club: Club, season: Season, results: list[SeasonResult]) -> Sea
     ratings: dict[int, dict[int, float | None]] = defaultdict(dict)
     player_of: dict[int, int] = {}
     rows = (
-        Game.objects.filter(event__in=season_events(club, season).moving_ladder().values("id"))
+        Game.objects.filter(
+            event__in=season_events(club, season, ladder).moving_ladder().values("id")
+        )
         .order_by("event_id", "round", "id")
         .values_list(
             "event_id",

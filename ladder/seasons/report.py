@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from clubs.models import Club
 from ladder.files.export import ladder_rows
+from ladder.models import Ladder
 from ladder.pages.events.event_pages import EventSummary, club_order, event_summaries, winners_of
 from ladder.roster.rosters import Roster
 from ladder.seasons import reading, summary
@@ -24,13 +25,16 @@ class SeasonData:
     event_names: dict[int, str]  # empty: the season has no event, and shows no ladder
 
 
-def read_season(club: Club, season: Season, today: dt.date) -> SeasonData:
-    event_names = dict(reading.season_events(club, season).values_list("id", "name"))
+def read_season(
+    club: Club, season: Season, today: dt.date, ladder: Ladder | None = None
+) -> SeasonData:
+    """The season on `ladder` (every published event without one: the season pages)."""
+    event_names = dict(reading.season_events(club, season, ladder).values_list("id", "name"))
     day = min(season.last_day, today)
     if not event_names:
         return SeasonData(season, season.holds(today), day, summary.Honours([], [], []), {})
-    results = reading.season_results(club, season)
-    games = reading.season_games(club, season, results)
+    results = reading.season_results(club, season, ladder)
+    games = reading.season_games(club, season, results, ladder)
     honours = summary.honours(results, games.played, games.performances)
     return SeasonData(season, season.holds(today), day, honours, event_names)
 
@@ -170,12 +174,13 @@ def season_page(
 # --- the command ----------------------------------------------------------------------------
 
 
-def summary_json(club: Club, season: Season, today: dt.date) -> dict[str, object]:
-    """season_summary's output: full names (for support staff), full-precision numbers."""
-    data = read_season(club, season, today)
+def summary_json(club: Club, season: Season, today: dt.date, ladder: Ladder) -> dict[str, object]:
+    """season_summary's output on `ladder`: full names (for support staff), full-precision
+    numbers."""
+    data = read_season(club, season, today, ladder)
     names = dict(club.players.values_list("id", "name"))
     # The ladder as export_ladder --on prints it (ladder.files.export.ladder_rows).
-    rows = ladder_rows(club, on=data.ladder_day) if data.event_names else []
+    rows = ladder_rows(club, on=data.ladder_day, ladder=ladder) if data.event_names else []
     first = summary.champion(bool(row["provisional"]) for row in rows)
     h = data.honours
     return {

@@ -16,7 +16,7 @@ from ladder.changes import club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.store import dated
-from tests.factories import make_event, make_players
+from tests.factories import make_event, make_players, set_standing
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def todays_ladder(club: Club) -> list[tuple[object, ...]]:
     """The ladder page's rows as the replay stored them on the players."""
     return [
         (p.pk, p.rating, p.rated_games, p.provisional, p.last_played, p.last_change)
-        for p in club.players.on_ladder().in_ladder_order()
+        for p in club.players.rated_on(club.first_ladder()).on_ladder().in_ladder_order()
     ]
 
 
@@ -71,8 +71,8 @@ def _play_season(club: Club, seed: int) -> tuple[dict[dt.date, list], list[Event
     names[5] = names[4]
     players = make_players(club, names)
     # Brought from an old ladder: on it before the club's first event.
-    Player.objects.filter(pk=players[0].pk).update(start_rating=1650, start_games=25)
-    Player.objects.filter(pk=players[1].pk).update(start_rating=1350, start_games=3)
+    set_standing(players[0], start_rating=1650, start_games=25)
+    set_standing(players[1], start_rating=1350, start_games=3)
     Player.objects.filter(pk=players[2].pk).update(junior=True)
     _replayed(club)
     before = todays_ladder(club)
@@ -103,8 +103,7 @@ def _play_season(club: Club, seed: int) -> tuple[dict[dt.date, list], list[Event
 @pytest.mark.parametrize("policy", ["ladder", "hsb"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_ladder_on_a_date_is_the_ladder_right_after_that_dates_last_event(club, policy, seed):
-    Club.objects.filter(pk=club.pk).update(rating_policy=policy)
-    club.refresh_from_db()
+    club.ladders.update(rating_policy=policy)
     captured, _events, before = _play_season(club, seed)
     days = sorted(captured)
     assert before and before[0][2] == 25  # the old ladder's players, before any event

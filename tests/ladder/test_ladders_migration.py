@@ -19,6 +19,7 @@ from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_history, new_player
 
 BEFORE = [("ladder", "0005_replay_from_triggers"), ("clubs", "0023_director_tools")]
+LADDERS = [("ladder", "0009_replay_from_on_ladders"), ("clubs", "0025_several_ladders")]
 
 
 def _migrate(targets):
@@ -67,6 +68,24 @@ def test_every_club_keeps_its_ladder_as_its_main_ladder():
         # A club made before several ladders, with a rating history of its own.
         OldClub.objects.create(slug="older", name="Older", secret="s" * 32, rating_policy="hsb")
 
+        # Right after the ladders' migrations the main ladder is the club's, versions included.
+        ladders = _migrate(LADDERS)
+        LadderAt, RatingAt = (
+            ladders.get_model("ladder", "Ladder"),
+            ladders.get_model("ladder", "LadderRating"),
+        )
+        main_then = LadderAt.objects.get(club_id=club.pk)
+        assert (main_then.data_version, main_then.built_version) == before[2]
+        assert not main_then.full_rebuild_requested
+        fields = ("player__name", "rating", "rated_games", "provisional", "last_played")
+        rated = {
+            row[0]: (*row[1:], start)
+            for *row, start in RatingAt.objects.filter(ladder=main_then).values_list(
+                *fields, "start_rating"
+            )
+        }
+        assert rated == before[0]
+
         _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
         club = Club.objects.get(pk=club.pk)
         (main,) = Ladder.objects.filter(club=club)
@@ -77,7 +96,16 @@ def test_every_club_keeps_its_ladder_as_its_main_ladder():
             list(RATABLE_KINDS),
         )
         assert (main.rating_policy, main.rating_settings) == ("ladder", {"k_high": 32})
-        assert _ladder_now(club) == before
+        # The stored lifetimes' migration then asks for one full replay of the rated ladder,
+        # which rates nothing differently.
+        players, results, versions = _ladder_now(club)
+        assert (players, results) == before[:2]
+        assert versions == (before[2][0] + 1, before[2][1])
+        assert main.full_rebuild_requested and not club.ladder_is_current
+        replay_ladder(club.pk)
+        club = Club.objects.get(pk=club.pk)
+        players, results, versions = _ladder_now(club)
+        assert (players, results) == before[:2] and versions[0] == versions[1]
         assert club.ladder_is_current and verify_ladder(club) == []
         older = Ladder.objects.get(club__slug="older")
         assert (older.slug, older.rating_policy) == ("main", "hsb")

@@ -17,7 +17,7 @@ from clubs.events.publishing import delete_event
 from clubs.models import Club, Event, Game, Player
 from ladder import lifetime
 from ladder.changes import club_changed
-from ladder.models import PlayerRecord
+from ladder.models import Ladder, PlayerRecord
 from ladder.replay import lifetimes, replay_ladder, verify_ladder
 from ladder.results import Result
 from ladder.roster.rosters import forget_rosters
@@ -157,7 +157,7 @@ def test_while_a_change_waits_for_its_replay_the_page_counts_every_game():
     url = reverse("club_player", args=[club.slug, roster[7].pk])
     games = PlayerRecord.objects.get(player=roster[7]).summary["record"]
     make_event(club, [(1, roster[7], roster[6], W)], date=dt.date(2025, 8, 1))
-    Club.objects.filter(pk=club.pk).update(data_version=F("data_version") + 1)
+    Ladder.objects.filter(club=club).update(data_version=F("data_version") + 1)
     html = Client().get(url).content.decode()
     played = re.search(r'<tr class="record-row">\s*<td class="num">(\d+)</td>', html)
     assert played is not None and int(played[1]) == sum(games[:3]) + 1

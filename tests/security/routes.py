@@ -62,6 +62,11 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
     route(name, "director", "GET", "POST")
 
 route("rating_settings", "director", "GET", "POST")
+# The ladders screen: the list, and each change to it (previewed by a POST, made by another).
+route("club_ladders", "director", "GET")
+for name in ("ladder_add", "ladder_move", "ladder_rename"):
+    route(name, "director", "POST")
+route("ladder_rating_settings", "director", "GET", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",

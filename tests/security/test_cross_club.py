@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import ClubRole, Entry, Event, Merge, Upload
+from ladder.models import MAIN_SLUG
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes, database_checksum
@@ -41,6 +42,7 @@ def clubs():
         "uidb64": "MQ", "token": "not-a-token", "share_token": event_a.share_token,
         "code": "nl", "round_number": 1, "board_number": 1, "upload_id": 0, "ladder": "main",
         "season": "2025-26",  # both clubs' events (10 January 2026) are in it
+        "ladder": MAIN_SLUG,  # every club has one
     }  # fmt: skip
     b_objects = [
         {

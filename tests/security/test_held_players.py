@@ -16,6 +16,7 @@ from django.urls import reverse
 from clubs.events.publishing import publish_event
 from clubs.models import Board, Club, Entry, Event, Game, Player
 from clubs.names.decisions import Action, NameDecision, apply_name_decisions
+from ladder.models import MAIN_SLUG
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster import rosters
@@ -91,6 +92,7 @@ def visitor_urls(world: dict) -> list[str]:
         "player_id": [world["held"].pk, world["ann"].pk],
         "event_id": [world["draft"].pk, world["published"].pk],
         "share_token": [world["draft"].share_token, world["published"].share_token],
+        "ladder": [MAIN_SLUG],
         # The season of the published event and of the draft (the held player's only event).
         "season": sorted(
             {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}

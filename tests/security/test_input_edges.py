@@ -23,6 +23,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
+from ladder.models import MAIN_SLUG
 from ladder.results import Result
 from ladder.seasons.dates import season_of
 from matching import clean_sent_text
@@ -61,6 +62,7 @@ def world():
     ids = {
         "slug": club.slug,
         "secret": club.secret,
+        "ladder": MAIN_SLUG,
         "role_id": ClubRole.objects.get(club=club, user=owner).pk,
         "player_id": ann.pk,
         "event_id": event.pk,

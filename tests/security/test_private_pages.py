@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Board, ClubRole, Entry, Event, Merge
+from ladder.models import MAIN_SLUG
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -27,7 +28,7 @@ def world():
     white, black = Entry.objects.filter(event=event).order_by("start_rank")
     Board.objects.create(event=event, round=1, number=1, white=white, black=black)
     ids = {
-        "slug": club.slug, "secret": club.secret,
+        "slug": club.slug, "secret": club.secret, "ladder": MAIN_SLUG,
         "role_id": ClubRole.objects.get(club=club, user=director).pk,
         "player_id": ann.pk, "event_id": event.pk,
         "entry_id": Entry.objects.filter(event=event).first().pk, "merge_id": merge.pk,

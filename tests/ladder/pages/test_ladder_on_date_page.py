@@ -20,7 +20,7 @@ from ladder.pages.page_texts import half_up
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.web import page_cache
-from tests.factories import make_club, make_event
+from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import table, tables
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,7 @@ def test_a_date_before_the_first_event_is_an_empty_ladder_that_says_so(season):
 
 def test_brought_players_stand_on_the_ladder_before_the_first_event(season):
     club, *_ = season
-    Player.objects.create(club=club, name="Val Veteran", start_rating=1900, start_games=40)
+    new_player(club=club, name="Val Veteran", start_rating=1900, start_games=40)
     replayed(club)
     club.refresh_from_db()
     rows = table(get(club, "on=2023-12-31"), "ladder")
@@ -328,7 +328,7 @@ def test_a_held_player_is_on_no_dated_page_nor_in_the_dated_export(season):
     even with games brought from an old ladder that put them on the ladder before the first
     event."""
     club, *_ = season
-    Player.objects.create(club=club, name="Hal Held", held=True, start_rating=2000, start_games=50)
+    new_player(club=club, name="Hal Held", held=True, start_rating=2000, start_games=50)
     replay_ladder(club.pk, full=True)
     club.refresh_from_db()
     for day in ("2023-12-31", "2024-02-10"):

@@ -12,8 +12,9 @@ from django.core.management import ManagementUtility, call_command
 from django.db import connections
 from django.utils import timezone
 
+from clubs.ladders.changes import add_ladder
 from clubs.models import Event, Game, Player
-from ladder.models import PlayerEventResult
+from ladder.models import Ladder, PlayerEventResult
 from ladder.pages.events.event_pages import event_page
 from ladder.replay import replay_ladder
 from ladder.results import Result
@@ -236,3 +237,77 @@ def test_a_january_club_takes_a_single_year(command_line, db):
     assert status == 0
     assert (json.loads(out)["from"], json.loads(out)["to"]) == ("2026-01-01", "2026-12-31")
     assert command_line("season_summary", "janus", "2025-26")[0] == 1
+
+
+# --- on a ladder of its own -------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_ladders(club, history):
+    """Every third event of the history is blitz, rated on a ladder of its own (under HSB)."""
+    blitz = [e.pk for e in history[::3]]
+    Event.objects.filter(pk__in=blitz).update(kind="blitz")
+    add_ladder(club, slug="blitz", name="Blitz", policy="hsb", kinds=["blitz"], user=None)
+    replay_ladder(club.pk)
+    assert not Ladder.objects.filter(club=club).out_of_date().exists()
+    return set(blitz)
+
+
+def played_in(club, kinds):
+    """Games over the board per player name in the season's rated events of `kinds`."""
+    played: dict[str, int] = defaultdict(int)
+    name = names(club)
+    games = Game.objects.filter(event__in=counted_events(club).filter(rated=True, kind__in=kinds))
+    for white, black, code in games.values_list("white__player_id", "black__player_id", "result"):
+        if black is not None and Result(code).is_played:
+            played[name[white]] += 1
+            played[name[black]] += 1
+    return played
+
+
+def stored_ladder_on(club, ladder, day):
+    """Each player's last stored result on `ladder` dated `day` or before: name ->
+    (rating, rated games)."""
+    name = names(club)
+    last = {}
+    rows = PlayerEventResult.objects.filter(ladder_id=ladder.pk, event_date__lte=day)
+    for row in rows.order_by("position"):
+        last[name[row.player_id]] = (row.post_rating, row.rated_games_after)
+    return {n: state for n, state in last.items() if state[1] > 0}
+
+
+def test_each_ladders_season_is_computed_on_that_ladders_events_alone(club, two_ladders):
+    blitz_events = dict(counted_events(club).filter(kind="blitz").values_list("name", "id"))
+    other_kinds = set(counted_events(club).exclude(kind="blitz").values_list("kind", flat=True))
+    assert blitz_events and other_kinds
+    blitz = Ladder.objects.get(club=club, slug="blitz")
+    main = Ladder.objects.get(club=club, slug="main")
+    end = SEASON.last_day
+    for ladder, kinds in ((blitz, ["blitz"]), (main, sorted(other_kinds))):
+        data = summary(club, "2021-22", "--ladder", ladder.slug)
+        played = played_in(club, kinds)
+        assert [row["games"] for row in data["most_games"]] == sorted(
+            played.values(), reverse=True
+        )[:10]
+        assert all(played[row["name"]] == row["games"] for row in data["most_games"])
+        # The ladder at the season's end is that ladder's stored states, not the other's.
+        shown = {row["name"]: (row["rating"], row["games"]) for row in data["ladder"]}
+        assert shown == stored_ladder_on(club, ladder, end)
+        assert [row["rank"] for row in data["ladder"]] == list(range(1, len(shown) + 1))
+        on_blitz = {row["event"] in blitz_events for row in data["best_performances"]}
+        assert on_blitz == {ladder == blitz}
+    assert summary(club) == summary(club, "2021-22", "--ladder", "main")
+
+
+@pytest.mark.parametrize("day", [dt.date(2021, 1, 10), dt.date(2021, 9, 1), dt.date(2022, 6, 1)])
+def test_export_ladder_on_a_date_reads_the_ladder_it_is_given(club, two_ladders, day):
+    for slug in ("blitz", "main"):
+        out = io.StringIO()
+        call_command("export_ladder", club.slug, "--ladder", slug, "--on", day.isoformat(),
+                     stdout=out)  # fmt: skip
+        rows = json.loads(out.getvalue())
+        ladder = Ladder.objects.get(club=club, slug=slug)
+        assert rows and {r["name"]: (r["rating"], r["games"]) for r in rows} == stored_ladder_on(
+            club, ladder, day
+        )
+        assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))

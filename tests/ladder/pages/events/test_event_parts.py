@@ -10,7 +10,7 @@ from django.test import Client
 from clubs.models import Club, Player
 from ladder.pages.events import event_pages, event_rounds
 from ladder.results import Result
-from tests.factories import make_club, make_event
+from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.events.test_event_pages import event_url
 from tests.ladder.pages.test_pages import replay, table, tables
 
@@ -29,9 +29,7 @@ def open_event(public):
     """A Swiss of eight players and three rounds: twelve boards, every one played, nobody
     meeting anyone twice."""
     players = [
-        Player.objects.create(
-            club=public, name=f"Player {n}", start_rating=1200 + 25 * n, start_games=30
-        )
+        new_player(club=public, name=f"Player {n}", start_rating=1200 + 25 * n, start_games=30)
         for n in range(8)
     ]
     results = [W, D, B, W]
