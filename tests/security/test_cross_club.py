@@ -40,7 +40,7 @@ def clubs():
         "player_id": a1.pk, "event_id": event_a.pk,
         "entry_id": Entry.objects.filter(event=event_a).first().pk, "merge_id": 0,
         "uidb64": "MQ", "token": "not-a-token", "share_token": event_a.share_token,
-        "code": "nl", "round_number": 1, "board_number": 1, "upload_id": 0, "ladder": "main",
+        "code": "nl", "round_number": 1, "board_number": 1, "upload_id": 0,
         "season": "2025-26",  # both clubs' events (10 January 2026) are in it
         "ladder": MAIN_SLUG,  # every club has one
     }  # fmt: skip

@@ -97,7 +97,6 @@ def visitor_urls(world: dict) -> list[str]:
         "season": sorted(
             {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}
         ),
-        "ladder": ["main"],
     }
     urls = []
     for r in all_routes():

@@ -77,7 +77,6 @@ def world():
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=owner).pk,
         "season": season_of(event.date, club.season_start_month).label,
-        "ladder": "main",
     }
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 

@@ -33,7 +33,7 @@ def world():
         "player_id": ann.pk, "event_id": event.pk,
         "entry_id": Entry.objects.filter(event=event).first().pk, "merge_id": merge.pk,
         "uidb64": "MQ", "token": "not-a-token", "share_token": event.share_token, "code": "nl",
-        "round_number": 1, "board_number": 1, "upload_id": 0, "ladder": "main",
+        "round_number": 1, "board_number": 1, "upload_id": 0,
     }  # fmt: skip
     return club, ids, owner
 
