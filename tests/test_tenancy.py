@@ -23,6 +23,8 @@ def club_scoped_requests(club):
         ("get", reverse("club_rating_rules", args=[club.slug])),
         ("get", reverse("club_ladder", args=[club.slug, "main"])),
         ("get", reverse("club_ladder_json_of", args=[club.slug, "main"])),
+        ("get", reverse("club_season", args=[club.slug, "2025-26"])),
+        ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
         # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         ("get", reverse("audit_log", args=[club.slug])),

@@ -118,11 +118,12 @@ class SeasonPage:
 
 
 def season_page(
-    club: Club, season: Season, roster: Roster, unconfirmed: str, today: dt.date
+    club: Club, season: Season, roster: Roster, unconfirmed: str, today: dt.date, ladder: Ladder
 ) -> SeasonPage:
-    """Names as the roster shows them to this visitor; a player the roster leaves out is left
+    """The season on `ladder`: its events, its ladder and the honours its games earned.
+    Names as the roster shows them to this visitor; a player the roster leaves out is left
     out here too."""
-    data = read_season(club, season, today)
+    data = read_season(club, season, today, ladder)
     names = roster.names
 
     def named(player_id: int) -> Named | None:
@@ -130,8 +131,8 @@ def season_page(
         return None if name is None else Named(player_id, name)
 
     # The ladder under this roster's names (ladder.roster.rosters.Roster.ladder_on): no held player.
-    rows = roster.ladder_on(club, data.ladder_day) if data.event_names else []
-    ladder = [
+    rows = roster.ladder_on(club, data.ladder_day, ladder=ladder) if data.event_names else []
+    standing = [
         LadderShown(
             row.rank,
             Named(row.player.id, row.player.name),
@@ -141,10 +142,10 @@ def season_page(
         )
         for row in rows
     ]
-    first = summary.champion(line.provisional for line in ladder)
+    first = summary.champion(line.provisional for line in standing)
     # The list of events' rows and winners, the winners of this season's events only.
     order = club_order(club)
-    winners = winners_of(reading.season_events(club, season), roster, unconfirmed, order)
+    winners = winners_of(reading.season_events(club, season, ladder), roster, unconfirmed, order)
     events = [
         replace(e, winners=winners.get(e.id, ()))
         for e in event_summaries(club)
@@ -154,7 +155,7 @@ def season_page(
     return SeasonPage(
         season=season,
         current=data.current,
-        ladder=ladder,
+        ladder=standing,
         events=events,
         most_improved=[
             ImprovedShown(p, i.change, i.games)
@@ -167,7 +168,7 @@ def season_page(
             for b in h.best_performances
             if (p := named(b.player_id))
         ],
-        champion=None if first is None else ladder[first].player,
+        champion=None if first is None else standing[first].player,
     )
 
 

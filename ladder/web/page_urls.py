@@ -30,6 +30,7 @@ CLUB_PAGES = [
     ("how-ratings-work/", views.rating_rules_page, "club_rating_rules"),
     ("seasons/", season_views.seasons_page, "club_seasons"),
     ("seasons/<str:season>/", season_views.season_page, "club_season"),
+    ("seasons/<str:season>/<slug:ladder>/", season_views.season_page, "club_season_ladder"),
 ]
 
 urlpatterns: list[URLPattern] = [

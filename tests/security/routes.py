@@ -92,7 +92,8 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
              "club_seeding_csv", "club_roster", "club_player", "club_events",
              "club_event", "club_event_rounds", "club_event_wallchart", "club_event_trf",
              "club_event_csv", "club_event_live", "club_rating_rules", "club_seasons",
-             "club_season", "club_ladder", "club_ladder_csv_of", "club_ladder_json_of",
+             "club_season", "club_season_ladder", "club_ladder", "club_ladder_csv_of",
+             "club_ladder_json_of",
              "club_seeding_trf_of", "club_seeding_csv_of"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")

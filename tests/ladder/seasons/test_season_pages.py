@@ -277,3 +277,40 @@ def test_the_season_pages_speak_the_visitors_language(
     assert "Most improved" not in html and "Best event performances" not in html
     listed = client.get(page(march), headers={"accept-language": language}).content.decode()
     assert month in listed and "current season" not in listed
+
+
+def test_each_ladder_has_its_season_page_with_its_own_events_and_ladder(client, march):
+    """With a blitz ladder, the season page of each ladder shows only that ladder's events
+    and its ladder at the season's end, read from that ladder's stored results."""
+    from clubs.ladders.changes import add_ladder
+    from ladder.models import Ladder, PlayerEventResult
+
+    Event.objects.filter(club=march, name="Last of the season").update(kind="blitz")
+    add_ladder(march, slug="blitz", name="Blitz", policy="ladder", kinds=["blitz"], user=None)
+    replay_ladder(march.pk)  # queued for a commit the test's transaction never makes
+    blitz = Ladder.objects.get(club=march, slug="blitz")
+    assert blitz.is_current
+    main = page(march, "2021-22/")
+    on_blitz = page(march, "2021-22/blitz/")
+    shown_main, shown_blitz = client.get(main), client.get(on_blitz)
+    assert shown_main.status_code == shown_blitz.status_code == 200
+    names = {
+        url: {" ".join(row) for row in table(response, "events")}
+        for url, response in ((main, shown_main), (on_blitz, shown_blitz))
+    }
+    assert any("Last of the season" in n for n in names[on_blitz])
+    assert not any("Last of the season" in n for n in names[main])
+    assert any("Spring open" in n for n in names[main])
+    assert not any("Spring open" in n for n in names[on_blitz])
+    # The blitz ladder at the season's end is its stored results after its one event.
+    stored = {
+        r.player.name: round(r.post_rating)
+        for r in PlayerEventResult.objects.filter(ladder=blitz).select_related("player")
+    }
+    ladder = table(shown_blitz, "ladder")
+    assert {row[1].split(" provisional")[0]: int(row[2]) for row in ladder} == stored
+    # Tabs link both; the first ladder's own address leads to the season's page; an unknown
+    # ladder is a 404.
+    assert f'href="{on_blitz}"' in shown_main.content.decode()
+    assert client.get(page(march, "2021-22/main/"))["Location"].endswith("/seasons/2021-22/")
+    assert client.get(page(march, "2021-22/nope/")).status_code == 404
