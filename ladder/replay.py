@@ -121,16 +121,18 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
                 # Ladder.event_kinds, without asking again which ladder is the first.
                 kinds = [*ladder.kinds, *([BUGHOUSE] if ladder.pk == ladders[0].pk else [])]
                 _replay_one(club, ladder, kinds, full=full or ladder.full_rebuild_requested)
-            # replay_from is shared by the club's ladders: cleared once all are current, and
-            # only if no write the triggers saw since the club was read moved it.
-            stale = Ladder.objects.filter(
-                club_id=OuterRef("pk"), built_version__lt=F("data_version")
-            )
-            Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(
-                Exists(stale)
-            ).update(replay_from=None)
             rebuilt = True
             full = False
+        # replay_from is shared by the club's ladders: cleared once all are current, and only
+        # if no write the triggers saw since the club was read moved it. In a statement of its
+        # own, after the ladders' rows are committed: a correction locks the club's row (its
+        # triggers) before the ladders' (club_changed), so a replay holding a ladder's row
+        # while it waits for the club's would deadlock with it. A write committed in between
+        # moved replay_from or left a ladder stale, and either keeps the row as it is.
+        stale = Ladder.objects.filter(club_id=OuterRef("pk"), built_version__lt=F("data_version"))
+        Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(Exists(stale)).update(
+            replay_from=None
+        )
         if not Ladder.objects.filter(club_id=club_id).out_of_date().exists():
             return rebuilt
 
