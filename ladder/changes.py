@@ -66,6 +66,13 @@ def club_changed(
     if inputs:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("club_changed(inputs=True) must run inside transaction.atomic()")
+        # The club's row before its ladders', as the triggers of a write lock them: two
+        # changes taking the two in opposite orders deadlock on PostgreSQL.
+        list(
+            Club.objects.select_for_update(no_key=True)
+            .filter(pk=club_id)
+            .values_list("pk", flat=True)
+        )
         moved = _mark_ladders(club_id, kinds, ladder_ids)
         if from_date is not None and moved:
             updates["replay_from"] = Least(
