@@ -32,9 +32,12 @@ TEMPLATE = engines["django"].from_string(
 
 
 def players(request: HttpRequest) -> HttpResponse:
-    from clubs.models import Player
+    from ladder.models import LadderRating
 
-    rows = Player.objects.order_by("id").values_list("id", "name", "rated_games")[:60]
+    # Games live on each ladder's rating since the ladders (issue 26): one join, as a page
+    # of names and games would need.
+    ratings = LadderRating.objects.order_by("id")
+    rows = ratings.values_list("player_id", "player__name", "rated_games")[:60]
     return HttpResponse(TEMPLATE.render({"rows": rows}, request))
 
 
