@@ -84,7 +84,7 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     see it under either URL. Everything else is the same 404.
     """
     # With its ladders' versions, which its pages' keys need (ladder.web.page_cache).
-    club = Club.objects.filter(slug=slug).with_ladder_versions().first()
+    club = Club.objects.with_ladders(slug)
     if club is None:
         raise Http404(NOT_FOUND)
     if club.is_directed_by(request.user):

@@ -51,8 +51,8 @@ class Visit:
 
     @cached_property
     def ladders(self) -> list[Ladder]:
-        """The club's ladders, the first first: read with the club's row for a club of one
-        (ClubQuerySet.with_ladder_versions), else one query, once a request."""
+        """The club's ladders, the first first: read with the club
+        (ClubQuerySet.with_ladders), else one query, once a request."""
         return club_ladders(self.club)
 
     def context(self, **extra: Any) -> dict[str, Any]:
@@ -68,9 +68,9 @@ class Visit:
 
 def club_ladders(club: Club) -> list[Ladder]:
     """The club's ladders, the first first (Visit.ladders)."""
-    if getattr(club, "ladders_count", None) == 1:
-        first: Ladder = club.first_ladder()
-        return [first]
+    rows: list[Ladder] | None = getattr(club, "ladder_rows", None)
+    if rows is not None:
+        return rows
     return list(Ladder.objects.for_club(club.pk))
 
 

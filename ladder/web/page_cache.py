@@ -131,13 +131,13 @@ def page_key(
 ) -> str:
     # Every ladder's versions: a page may show any of them (the front page the first, a
     # player's page each one they played on, an event page the one it fed). Read with the
-    # club's row when the visit did (ClubQuerySet.with_ladder_versions).
-    if getattr(club, "ladders_built", None) is not None:
+    # club when the visit did (ClubQuerySet.with_ladders).
+    if club.ladders_built is not None:
         ladders: tuple[object, ...] = (
-            club.ladders_count,  # type: ignore[attr-defined]
-            club.ladders_newest,  # type: ignore[attr-defined]
-            club.ladders_data if download else None,  # type: ignore[attr-defined]
-            club.ladders_built,  # type: ignore[attr-defined]
+            club.ladders_count,
+            club.ladders_newest,
+            club.ladders_data if download else None,
+            club.ladders_built,
         )
     else:
         versions = Ladder.objects.for_club(club.pk).values_list("built_version", "data_version")

@@ -16,14 +16,15 @@ pytestmark = pytest.mark.django_db
 SIZES = {"small": (4, 2, 4), "large": (500, 300, 40)}  # players, events, players per event
 # An anonymous visitor, billing off: the club, then one query per kind of row.
 QUERIES = {
-    "": 2,  # club, roster (which is the ladder)
+    "": 2,  # club (with its ladders, one query), roster (which is the ladder)
     "players/": 2,
     "players/{player}/": 4,  # club, roster, the player's results, the player's games
     "players/{player}/?year=2025": 4,  # one year's page: the same rows
     # club, events, roster (the winners' names), every event's games (winners), the club
     # nights being played (links to their live pages)
     "events/": 5,
-    "events/{event}/": 6,  # club, event, roster, entries, games, rating results
+    # club, event with its kept standings, roster, entries, games, rating results
+    "events/{event}/": 6,
     "events/{event}/?after=3": 6,  # the standings after a round: the same rows, fewer games
     "ladder.csv": 2,
     "ladder.json": 2,

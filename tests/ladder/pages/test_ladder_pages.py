@@ -440,13 +440,16 @@ def test_the_events_list_names_each_events_ladder(client, public):
 # An anonymous visitor of a club with two ladders, the page cache empty: the club (with its
 # ladders' versions and first ladder), the club's ladders, then what the page reads.
 QUERIES = {
-    "ladders/blitz/": 3,  # club, ladders, the blitz roster
-    "ladders/blitz/ladder.json": 3,
-    # club, ladders, stored lifetime, shown results with their games, each ladder's
+    # The club and its ladders are one query (ClubQuerySet.with_ladders).
+    "ladders/blitz/": 2,  # club with its ladders, the blitz roster
+    "ladders/blitz/ladder.json": 2,
+    # club with its ladders, stored lifetime, shown results with their games, each ladder's
     # results (its part's outline), one roster per ladder
-    "players/{player}/": 7,
-    "events/{event}/": 8,  # club, ladders, event, roster, entries, games, results, its ladder
-    "events/": 6,  # club, ladders, events, roster, games (winners), club nights
+    "players/{player}/": 6,
+    # club with its ladders, event with its kept standings, roster, entries, games, results,
+    # its ladder
+    "events/{event}/": 7,
+    "events/": 5,  # club with its ladders, events, roster, games (winners), club nights
 }
 
 
