@@ -39,6 +39,7 @@ P_DIGITS = 4  # HSB's expected share p
 MAX_RATING_DIGITS = 8
 MAX_P_DIGITS = 12
 MIN_BONUS, MAX_BONUS = 0, 100  # the bonuses searched when the stored change disagrees
+_HALF = Decimal("0.5")
 
 
 def to_decimal(value: float | int | Fraction) -> Decimal:
@@ -56,7 +57,13 @@ def to_decimal(value: float | int | Fraction) -> Decimal:
 
 def rounded(value: Decimal, digits: int, rounding: str = ROUND_HALF_UP) -> Decimal:
     """Rounded to `digits` decimals; halves away from zero, as a calculator and school do."""
-    return value.quantize(Decimal(1).scaleb(-digits), rounding=rounding)
+    return value.quantize(_quantum(digits), rounding=rounding)
+
+
+@functools.lru_cache(maxsize=64)
+def _quantum(digits: int) -> Decimal:
+    # 10^-digits, made once: an event page rounds some thousand numbers.
+    return Decimal(1).scaleb(-digits)
 
 
 def plain(value: Decimal) -> Decimal:
@@ -72,7 +79,7 @@ def is_half(value: Decimal, digits: int) -> bool:
     another (half up, half even), so rule 1 would depend on the reader's habit.
     """
     scaled = value.scaleb(digits)
-    return abs(scaled - scaled.to_integral_value(rounding=ROUND_FLOOR)) == Decimal("0.5")
+    return abs(scaled - scaled.to_integral_value(rounding=ROUND_FLOOR)) == _HALF
 
 
 def reads_as_whole(shown: Decimal, true: Decimal) -> bool:
@@ -83,7 +90,7 @@ def reads_as_whole(shown: Decimal, true: Decimal) -> bool:
     ladder says 2132: such a rating is printed with more decimals (2132.46), so that
     no page rounds a rounded number.
     """
-    return math.floor(shown + Decimal("0.5")) == math.floor(true + Decimal("0.5"))
+    return math.floor(shown + _HALF) == math.floor(true + _HALF)
 
 
 @dataclass(frozen=True)
@@ -111,18 +118,16 @@ def elo_sum(*, pre: float, k: float, actual: float, expected: float, post: float
     true_expected, true_pre, true_post = to_decimal(expected), to_decimal(pre), to_decimal(post)
     for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
         before, after = rounded(true_pre, digits), rounded(true_post, digits)
+        # Neither depends on the expected score's decimals: checked once per precision.
+        if not (reads_as_whole(before, true_pre) and reads_as_whole(after, true_post)):
+            continue
         # K is at most 100, so each decimal of the expected score more shrinks K x its
         # rounding error tenfold; five more than the change's decimals make it negligible.
         for expected_digits in range(EXPECTED_DIGITS, digits + EXPECTED_DIGITS + 2):
             shown_expected = rounded(true_expected, expected_digits)
             exact = k_printed * (score - shown_expected)
             change = rounded(exact, digits)
-            if (
-                before + change == after
-                and not is_half(exact, digits)
-                and reads_as_whole(before, true_pre)
-                and reads_as_whole(after, true_post)
-            ):
+            if before + change == after and not is_half(exact, digits):
                 return EloSum(k_printed, score, shown_expected, change, before, after)
     return _last_resort(k_printed, score, true_expected, true_pre)
 
