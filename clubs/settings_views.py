@@ -130,8 +130,9 @@ def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
         with transaction.atomic():
             Club.objects.filter(pk=club.pk).update(tiebreak_order=new)
             audit.record(club, request.user, "tiebreak_order.changed", old=old, new=new)
-            # Standings show the new order at once; no rating changes.
-            club_changed(club.pk, shown=True)
+            # Standings show the new order at once (ranked live until every event's kept
+            # standings are ranked again); no rating changes.
+            club_changed(club.pk, shown=True, ranking=True)
     messages.success(request, _("The order of the tie-breaks is saved."))
     return redirect("club_settings", slug=club.slug)
 

@@ -39,6 +39,7 @@ def club_changed(
     from_date: dt.date | None = None,
     kinds: Collection[str] | None = None,
     ladder_ids: Collection[int] | None = None,
+    ranking: bool = False,
 ) -> None:
     """Record that a write changed the club's ladder inputs, what its pages show, or both.
 
@@ -56,11 +57,16 @@ def club_changed(
     move. None: every ladder of the club (a merge, a roster import, a start rating,
     anything not tied to one event). `ladder_ids` names the ladders instead (the one
     writer of kinds, ladder.roster.ladders.set_kinds, whose ladders no longer rate what moved).
+
+    `ranking` (with `shown`): the club's tie-break order, which ranks every event's
+    standings; their kept rows (ladder.replay.keep_standings) are ranked again when it commits.
     """
     if not (inputs or shown):
         raise ValueError("club_changed() needs inputs=True, shown=True or both")
     if (from_date is not None or kinds is not None or ladder_ids is not None) and not inputs:
         raise ValueError("from_date, kinds and ladder_ids are about a changed ladder input")
+    if ranking and not shown:
+        raise ValueError("a new ranking of the standings is something the pages show")
     updates: dict[str, Any] = {}
     moved = False
     if inputs:
@@ -87,6 +93,10 @@ def club_changed(
     if moved:
         # Looked up at call time, so a test or bench that swaps jobs.enqueue_replay is obeyed.
         transaction.on_commit(partial(jobs.enqueue_replay, club_id))
+    elif ranking or inputs:
+        # No replay to keep the events' standings after it: an event no ladder rates
+        # changed, or the order that ranks them all did.
+        transaction.on_commit(partial(jobs.enqueue_standings, club_id))
 
 
 def _mark_ladders(

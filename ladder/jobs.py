@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.utils import timezone
@@ -22,28 +23,38 @@ def enqueue_replay(club_id: int) -> None:
     A failure to reach Redis is logged, not raised: the change itself is already
     committed and the club stays marked out of date, so the sweep repairs it.
     """
+    _enqueue(replay_job, club_id, "a replay", "the sweep will retry")
+
+
+def enqueue_standings(club_id: int) -> None:
+    """Queue the keeping of every event's final standings of one club (its tie-break order
+    changed); without Redis, right away in-process. Until it runs, or if it cannot be
+    queued, the event pages rank their entrants live: the kept rows no longer match."""
+    _enqueue(standings_job, club_id, "the event standings", "the pages rank them live")
+
+
+def _enqueue(job: Callable[[int], None], club_id: int, what: str, meanwhile: str) -> None:
     if settings.REDIS_URL is None:
         # Runs after the change committed: a failure here must not turn a saved
         # change into an error page. The club stays marked out of date and the
         # sweep (or the rebuild button) replays it again.
         try:
-            replay.replay_ladder(club_id)
+            job(club_id)
         except Exception:
-            logger.exception("In-process replay of club %s failed; the sweep will retry", club_id)
+            logger.exception("In-process run of %s of club %s failed; %s", what, club_id, meanwhile)
         return
     from redis.exceptions import RedisError
 
     if not redis_client.breaker.allows(settings.REDIS_URL):
         logger.warning(
-            "Redis failed moments ago: not queueing a replay of club %s; the sweep will retry",
-            club_id,
+            "Redis failed moments ago: not queueing %s of club %s; %s", what, club_id, meanwhile
         )
         return
     try:
-        replay_queue().enqueue(replay_job, club_id, job_timeout=900)
+        replay_queue().enqueue(job, club_id, job_timeout=900)
     except RedisError:
         redis_client.breaker.failed(settings.REDIS_URL, settings.REDIS_RETRY_AFTER_SECONDS)
-        logger.warning("Could not queue a replay of club %s; the sweep will retry", club_id)
+        logger.warning("Could not queue %s of club %s; %s", what, club_id, meanwhile)
 
 
 def replay_queue() -> Queue:
@@ -56,6 +67,10 @@ def replay_queue() -> Queue:
 
 def replay_job(club_id: int) -> None:
     replay.replay_ladder(club_id)
+
+
+def standings_job(club_id: int) -> None:
+    replay.keep_standings(club_id)
 
 
 def sweep_ladders(older_than_seconds: int) -> list[int]:

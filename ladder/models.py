@@ -263,3 +263,25 @@ class PlayerRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}'s record"
+
+
+class EventStandings(models.Model):
+    """A published event's final standings as its page ranks them (points, the club's
+    tie-breaks, the file's ranks when trusted): kept after each replay so the page need not
+    work out every entrant's tie-breaks on each request (ladder/store/standings.py). Derived:
+    the page uses the row only while `inputs` is the hash of what it was computed from
+    (the event's games and entries, the club's tie-break order), else works them out."""
+
+    event = models.OneToOneField(
+        Event, primary_key=True, on_delete=models.CASCADE, related_name="kept_standings"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    inputs = models.CharField(max_length=64)
+    # [[entry id, rank, points, played, byes, forfeits, [tie-break values]], ...] in rank
+    # order (ladder.pages.events.standings.encoded).
+    rows = models.JSONField()
+    ranks_from_file = models.BooleanField(default=False)
+    hides_tiebreaks = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.event_id}'s standings"

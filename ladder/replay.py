@@ -27,7 +27,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder import lifetime, store
+from ladder import lifetime, store, tiebreaks
 from ladder.fingerprint import (
     chain_fingerprints,
     event_fingerprint,
@@ -35,12 +35,16 @@ from ladder.fingerprint import (
     settings_fingerprint,
 )
 from ladder.history import HistoryStep, rate_events, rate_history
-from ladder.models import Ladder, LadderReplay
+from ladder.models import EventStandings, Ladder, LadderReplay
+from ladder.pages.events import standings
+from ladder.pages.events.event_ratings import RatingLine
+from ladder.pages.events.event_rules import Tiebreaks, club_order, is_round_robin
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
 from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 from ladder.store import players as store_players
+from ladder.store import standings as standings_store
 
 
 @dataclass(frozen=True)
@@ -100,8 +104,65 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
     or one with a pending "rebuild ladder" request, which reuses nothing stored) is
     replayed; the others are left as they are, their rows and log untouched. Runs again
     while a data_version moved during a rebuild, so no ladder is left marked current on
-    old data.
+    old data. Then the final standings of the events the changes can have reached are
+    kept for their pages (keep_standings), once the ladders are committed.
     """
+    # The earliest event a write touched since the last replay (the triggers' mark), read
+    # before the replay clears it; None: no mark, so every event is looked at.
+    since = Club.objects.filter(pk=club_id).values_list("replay_from", flat=True).first()
+    rebuilt = _replay_ladders(club_id, full=full)
+    if rebuilt:
+        keep_standings(club_id, since=None if full else since)
+    return rebuilt
+
+
+def keep_standings(club_id: int, since: dt.date | None = None) -> int:
+    """Rank and keep the final standings of the club's published events (those on or after
+    `since`) whose kept row is missing or was computed from other inputs; returns how many
+    were kept.
+
+    Run after each replay for the events its changes can have reached (on or after the
+    club's replay_from), and for every event after a new tie-break order (jobs). A kept row
+    carries the hash of its inputs and the page uses it only while that hash is the one of
+    the games, entries and rating lines it reads, so a row this missed is never shown: the
+    page ranks live until the next run keeps it. The ranking is the page's own
+    (ladder.pages.events.standings)."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return 0
+    order = club_order(club)
+    kept = standings_store.kept_inputs(club_id)
+    fresh = []
+    for facts in standings_store.published_facts(club_id, since):
+        rules = Tiebreaks(
+            order,
+            round_robin=is_round_robin(facts.pairing_system, facts.games),
+            rules=tiebreaks.rules_on(facts.date),
+        )
+        lines = {line[0]: RatingLine(*line[1:]) for line in facts.lines}
+        inputs = standings.inputs(facts.games, facts.entries, rules, lines)
+        if kept.get(facts.event_id) == inputs:
+            continue
+        # Names play no part; the page puts this request's in.
+        people = {e: (player, "", start) for e, (start, _rank, player) in facts.entries.items()}
+        file_ranks = {e: rank for e, (_start, rank, _player) in facts.entries.items()}
+        ranked = standings.final_standings(people, facts.games, rules, file_ranks)
+        standings.rate(ranked.standings, facts.games, lines)
+        fresh.append(
+            EventStandings(
+                event_id=facts.event_id,
+                club_id=club_id,
+                inputs=inputs,
+                rows=standings.encoded(ranked),
+                ranks_from_file=ranked.ranks_from_file,
+                hides_tiebreaks=ranked.hides_tiebreaks,
+            )
+        )
+    standings_store.keep(club_id, fresh)
+    return len(fresh)
+
+
+def _replay_ladders(club_id: int, *, full: bool) -> bool:
     rebuilt = False
     while True:
         with transaction.atomic():

@@ -66,7 +66,7 @@ def _page_number(request: HttpRequest) -> int | None:
 
 
 def _club_part(request: HttpRequest, visit: Visit, event_id: int, part: Part) -> HttpResponse:
-    event = _published_event(visit, event_id)
+    event = _published_event(visit, event_id, standings=part is not _rounds)
     template, context = part(request, visit, event)
     return render(request, template, visit.context(section="events", **context))
 
@@ -103,8 +103,10 @@ def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> Http
     return file_response(text, "text/csv", export_file_name(event, "csv"), visit.club)
 
 
-def _published_event(visit: Visit, event_id: int) -> Event:
-    event = visit.club.events.published().filter(pk=event_id).first()
+def _published_event(visit: Visit, event_id: int, *, standings: bool = False) -> Event:
+    """The club's published event; with `standings`, its kept standings read with it."""
+    events = visit.club.events.published().filter(pk=event_id)
+    event = (events.select_related("kept_standings") if standings else events).first()
     if event is None:
         raise Http404(NOT_FOUND)
     return event

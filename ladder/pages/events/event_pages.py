@@ -8,12 +8,12 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 from django.db.models import Count, F, QuerySet
 
 from clubs.models import Club, Event, Game
-from ladder import performance, tiebreaks
+from ladder import tiebreaks
+from ladder.pages.events import standings
 from ladder.pages.events.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 
 # Tiebreaks, club_order, is_round_robin, read_after and round_robin are used from here too.
@@ -24,36 +24,14 @@ from ladder.pages.events.event_rules import club_order as club_order
 from ladder.pages.events.event_rules import is_round_robin as is_round_robin
 from ladder.pages.events.event_rules import read_after as read_after
 from ladder.pages.events.event_rules import round_robin as round_robin
+from ladder.pages.events.standings import Standing as Standing
 from ladder.pages.events.wallchart import WallRow, wall_chart
-from ladder.pages.page_texts import points_text, score_symbol
+from ladder.pages.page_texts import score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
 from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
 from ladder.roster.rosters import Roster
-from ladder.rules.file_ranks import file_order, file_ranking
-
-
-@dataclass
-class Standing:
-    entry_id: int
-    player_id: int | None
-    name: str
-    start_rank: int
-    points: float = 0.0
-    played: int = 0
-    byes: int = 0
-    forfeits: int = 0
-    rank: int = 0
-    rating: RatingLine | None = None
-    # FIDE tie-breaks (ladder.tiebreaks) in the club's order; the page shows them beside
-    # the points.
-    tiebreak_values: tuple[float, ...] = ()  # in the club's order (EventPage.order)
-    # From the games played over the board against the opponents' ratings before the event.
-    performance: int | None = None
-
-    @property
-    def points_text(self) -> str:
-        return points_text(self.points)
-
+from ladder.rules.file_ranks import file_order
+from ladder.store import standings as standings_store
 
 # One crosstable row: the player and, per column, the symbols of their games against that
 # column's player in round order ("1", "½", "0", "+", "−", "*"); None on the diagonal.
@@ -171,24 +149,16 @@ def event_page(
         round_robin=is_round_robin(event.pairing_system, games),
         rules=tiebreaks.rules_on(event.date),
     )
-    final = _standings(people, games, ratings, rules)
-    in_file_order = _in_file_order(final, games, file_ranks)
-    if in_file_order is not None:
-        final = in_file_order
+    ranked = _final_standings(event, people, games, rules, file_ranks, ratings)
+    final = ranked.standings
     last_round = max((g[0] for g in games), default=0)
     if after is not None and not 1 <= after < last_round:
         after = None
     shown = final
     if after is not None:
-        shown = _standings(people, [g for g in games if g[0] <= after], ratings, rules)
-    order = rules.order
-    hides_tiebreaks = False
-    if in_file_order is not None and after is None and not _ties_agree(final):
-        # The file broke some tie otherwise than the club's tie-breaks would: columns of
-        # those would contradict the ranks beside them, so the page leaves them out.
-        order, hides_tiebreaks = (), True
-        for standing in final:
-            standing.tiebreak_values = ()
+        shown = standings.standings(people, [g for g in games if g[0] <= after], ratings, rules)
+    # The file's ranks and the tie-breaks it leaves out are the final standings'.
+    hides_tiebreaks = ranked.hides_tiebreaks and after is None
     changes = sorted(
         (s for s in final if s.rating is not None),
         key=lambda s: (-s.rating.change if s.rating else 0, s.rank),
@@ -200,8 +170,8 @@ def event_page(
         rating_changes=changes,
         after=after,
         last_round=last_round,
-        order=order,
-        ranks_from_file=in_file_order is not None and after is None,
+        order=() if hides_tiebreaks else rules.order,
+        ranks_from_file=ranked.ranks_from_file and after is None,
         hides_tiebreaks=hides_tiebreaks,
         club_rules=rating_rules,
         has_wallchart=not rules.round_robin and bool(games),
@@ -213,6 +183,32 @@ def event_page(
     chart_rounds, chart_rows = wall_chart([s.entry_id for s in final], games)
     chart = list(zip(final, chart_rows, strict=True))
     return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
+
+
+def _final_standings(
+    event: Event,
+    people: standings.People,
+    games: Sequence[GameRow],
+    rules: Tiebreaks,
+    file_ranks: Mapping[int, int | None],
+    ratings: Mapping[int, RatingLine],
+) -> standings.Ranked:
+    """The final standings with their rating lines and performances: as kept after the last
+    replay (ladder.replay.keep_standings) while they were computed from these very games,
+    entries and lines, else ranked now."""
+    if event.is_published:
+        entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
+        inputs = standings.inputs(games, entries, rules, ratings)
+        kept = standings_store.kept(event)
+        if kept is not None and kept.inputs == inputs:
+            ranked = standings.decoded(
+                kept.rows, people, kept.ranks_from_file, kept.hides_tiebreaks, ratings
+            )
+            if ranked is not None:
+                return ranked
+    ranked = standings.final_standings(people, games, rules, file_ranks)
+    standings.rate(ranked.standings, games, ratings)
+    return ranked
 
 
 def paged(page: EventPage, number: int | None) -> EventPage:
@@ -231,117 +227,6 @@ def paged(page: EventPage, number: int | None) -> EventPage:
         pages=pages,
         rows=rows,
     )
-
-
-def _ties_agree(in_file_order: list[Standing]) -> bool:
-    """Whether each pair of neighbours on equal points is in the order the club's
-    tie-breaks give (their values, compared in the club's order)."""
-    return all(
-        a.points != b.points or a.tiebreak_values >= b.tiebreak_values
-        for a, b in pairwise(in_file_order)
-    )
-
-
-def _in_file_order(
-    standings: list[Standing], games: Sequence[GameRow], file_ranks: Mapping[int, int | None]
-) -> list[Standing] | None:
-    """The final standings in the file's order and with its ranks, when ladder.rules.file_ranks
-    trusts them; entrants without a game follow, sharing the next rank."""
-    by_entry = {s.entry_id: s for s in standings}
-    with_game = {e for _r, white, black, _c, _v in games for e in (white, black) if e is not None}
-    points = {s.entry_id: s.points for s in standings}
-    ranking = file_ranking([s.entry_id for s in standings], points, with_game, file_ranks)
-    if ranking is None:
-        return None
-    for entry, rank in ranking:
-        by_entry[entry].rank = rank
-    return [by_entry[entry] for entry, _rank in ranking]
-
-
-def _standings(
-    people: Mapping[int, tuple[int | None, str, int]],
-    games: Sequence[GameRow],
-    ratings: Mapping[int, RatingLine],
-    rules: Tiebreaks,
-) -> list[Standing]:
-    """Points, counts and performances from `games`, ranked by points then the club's tie-breaks."""
-    entries = {
-        entry_id: Standing(entry_id, player_id, name, start_rank)
-        for entry_id, (player_id, name, start_rank) in people.items()
-    }
-    # Each game read once into the tie-breaks' form, which the performances share.
-    parsed: list[tiebreaks.Game] = []
-    standard: list[tiebreaks.Game] = []
-    for round_no, white_id, black_id, result_code, variant in games:
-        result, white_score, black_score, kind = _RESULT_FACTS[result_code]
-        game = tiebreaks.Game(round_no, white_id, black_id, result)
-        parsed.append(game)
-        if not variant:
-            standard.append(game)
-        white = entries[white_id]
-        white.points += white_score
-        _tally(white, kind)
-        if black_id is not None:
-            black = entries[black_id]
-            black.points += black_score
-            _tally(black, kind)
-    # Against the opponents' ratings before the event, in standard chess only: a variant
-    # says nothing of strength at chess (performance.event_performances leaves out the rest).
-    lines = {
-        s.entry_id: ratings.get(s.player_id) if s.player_id else None for s in entries.values()
-    }
-    before = {entry: line.pre_rating if line else None for entry, line in lines.items()}
-    performances = performance.event_performances(standard, before)
-    for standing in entries.values():
-        standing.rating = lines[standing.entry_id]
-        standing.performance = performances.get(standing.entry_id)
-    return _ranked(entries, parsed, rules)
-
-
-def _ranked(
-    entries: dict[int, Standing], games: Sequence[tiebreaks.Game], rules: Tiebreaks
-) -> list[Standing]:
-    """Points, then the club's tie-breaks; players still tied share a rank.
-
-    The tie-breaks are computed from the games already loaded (no query); the file's own
-    ranks, when the page follows them, replace the ranks afterwards (`_in_file_order`)."""
-    in_start_order = sorted(entries.values(), key=lambda s: (s.start_rank, s.entry_id))
-    values = tiebreaks.compute(
-        [s.entry_id for s in in_start_order],
-        games,
-        rules.order,
-        round_robin=rules.round_robin,
-        rules=rules.rules,
-    )
-    standings = []
-    for value in values:
-        standing = entries[value.player]
-        standing.rank = value.rank
-        standing.tiebreak_values = tuple(value.value(t) for t in rules.order)
-        standings.append(standing)
-    return standings
-
-
-_BYE, _FORFEIT, _PLAYED = "byes", "forfeits", "played"
-# Per stored result code: the result, the points of white and black, and what it counts as
-# in the standings' columns. Read once per game rather than through the enum's properties.
-_RESULT_FACTS: dict[str, tuple[Result, float, float, str]] = {
-    result.value: (
-        result,
-        *result.scores,
-        _BYE if result.is_bye else _FORFEIT if result.is_forfeit else _PLAYED,
-    )
-    for result in Result
-}
-
-
-def _tally(standing: Standing, kind: str) -> None:
-    if kind is _BYE:
-        standing.byes += 1
-    elif kind is _FORFEIT:
-        standing.forfeits += 1
-    else:
-        standing.played += 1
 
 
 def _crosstable(standings: list[Standing], games: Sequence[GameRow]) -> list[CrosstableRow]:

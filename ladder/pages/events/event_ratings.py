@@ -55,6 +55,19 @@ class RatingLine:
             expected=self.expected,
         )
 
+    def with_sums(
+        self, *, elo: EloSum | None = None, printed: ChangeSum | None = None
+    ) -> RatingLine:
+        """This line with its printed sums already worked out (as kept with the event's
+        standings, ladder.pages.events.standings): the same numbers, not worked out again."""
+        line = replace(self)
+        if elo is not None:
+            line.__dict__["elo"] = elo
+            line.__dict__["printed"] = ChangeSum(elo.before, elo.change, elo.after)
+        elif printed is not None:
+            line.__dict__["printed"] = printed
+        return line
+
 
 def rating_lines(event: Event) -> dict[int, RatingLine]:
     """Each rated entrant's line, by player id."""

@@ -1,0 +1,118 @@
+"""What the event pages read and the replay keeps of each published event's final standings
+(ladder.models.EventStandings): the rows, and the games, entries and rating lines they are
+computed from.
+
+The store's companion for one table, as players.py is for the lifetimes: plain functions on
+ids, the ORM only, nothing here that ranks anyone (ladder/pages/events/standings.py ranks,
+ladder.replay.keep_standings decides what to keep).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from django.db.models import F
+
+from clubs.models import Entry, Event, Game
+from ladder.models import EventStandings, PlayerEventResult
+
+# A stored rating line's columns, as the event page reads them (event_ratings.rating_lines).
+LINE_FIELDS = (
+    "player_id", "pre_rating", "expected", "actual", "change", "games_counted", "k", "post_rating",
+)  # fmt: skip
+
+# (round, white entry, black entry or None, result code, variant), as the event page reads them
+GameRow = tuple[int, int, int | None, str, str]
+
+
+class Kept(NamedTuple):
+    inputs: str
+    rows: list[list[object]]
+    ranks_from_file: bool
+    hides_tiebreaks: bool
+
+
+class EventFacts(NamedTuple):
+    """One published event as its standings need it."""
+
+    event_id: int
+    date: dt.date
+    pairing_system: str
+    games: list[GameRow]
+    # (start rank, rank in the file, player or None) by entry id
+    entries: dict[int, tuple[int, int | None, int | None]]
+    # (player, pre-rating, expected, actual, change, games counted, K, post-rating): the
+    # event's stored rating lines (ladder.models.PlayerEventResult)
+    lines: list[tuple[int, float, float, float, float, int, float | None, float]]
+
+
+def kept(event: Event) -> Kept | None:
+    """The event's kept standings, whatever they were computed from: read with the event
+    where its query selected them (ladder.web.event_views), else in a query of their own."""
+    if Event.kept_standings.is_cached(event):
+        found: EventStandings | None = getattr(event, "kept_standings", None)
+    else:
+        found = EventStandings.objects.filter(event=event).first()
+    if found is None:
+        return None
+    return Kept(found.inputs, found.rows, found.ranks_from_file, found.hides_tiebreaks)
+
+
+def kept_inputs(club_id: int) -> dict[int, str]:
+    """The hash each kept standings of the club was computed from, by event id."""
+    return dict(EventStandings.objects.filter(club_id=club_id).values_list("event_id", "inputs"))
+
+
+def published_facts(club_id: int, since: dt.date | None = None) -> list[EventFacts]:
+    """The club's published events (those on or after `since`), each with its games in the
+    event page's order (ladder.pages.events.event_pages.event_games) and its entries."""
+    events = Event.objects.published().filter(club_id=club_id)
+    if since is not None:
+        events = events.filter(date__gte=since)
+    found = list(events.order_by("id").values_list("id", "date", "pairing_system"))
+    ids = [event_id for event_id, _date, _system in found]
+    games: dict[int, list[GameRow]] = defaultdict(list)
+    entries: dict[int, dict[int, tuple[int, int | None, int | None]]] = defaultdict(dict)
+    lines: dict[int, list[Any]] = defaultdict(list)
+    for chunk in _chunks(ids):
+        rows = (
+            Game.objects.filter(event_id__in=chunk)
+            .order_by("event_id", "round", F("board__number").asc(nulls_last=True), "id")
+            .values_list("event_id", "round", "white_id", "black_id", "result", "variant")
+        )
+        for event_id, *game in rows:
+            games[event_id].append(tuple(game))  # type: ignore[arg-type]
+        for entry_id, event_id, start_rank, file_rank, player_id in Entry.objects.filter(
+            event_id__in=chunk
+        ).values_list("id", "event_id", "start_rank", "rank_in_file", "player_id"):
+            entries[event_id][entry_id] = (start_rank or 0, file_rank, player_id)
+        for event_id, *line in PlayerEventResult.objects.filter(event_id__in=chunk).values_list(
+            "event_id", *LINE_FIELDS
+        ):
+            lines[event_id].append(tuple(line))
+    return [
+        EventFacts(event_id, date, system, games[event_id], entries[event_id], lines[event_id])
+        for event_id, date, system in found
+    ]
+
+
+def keep(club_id: int, kept_rows: Sequence[EventStandings]) -> None:
+    """Store `kept_rows` (new or replacing the event's), and drop the club's rows of events
+    no longer published (deleted or unpublished since)."""
+    published = Event.objects.published().filter(club_id=club_id).values("id")
+    EventStandings.objects.filter(club_id=club_id).exclude(event_id__in=published).delete()
+    EventStandings.objects.bulk_create(
+        kept_rows,
+        batch_size=200,
+        update_conflicts=True,
+        unique_fields=["event"],
+        update_fields=["inputs", "rows", "ranks_from_file", "hides_tiebreaks"],
+    )
+
+
+def _chunks(ids: list[int], size: int = 500) -> list[list[int]]:
+    # SQLite's default limit of parameters in one statement is 999.
+    return [ids[start : start + size] for start in range(0, len(ids), size)]
