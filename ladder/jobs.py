@@ -66,7 +66,7 @@ def replay_queue() -> Queue:
 
 
 def replay_job(club_id: int) -> None:
-    replay.replay_ladder(club_id)
+    replay.bring_up_to_date(club_id)
 
 
 def standings_job(club_id: int) -> None:

@@ -97,6 +97,19 @@ def load_inputs(
     )
 
 
+def bring_up_to_date(club_id: int, *, full: bool = False) -> bool:
+    """What a change queues (ladder.jobs): replay_ladder, then keep the final standings of
+    the events its changes can have reached for their pages (keep_standings), once the
+    ladders are committed and current. Returns whether anything was rebuilt."""
+    # The earliest event a write touched since the last replay (the triggers' mark), read
+    # before the replay clears it; None: no mark, so every event is looked at.
+    since = Club.objects.filter(pk=club_id).values_list("replay_from", flat=True).first()
+    rebuilt = replay_ladder(club_id, full=full)
+    if rebuilt:
+        keep_standings(club_id, since=None if full else since)
+    return rebuilt
+
+
 def replay_ladder(club_id: int, *, full: bool = False) -> bool:
     """Bring a club's stored ladders up to date with their inputs. Safe to run twice.
 
@@ -104,16 +117,41 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
     or one with a pending "rebuild ladder" request, which reuses nothing stored) is
     replayed; the others are left as they are, their rows and log untouched. Runs again
     while a data_version moved during a rebuild, so no ladder is left marked current on
-    old data. Then the final standings of the events the changes can have reached are
-    kept for their pages (keep_standings), once the ladders are committed.
+    old data.
     """
-    # The earliest event a write touched since the last replay (the triggers' mark), read
-    # before the replay clears it; None: no mark, so every event is looked at.
-    since = Club.objects.filter(pk=club_id).values_list("replay_from", flat=True).first()
-    rebuilt = _replay_ladders(club_id, full=full)
-    if rebuilt:
-        keep_standings(club_id, since=None if full else since)
-    return rebuilt
+    rebuilt = False
+    while True:
+        with transaction.atomic():
+            store.lock_club(club_id)
+            club = Club.objects.filter(pk=club_id).first()
+            if club is None:
+                return rebuilt
+            ladders = list(Ladder.objects.for_club(club_id))
+            due = [
+                ladder
+                for ladder in ladders
+                if full or ladder.full_rebuild_requested or not ladder.is_current
+            ]
+            if not due:
+                return rebuilt
+            for ladder in due:
+                # Ladder.event_kinds, without asking again which ladder is the first.
+                kinds = [*ladder.kinds, *([BUGHOUSE] if ladder.pk == ladders[0].pk else [])]
+                _replay_one(club, ladder, kinds, full=full or ladder.full_rebuild_requested)
+            rebuilt = True
+            full = False
+        # replay_from is shared by the club's ladders: cleared once all are current, and only
+        # if no write the triggers saw since the club was read moved it. In a statement of its
+        # own, after the ladders' rows are committed: a correction locks the club's row (its
+        # triggers) before the ladders' (club_changed), so a replay holding a ladder's row
+        # while it waits for the club's would deadlock with it. A write committed in between
+        # moved replay_from or left a ladder stale, and either keeps the row as it is.
+        stale = Ladder.objects.filter(club_id=OuterRef("pk"), built_version__lt=F("data_version"))
+        Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(Exists(stale)).update(
+            replay_from=None
+        )
+        if not Ladder.objects.filter(club_id=club_id).out_of_date().exists():
+            return rebuilt
 
 
 def keep_standings(club_id: int, since: dt.date | None = None) -> int:
@@ -160,42 +198,6 @@ def keep_standings(club_id: int, since: dt.date | None = None) -> int:
         )
     standings_store.keep(club_id, fresh)
     return len(fresh)
-
-
-def _replay_ladders(club_id: int, *, full: bool) -> bool:
-    rebuilt = False
-    while True:
-        with transaction.atomic():
-            store.lock_club(club_id)
-            club = Club.objects.filter(pk=club_id).first()
-            if club is None:
-                return rebuilt
-            ladders = list(Ladder.objects.for_club(club_id))
-            due = [
-                ladder
-                for ladder in ladders
-                if full or ladder.full_rebuild_requested or not ladder.is_current
-            ]
-            if not due:
-                return rebuilt
-            for ladder in due:
-                # Ladder.event_kinds, without asking again which ladder is the first.
-                kinds = [*ladder.kinds, *([BUGHOUSE] if ladder.pk == ladders[0].pk else [])]
-                _replay_one(club, ladder, kinds, full=full or ladder.full_rebuild_requested)
-            rebuilt = True
-            full = False
-        # replay_from is shared by the club's ladders: cleared once all are current, and only
-        # if no write the triggers saw since the club was read moved it. In a statement of its
-        # own, after the ladders' rows are committed: a correction locks the club's row (its
-        # triggers) before the ladders' (club_changed), so a replay holding a ladder's row
-        # while it waits for the club's would deadlock with it. A write committed in between
-        # moved replay_from or left a ladder stale, and either keeps the row as it is.
-        stale = Ladder.objects.filter(club_id=OuterRef("pk"), built_version__lt=F("data_version"))
-        Club.objects.filter(pk=club_id, replay_from=club.replay_from).exclude(Exists(stale)).update(
-            replay_from=None
-        )
-        if not Ladder.objects.filter(club_id=club_id).out_of_date().exists():
-            return rebuilt
 
 
 def _replay_one(club: Club, ladder: Ladder, kinds: list[str], *, full: bool) -> None:

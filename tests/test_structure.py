@@ -576,9 +576,11 @@ def test_the_write_rule_follows_calls_into_functions_that_write(tmp_path, monkey
 
 SQL_ALLOWED = {
     # The ladder's reads and writes that the ORM would make slow (COPY, LATERAL, arrays):
-    # the package ladder/store/, the replay's rows and the players' lifetimes.
+    # the package ladder/store/, the replay's rows, the players' lifetimes and the events'
+    # standings (an event page's reads).
     "ladder.store",
     "ladder.store.players",
+    "ladder.store.standings",
     # The database's own locks (PostgreSQL advisory locks), which the ORM cannot take and
     # which belong to no room: migrate's session lock. Its keys are kept apart from
     # ladder.store's per-club replay lock there.

@@ -243,6 +243,8 @@ def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> Kept | 
     """Keep a plain 200 page that is the same for every visitor without a session."""
     if not shareable(request, response) or len(response.content) > settings.PAGE_CACHE_MAX_BYTES:
         return None
+    if caches[CACHE_ALIAS].default_timeout == 0:  # PAGE_CACHE_SECONDS=0: nothing is kept
+        return None
     headers = own_headers(response)
     # Level 1: about a millisecond for the largest page, nearly the size of level 9.
     compressed = gzip.compress(response.content, compresslevel=1, mtime=0)

@@ -16,7 +16,7 @@ from clubs.events.publishing import ImportOptions, import_event
 from clubs.events.uploads import event_limits, read_file
 from clubs.importers import ImportFileError, SeveralEventsError, detect_format
 from clubs.models import Club, Event, NewcomerStart
-from ladder.replay import replay_ladder
+from ladder.replay import bring_up_to_date
 
 NEEDS_REVIEW = 3
 
@@ -117,7 +117,7 @@ class Command(BaseCommand):
         except (ImportFileError, PublishingError) as error:
             raise CommandError(f"{path}: {error.message}") from None
         if outcome.published:
-            replay_ladder(club.pk)
+            bring_up_to_date(club.pk)
 
         self.stdout.write(str(outcome.event.pk))
         for warning in imported.warnings:

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ladder.management.commands._clubs import add_club_arguments, selected_clubs
-from ladder.replay import replay_ladder
+from ladder.replay import bring_up_to_date
 
 
 class Command(BaseCommand):
@@ -16,5 +16,5 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         for club in selected_clubs(options["slugs"], options["all"]):
-            replay_ladder(club.pk, full=True)
+            bring_up_to_date(club.pk, full=True)
             self.stdout.write(f"{club.slug}: rebuilt")

@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, QuerySet
 
 from clubs.models import Club, Event, Game
 from ladder import tiebreaks
@@ -100,7 +100,7 @@ def entrants(
 ) -> dict[int, tuple[int | None, str, int, int | None]]:
     """Each entry's player (None when the page may not link them), shown name, start rank and
     rank in the tournament file, by entry id."""
-    entries = event.entries.values_list("id", "player_id", "start_rank", "rank_in_file")
+    entries = standings_store.event_entries(event.pk)
     # A player the roster leaves out (held: a club night's newcomer on its live page) is
     # neither named nor linked.
     return {
@@ -118,11 +118,7 @@ def event_games(event: Event) -> list[GameRow]:
     """A club night's games in board order, its bye last as on the pairing sheet and the
     live page (a bye's game is made when the round is paired, before any board's result);
     games without a board (an upload, a requested bye) in the order they were stored."""
-    return list(
-        event.games.order_by("round", F("board__number").asc(nulls_last=True), "id").values_list(
-            "round", "white_id", "black_id", "result", "variant"
-        )
-    )
+    return standings_store.event_games(event.pk)
 
 
 def event_page(

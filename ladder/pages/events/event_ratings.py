@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from clubs.models import Event
-from ladder.models import PlayerEventResult, RatedEvent
+from ladder.models import RatedEvent
 from ladder.pages.explain import ChangeSum, EloSum, change_sum, elo_sum
+from ladder.store import standings as standings_store
 
 
 @dataclass(frozen=True)
@@ -55,37 +56,20 @@ class RatingLine:
             expected=self.expected,
         )
 
-    def with_sums(
-        self, *, elo: EloSum | None = None, printed: ChangeSum | None = None
-    ) -> RatingLine:
-        """This line with its printed sums already worked out (as kept with the event's
-        standings, ladder.pages.events.standings): the same numbers, not worked out again."""
-        line = replace(self)
+    def keep_sums(self, *, elo: EloSum | None = None, printed: ChangeSum | None = None) -> None:
+        """Take the printed sums as already worked out (kept with the event's standings,
+        ladder.pages.events.standings): the same numbers, not worked out again. The cached
+        properties' own slots: the line itself stays as stored."""
         if elo is not None:
-            line.__dict__["elo"] = elo
-            line.__dict__["printed"] = ChangeSum(elo.before, elo.change, elo.after)
+            self.__dict__["elo"] = elo
+            self.__dict__["printed"] = ChangeSum(elo.before, elo.change, elo.after)
         elif printed is not None:
-            line.__dict__["printed"] = printed
-        return line
+            self.__dict__["printed"] = printed
 
 
 def rating_lines(event: Event) -> dict[int, RatingLine]:
     """Each rated entrant's line, by player id."""
-    return {
-        player_id: RatingLine(pre, expected, actual, change, counted, k, post)
-        for player_id, pre, expected, actual, change, counted, k, post in (
-            PlayerEventResult.objects.filter(event=event).values_list(
-                "player_id",
-                "pre_rating",
-                "expected",
-                "actual",
-                "change",
-                "games_counted",
-                "k",
-                "post_rating",
-            )
-        )
-    }
+    return {line[0]: RatingLine(*line[1:]) for line in standings_store.event_lines(event.pk)}
 
 
 def with_opponent_ratings(event: Event, ratings: dict[int, RatingLine]) -> dict[int, RatingLine]:

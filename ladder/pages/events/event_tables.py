@@ -121,6 +121,8 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
     # A draft (a club night being played) has no rating changes yet.
     rated = page.rated and page.after is None and page.event.is_published
     absent = _did_not_play_marker()
+    # A column's cells repeat a few values (Buchholz sums in halves): each written once.
+    cells: dict[tuple[Tiebreak, float], str] = {}
     out = []
     for s in page.standings:
         extra = ""
@@ -129,16 +131,18 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
         if rated:
             shown = f.exact_signed(_printed(s.rating).change) if s.rating else DASH
             extra += f'<td class="num">{shown}</td>'
+        tiebreak_cells = []
+        for key in zip(page.order, s.tiebreak_values, strict=True):
+            cell = cells.get(key)
+            if cell is None:
+                cell = cells[key] = f'<td class="num">{tiebreak_text(f, *key)}</td>'
+            tiebreak_cells.append(cell)
         out.append(
             f'<tr><td class="num">{s.rank}</td>'
             f"<td>{player_link(base, s.player_id, s.name, link)}{_absent(page, s, absent)}</td>"
             f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
             f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
-            + "".join(
-                f'<td class="num">{tiebreak_text(f, t, v)}</td>'
-                for t, v in zip(page.order, s.tiebreak_values, strict=True)
-            )
-            + f"{extra}</tr>\n"
+            f"{''.join(tiebreak_cells)}{extra}</tr>\n"
         )
     return mark_safe("".join(out))
 

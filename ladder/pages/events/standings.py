@@ -224,15 +224,15 @@ def _encoded_sums(line: RatingLine | None) -> list[str] | None:
 
 
 def _with_sums(line: RatingLine, sums: Sequence[str] | None) -> RatingLine:
-    """The line with its printed sums as kept: worked out once, by the replay's run."""
+    """The line (this request's own) with its printed sums as kept: worked out once, by the
+    replay's run."""
     if not sums:
         return line
     kind, *numbers = sums
-    values = [Decimal(n) for n in numbers]
     if kind == "elo" and line.k is not None:
-        return line.with_sums(elo=EloSum(*values))
-    if kind == "printed" and line.k is None:
-        return line.with_sums(printed=ChangeSum(*values))
+        line.keep_sums(elo=EloSum(*map(Decimal, numbers)))
+    elif kind == "printed" and line.k is None:
+        line.keep_sums(printed=ChangeSum(*map(Decimal, numbers)))
     return line
 
 

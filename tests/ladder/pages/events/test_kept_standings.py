@@ -21,7 +21,7 @@ from clubs.models import Club, ClubRole, Event, Game, Player
 from ladder.changes import club_changed
 from ladder.models import EventStandings, PlayerEventResult
 from ladder.pages.events import standings
-from ladder.replay import keep_standings, replay_ladder
+from ladder.replay import bring_up_to_date, keep_standings
 from ladder.results import Result
 from ladder.web.page_cache import CACHE_ALIAS
 from tests.factories import make_club, make_event
@@ -115,7 +115,7 @@ def test_kept_pages_are_the_live_pages_on_generated_events(policy, ranked_live):
         if number == 4:
             Event.objects.filter(pk=event.pk).update(rated=False)
         events.append(event)
-    replay_ladder(club.pk, full=True)
+    bring_up_to_date(club.pk, full=True)
     for event in events:
         kept, live = kept_and_live(club, event, ranked_live)
         assert kept == live
@@ -130,7 +130,7 @@ def test_kept_pages_are_the_live_pages_on_real_files(path, ranked_live):
         "import_event", club.slug, str(path), "--publish", stdout=out, stderr=io.StringIO()
     )
     event = Event.objects.get(pk=int(out.getvalue()))
-    replay_ladder(club.pk, full=True)
+    bring_up_to_date(club.pk, full=True)
     kept, live = kept_and_live(club, event, ranked_live)
     assert kept == live
 
@@ -144,7 +144,7 @@ def club_with_events():
         make_event(club, swiss_games(players, rng, 3), date=dt.date(2026, 2, day))
         for day in (1, 8, 15)
     ]
-    replay_ladder(club.pk, full=True)
+    bring_up_to_date(club.pk, full=True)
     return club, events
 
 
