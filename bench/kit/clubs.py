@@ -65,7 +65,7 @@ def history_club(
     from django.db import connection, transaction
 
     from clubs.models import Player
-    from ladder.replay import replay_ladder
+    from ladder.replay import bring_up_to_date
     from tests.factories import make_club, make_history
 
     with transaction.atomic():
@@ -87,7 +87,7 @@ def history_club(
             days_apart=days_apart,
             always=roster[:1] if always_first else (),
         )
-    replay_ladder(club.pk, full=True)
+    bring_up_to_date(club.pk, full=True)  # as the job after a change: ladder, then standings
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # planner statistics after the bulk inserts
     return club
