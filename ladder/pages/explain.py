@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
+from typing import NamedTuple
 
 from ladder.policies.hsb import FULL_SCALE, POINTS_PER_EXCESS, expected_fraction
 
@@ -93,9 +94,9 @@ def reads_as_whole(shown: Decimal, true: Decimal) -> bool:
     return math.floor(shown + _HALF) == math.floor(true + _HALF)
 
 
-@dataclass(frozen=True)
-class EloSum:
-    """Change = K x (score - expected), and before + change = after, as printed."""
+class EloSum(NamedTuple):
+    """Change = K x (score - expected), and before + change = after, as printed. A tuple: an
+    event page makes one a rated line, and a frozen dataclass took twice as long to build."""
 
     k: Decimal
     score: Decimal
@@ -286,8 +287,7 @@ def shown_rating(value: float) -> Decimal:
     return rounded(true, MAX_RATING_DIGITS)
 
 
-@dataclass(frozen=True)
-class ChangeSum:
+class ChangeSum(NamedTuple):
     """Before + change = after of one player's event, as every table prints it."""
 
     before: Decimal
