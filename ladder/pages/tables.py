@@ -123,7 +123,12 @@ class Formats:
 
     def exact(self, value: Decimal) -> str:
         """A number of a written sum exactly as ladder.pages.explain chose it: 4.2425, 1400.0."""
-        return format(value, "f").replace(".", self.decimal)
+        # str() is format(value, "f") but where it would write an exponent (0E-8, 1E+1), and
+        # a third of its time: an open's event page writes some 2,500 of these.
+        text = str(value)
+        if "E" in text:
+            text = format(value, "f")
+        return text if self.decimal == "." else text.replace(".", self.decimal)
 
     def exact_signed(self, value: Decimal) -> str:
         """+10.3, −2, 0.0: a change of a written sum, digits as chosen."""

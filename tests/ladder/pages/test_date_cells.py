@@ -1,11 +1,15 @@
-"""The tables write dates as Django's dateformat does, in every language, only faster."""
+"""The tables write dates as Django's dateformat does, and exact numbers as format(…, "f")
+does, in every language, only faster."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
 from django.utils import dateformat, translation
 from django.utils.formats import get_format
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ladder.pages.tables import Formats, _date_template
 
@@ -32,3 +36,17 @@ def test_every_day_is_written_as_dateformat_writes_it(language):
 )
 def test_a_format_becomes_a_template_only_when_its_fields_are_known(django_format, template):
     assert _date_template(django_format) == template
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+@given(
+    digits=st.integers(min_value=-(10**12), max_value=10**12),
+    exponent=st.integers(min_value=-12, max_value=3),
+)
+def test_an_exact_number_is_written_as_format_f_writes_it(language, digits, exponent):
+    """Formats.exact takes str() where it writes no exponent (0E-8 and 1E+1 do): the same
+    text as format(value, "f"), with the language's decimal mark."""
+    value = Decimal(digits).scaleb(exponent)
+    with translation.override(language):
+        expected = format(value, "f").replace(".", get_format("DECIMAL_SEPARATOR"))
+        assert Formats().exact(value) == expected
