@@ -169,7 +169,7 @@ def keep_standings(club_id: int, since: dt.date | None = None) -> int:
     if club is None:
         return 0
     order = club_order(club)
-    kept = standings_store.kept_inputs(club_id)
+    kept = standings_store.kept_inputs(club_id, since)
     fresh = []
     for facts in standings_store.published_facts(club_id, since):
         rules = Tiebreaks(

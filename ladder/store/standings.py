@@ -101,9 +101,13 @@ def kept(event: Event) -> Kept | None:
     return Kept(found.inputs, found.rows, found.ranks_from_file, found.hides_tiebreaks)
 
 
-def kept_inputs(club_id: int) -> dict[int, str]:
-    """The hash each kept standings of the club was computed from, by event id."""
-    return dict(EventStandings.objects.filter(club_id=club_id).values_list("event_id", "inputs"))
+def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:
+    """The hash each kept standings of the club (of an event on or after `since`) was
+    computed from, by event id."""
+    kept = EventStandings.objects.filter(club_id=club_id)
+    if since is not None:
+        kept = kept.filter(event__date__gte=since)
+    return dict(kept.values_list("event_id", "inputs"))
 
 
 def published_facts(club_id: int, since: dt.date | None = None) -> list[EventFacts]:
