@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from django.core.management import call_command
 from django.db.models import OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
@@ -199,3 +202,13 @@ def update_standings(players, *, ladder=None, **fields) -> None:
     """set_standing for every player of the queryset `players`."""
     for pk in players.values_list("pk", flat=True):
         set_standing(pk, ladder=ladder, **fields)
+
+
+def imported_event(club: Club, path: Path) -> Event:
+    """A tournament file imported and published as a director's `import_event --publish`
+    does it (the command replays the club's ladder)."""
+    out = io.StringIO()
+    call_command(
+        "import_event", club.slug, str(path), "--publish", stdout=out, stderr=io.StringIO()
+    )
+    return Event.objects.get(pk=int(out.getvalue()))

@@ -6,13 +6,11 @@ lines or tie-breaks is never shown."""
 from __future__ import annotations
 
 import datetime as dt
-import io
 import random
 from pathlib import Path
 
 import pytest
 from django.core.cache import caches
-from django.core.management import call_command
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
@@ -24,7 +22,7 @@ from ladder.pages.events import standings
 from ladder.replay import bring_up_to_date, keep_standings
 from ladder.results import Result
 from ladder.web.page_cache import CACHE_ALIAS
-from tests.factories import make_club, make_event
+from tests.factories import imported_event, make_club, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -125,11 +123,7 @@ def test_kept_pages_are_the_live_pages_on_generated_events(policy, ranked_live):
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
 def test_kept_pages_are_the_live_pages_on_real_files(path, ranked_live):
     club = make_club(slug="kept-real", visibility=Club.Visibility.PUBLIC)
-    out = io.StringIO()
-    call_command(
-        "import_event", club.slug, str(path), "--publish", stdout=out, stderr=io.StringIO()
-    )
-    event = Event.objects.get(pk=int(out.getvalue()))
+    event = imported_event(club, path)
     bring_up_to_date(club.pk, full=True)
     kept, live = kept_and_live(club, event, ranked_live)
     assert kept == live

@@ -3,7 +3,6 @@ every row's cells add up to its points; on generated Swiss events and on real fi
 
 from __future__ import annotations
 
-import io
 import random
 import re
 from collections import defaultdict
@@ -12,7 +11,6 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
@@ -21,7 +19,7 @@ from ladder.pages.events.wallchart import WallGame, cell_text, wall_chart
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
-from tests.factories import make_club, make_event
+from tests.factories import imported_event, make_club, make_event
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 CORPUS = Path(__file__).resolve().parents[5] / "shared" / "trf-corpus"
@@ -181,11 +179,7 @@ def test_every_cell_of_generated_swiss_events_agrees_with_its_games(client):
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.stem)
 def test_every_cell_of_a_real_files_chart_agrees_with_its_games(client, path):
     club = make_club(slug="real-chart", visibility=Club.Visibility.PUBLIC)
-    out = io.StringIO()
-    call_command(
-        "import_event", club.slug, str(path), "--publish", stdout=out, stderr=io.StringIO()
-    )
-    event = Event.objects.get(pk=int(out.getvalue()))
+    event = imported_event(club, path)
     replay_ladder(club.pk, full=True)
     chart = chart_of(client, club, event)
     if chart is None:
