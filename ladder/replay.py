@@ -156,8 +156,8 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
 
 def keep_standings(club_id: int, since: dt.date | None = None) -> int:
     """Rank and keep the final standings of the club's published events (those on or after
-    `since`) whose kept row is missing or was computed from other inputs; returns how many
-    were kept.
+    `since`, of standings.KEPT_FROM_ENTRANTS entrants or more) whose kept row is missing or
+    was computed from other inputs; returns how many were kept.
 
     Run after each replay for the events its changes can have reached (on or after the
     club's replay_from), and for every event after a new tie-break order (jobs). A kept row
@@ -171,7 +171,7 @@ def keep_standings(club_id: int, since: dt.date | None = None) -> int:
     order = club_order(club)
     kept = standings_store.kept_inputs(club_id, since)
     fresh = []
-    for facts in standings_store.published_facts(club_id, since):
+    for facts in standings_store.published_facts(club_id, since, standings.KEPT_FROM_ENTRANTS):
         rules = Tiebreaks(
             order,
             round_robin=is_round_robin(facts.pairing_system, facts.games),

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import Count, F
 
 from clubs.models import Entry, Event, Game
 from clubs.night.models import Board
@@ -110,12 +110,17 @@ def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:
     return dict(kept.values_list("event_id", "inputs"))
 
 
-def published_facts(club_id: int, since: dt.date | None = None) -> list[EventFacts]:
-    """The club's published events (those on or after `since`), each with its games in the
-    event page's order (ladder.pages.events.event_pages.event_games) and its entries."""
+def published_facts(
+    club_id: int, since: dt.date | None = None, min_entrants: int = 0
+) -> list[EventFacts]:
+    """The club's published events (those on or after `since`, of at least `min_entrants`
+    entrants), each with its games in the event page's order
+    (ladder.pages.events.event_pages.event_games), its entries and its rating lines."""
     events = Event.objects.published().filter(club_id=club_id)
     if since is not None:
         events = events.filter(date__gte=since)
+    if min_entrants:
+        events = events.annotate(entrants=Count("entries")).filter(entrants__gte=min_entrants)
     found = list(events.order_by("id").values_list("id", "date", "pairing_system"))
     ids = [event_id for event_id, _date, _system in found]
     games: dict[int, list[GameRow]] = defaultdict(list)

@@ -192,11 +192,10 @@ def _final_standings(
     """The final standings with their rating lines and performances: as kept after the last
     replay (ladder.replay.keep_standings) while they were computed from these very games,
     entries and lines, else ranked now."""
-    if event.is_published:
+    kept = standings_store.kept(event) if event.is_published else None
+    if kept is not None:
         entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
-        inputs = standings.inputs(games, entries, rules, ratings)
-        kept = standings_store.kept(event)
-        if kept is not None and kept.inputs == inputs:
+        if kept.inputs == standings.inputs(games, entries, rules, ratings):
             ranked = standings.decoded(
                 kept.rows, people, kept.ranks_from_file, kept.hides_tiebreaks, ratings
             )

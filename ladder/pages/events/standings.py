@@ -31,6 +31,11 @@ from ladder.rules.file_ranks import file_ranking
 # the next replay keeps them again.
 FORMAT = 1
 
+# Only events of at least this many entrants are kept: a club night of 8 or 20 is ranked
+# in a millisecond or two, less than keeping it would cost every replay that reaches it;
+# an open of 284 took ~30 ms. Read at call time (tests set it lower).
+KEPT_FROM_ENTRANTS = 30
+
 # An entry's name on the page: (player id or None, shown name, start rank), by entry id.
 People = Mapping[int, tuple[int | None, str, int]]
 

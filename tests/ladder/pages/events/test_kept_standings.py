@@ -33,6 +33,12 @@ RESULTS = [W, D, B, W, D, B, Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN]
 BYES = [Result.BYE_PAIRING, Result.BYE_HALF, Result.BYE_ZERO, Result.BYE_FULL]
 
 
+@pytest.fixture(autouse=True)
+def kept_from_two(monkeypatch):
+    """Every event here is kept, however small (the tests' events have 5 to 11 players)."""
+    monkeypatch.setattr(standings, "KEPT_FROM_ENTRANTS", 2)
+
+
 @pytest.fixture
 def ranked_live(monkeypatch):
     """How many times a page ranked an event's final standings itself."""
@@ -227,3 +233,18 @@ def test_a_new_tiebreak_order_ranks_every_kept_row_again(
         assert row.inputs != old[event.pk]
         assert all(len(values) == 2 for *_counts, values, _perf, _sums in row.rows)
     assert keep_standings(club.pk) == 0  # the rows are those of the new order
+
+
+def test_an_event_below_the_threshold_is_not_kept_and_its_page_ranks_live(
+    club_with_events, ranked_live, monkeypatch
+):
+    club, (first, _second, _third) = club_with_events
+    EventStandings.objects.filter(club=club).delete()
+    monkeypatch.setattr(standings, "KEPT_FROM_ENTRANTS", first.entries.count() + 1)
+    assert keep_standings(club.pk) == 0
+    assert current_inputs(first) is None
+    ranked_live.clear()
+    pages(club, first)
+    assert ranked_live
+    monkeypatch.setattr(standings, "KEPT_FROM_ENTRANTS", first.entries.count())
+    assert keep_standings(club.pk) == 3
