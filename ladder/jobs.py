@@ -36,8 +36,9 @@ def enqueue_standings(club_id: int) -> None:
 def _enqueue(job: Callable[[int], None], club_id: int, what: str, meanwhile: str) -> None:
     if settings.REDIS_URL is None:
         # Runs after the change committed: a failure here must not turn a saved
-        # change into an error page. The club stays marked out of date and the
-        # sweep (or the rebuild button) replays it again.
+        # change into an error page. What is left undone is said in `meanwhile`: a replay
+        # leaves the ladder marked out of date for the sweep; standings not kept leave the
+        # event pages ranking live.
         try:
             job(club_id)
         except Exception:
