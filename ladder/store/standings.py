@@ -12,6 +12,7 @@ database took to answer.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -34,9 +35,16 @@ GameRow = tuple[int, int, int | None, str, str]
 
 class Kept(NamedTuple):
     inputs: str
-    rows: list[list[object]]
+    # The rows as stored (JSON text), read only once `inputs` matched: an open's 284 rows
+    # take about as long to decode as its 1,278 games to hash.
+    rows_json: str
     ranks_from_file: bool
     hides_tiebreaks: bool
+
+    @property
+    def rows(self) -> list[list[Any]]:
+        rows: list[list[Any]] = json.loads(self.rows_json)
+        return rows
 
 
 class EventFacts(NamedTuple):
@@ -89,16 +97,14 @@ def _rows(sql: str, params: list[Any]) -> list[Any]:
         return [tuple(row) for row in cursor.fetchall()]
 
 
-def kept(event: Event) -> Kept | None:
-    """The event's kept standings, whatever they were computed from: read with the event
-    where its query selected them (ladder.web.event_views), else in a query of their own."""
-    if Event.kept_standings.is_cached(event):
-        found: EventStandings | None = getattr(event, "kept_standings", None)
-    else:
-        found = EventStandings.objects.filter(event=event).first()
-    if found is None:
-        return None
-    return Kept(found.inputs, found.rows, found.ranks_from_file, found.hides_tiebreaks)
+def kept(event_id: int) -> Kept | None:
+    """The event's kept standings, whatever they were computed from."""
+    found = _rows(
+        f"SELECT inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks "
+        f"FROM {EventStandings._meta.db_table} WHERE event_id = %s",
+        [event_id],
+    )
+    return Kept(*found[0]) if found else None
 
 
 def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:

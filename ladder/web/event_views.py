@@ -1,11 +1,13 @@
-"""An event's pages: the event page (standings and rating changes), its rounds board by board
-and its wall chart, each at c/<slug>/events/<id>/… and by the event's own result link
-(results/<token>/…), and its results as files.
+"""An event's pages: the event page (standings and rating changes), its rounds board by board,
+its wall chart and its rating changes, each at c/<slug>/events/<id>/… and by the event's own
+result link (results/<token>/…), and its results as files.
 
 The rounds and the wall chart are pages of their own (issue 27): each lists every entrant
 or every game, so on one page they made a 284-player open 494 KB and a 2,000-player one
-3.9 MB. They go through the same access helper, page cache and noindex rules as the event
-page: club_view for the club's links, the share token for the event's own.
+3.9 MB. So are a large event's rating changes (event_rules.CHANGES_ON_EVENT_PAGE); a small
+one's are on the event page too. They go through the same access helper, page cache and
+noindex rules as the event page: club_view for the club's links, the share token for the
+event's own.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ladder.web.language import use_club_language
 EVENT_TEMPLATE = "ladder/pages/event.html"
 ROUNDS_TEMPLATE = "ladder/pages/event_rounds.html"
 WALLCHART_TEMPLATE = "ladder/pages/event_wallchart.html"
+RATINGS_TEMPLATE = "ladder/pages/event_ratings.html"
 
 # One part of an event's pages: the template and the context of its page, from the visit,
 # the event and the request's query.
@@ -60,13 +63,23 @@ def _wallchart(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, d
     return WALLCHART_TEMPLATE, {"page": event_pages.paged(page, _page_number(request))}
 
 
+def _ratings(request: HttpRequest, visit: Visit, event: Event) -> tuple[str, dict[str, object]]:
+    roster = rosters.load_roster(visit.club, visit.is_director)
+    page = event_pages.event_page(event, roster, _("unconfirmed player"))
+    if not (page.rated and page.rating_changes):  # an event that moved no rating
+        raise Http404(NOT_FOUND)
+    fed = ladder_parts.fed_context(event, visit.ladders, visit.base)
+    return RATINGS_TEMPLATE, {"page": event_pages.paged(page, _page_number(request)), **fed}
+
+
 def _page_number(request: HttpRequest) -> int | None:
-    """?page= of a large event's standings and wall chart (event_rules.ROWS_PER_PAGE rows)."""
+    """?page= of a large event's standings, rating changes and wall chart
+    (event_rules.ROWS_PER_PAGE rows)."""
     return event_pages.read_after(request.GET.get("page"))
 
 
 def _club_part(request: HttpRequest, visit: Visit, event_id: int, part: Part) -> HttpResponse:
-    event = _published_event(visit, event_id, standings=part is not _rounds)
+    event = _published_event(visit, event_id)
     template, context = part(request, visit, event)
     return render(request, template, visit.context(section="events", **context))
 
@@ -88,6 +101,12 @@ def event_wallchart(request: HttpRequest, visit: Visit, event_id: int) -> HttpRe
     return _club_part(request, visit, event_id, _wallchart)
 
 
+@club_view(free=True)
+def event_ratings_page(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
+    """A rated event's rating changes, each worked out from the numbers its row prints."""
+    return _club_part(request, visit, event_id, _ratings)
+
+
 @club_view(download="trf")
 def event_results_trf(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
     """The event page's results as a TRF16 file, names as the page shows them."""
@@ -103,12 +122,12 @@ def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> Http
     return file_response(text, "text/csv", export_file_name(event, "csv"), visit.club)
 
 
-def _published_event(visit: Visit, event_id: int, *, standings: bool = False) -> Event:
-    """The club's published event; with `standings`, its kept standings read with it."""
-    events = visit.club.events.published().filter(pk=event_id)
-    event = (events.select_related("kept_standings") if standings else events).first()
+def _published_event(visit: Visit, event_id: int) -> Event:
+    """The club's published event (its club the visit's, as its pages read it)."""
+    event = Event.objects.published().filter(club=visit.club, pk=event_id).first()
     if event is None:
         raise Http404(NOT_FOUND)
+    event.club = visit.club
     return event
 
 
@@ -143,3 +162,8 @@ def shared_event_rounds(request: HttpRequest, share_token: str) -> HttpResponse:
 @require_safe
 def shared_event_wallchart(request: HttpRequest, share_token: str) -> HttpResponse:
     return _shared(request, share_token, _wallchart)
+
+
+@require_safe
+def shared_event_ratings(request: HttpRequest, share_token: str) -> HttpResponse:
+    return _shared(request, share_token, _ratings)

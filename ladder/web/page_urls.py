@@ -24,6 +24,7 @@ CLUB_PAGES = [
     ("events/<int:event_id>/", event_views.event_page, "club_event"),
     ("events/<int:event_id>/rounds/", event_views.event_rounds_page, "club_event_rounds"),
     ("events/<int:event_id>/wallchart/", event_views.event_wallchart, "club_event_wallchart"),
+    ("events/<int:event_id>/ratings/", event_views.event_ratings_page, "club_event_ratings"),
     ("events/<int:event_id>/live/", live_views.live_event, "club_event_live"),
     ("events/<int:event_id>/results.trf", event_views.event_results_trf, "club_event_trf"),
     ("events/<int:event_id>/results.csv", event_views.event_results_csv, "club_event_csv"),
@@ -47,6 +48,11 @@ urlpatterns: list[URLPattern] = [
         "results/<str:share_token>/wallchart/",
         event_views.shared_event_wallchart,
         name="shared_event_wallchart",
+    ),
+    path(
+        "results/<str:share_token>/ratings/",
+        event_views.shared_event_ratings,
+        name="shared_event_ratings",
     ),
 ]
 for suffix, view, name in CLUB_PAGES:

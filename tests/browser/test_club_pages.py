@@ -117,6 +117,7 @@ def test_event_pages_have_no_accessibility_violation_on_desktop_and_phone(
         f"/c/demo/events/{swiss.pk}/?after=2",
         f"/c/demo/events/{swiss.pk}/rounds/",
         f"/c/demo/events/{swiss.pk}/wallchart/",
+        f"/c/demo/events/{swiss.pk}/ratings/",
         f"/c/demo/events/{robin.pk}/",
         "/c/demo/events/",
     ]

@@ -53,6 +53,7 @@ def test_no_club_page_is_wider_than_a_phone(tab, demo):
         f"/c/demo/events/{swiss.pk}/",
         f"/c/demo/events/{swiss.pk}/rounds/",
         f"/c/demo/events/{swiss.pk}/wallchart/",
+        f"/c/demo/events/{swiss.pk}/ratings/",
         f"/c/demo/events/{robin.pk}/",
         "/c/demo/how-ratings-work/",
     ]:

@@ -42,8 +42,8 @@ def url(club: Club, suffix: str = "", secret: str | None = None) -> str:
 
 
 def every_page(club: Club, player: Player, event) -> list[str]:
-    # The event has two rounds: ?after=1 is its standings after the first. Its rounds and
-    # its wall chart (a Swiss) are pages of their own (issue 27).
+    # The event has two rounds: ?after=1 is its standings after the first. Its rounds, its
+    # wall chart (a Swiss) and its rating changes are pages of their own too (issue 27).
     return [
         *PAGES,
         f"players/{player.pk}/",
@@ -51,7 +51,7 @@ def every_page(club: Club, player: Player, event) -> list[str]:
     ]
 
 
-EVENT_PARTS = ["", "?after=1", "rounds/", "rounds/?round=2", "wallchart/"]
+EVENT_PARTS = ["", "?after=1", "rounds/", "rounds/?round=2", "wallchart/", "ratings/"]
 
 
 def populate(club: Club) -> tuple[list[Player], object]:
@@ -266,7 +266,7 @@ def test_director_only_wrong_secret_and_missing_clubs_give_the_same_404(client, 
     hidden, hidden_player, hidden_event = clubs["director"]
     unlisted, unlisted_player, unlisted_event = clubs["unlisted"]
     _public, _public_player, _public_event = clubs["public"]
-    events = ["events/{event}/", "events/{event}/rounds/", "events/{event}/wallchart/"]
+    events = [f"events/{{event}}/{part}" for part in ["", "rounds/", "wallchart/", "ratings/"]]
     for page in [*PAGES, "players/{player}/", *events]:
         missing = client.get(
             reverse("club_page", args=["no-such-club"])
@@ -470,8 +470,9 @@ def test_every_event_has_its_own_results_link_unlike_the_club_secret(clubs):
 
 def test_an_events_own_link_opens_its_results_and_nothing_else(client, clubs):
     unlisted, player, event = clubs["unlisted"]
-    # The event page, and its rounds and wall chart by the same link (issue 27).
-    for part, heading in [("", "Standings"), ("rounds/", "Round 2"), ("wallchart/", "Rd 2")]:
+    # The event page, and its rounds, wall chart and rating changes by the same link (issue 27).
+    parts = [("", "Standings"), ("rounds/", "Round 2"), ("wallchart/", "Rd 2")]
+    for part, heading in [*parts, ("ratings/", "Worked out")]:
         response = client.get(shared_url(event) + part)
         assert response.status_code == 200, part
         html = text_of(response)
@@ -490,7 +491,7 @@ def test_an_events_own_link_opens_its_results_and_nothing_else(client, clubs):
 
 
 def test_an_events_own_link_names_juniors_by_initials(client, clubs, owner):
-    parts = ["", "rounds/", "wallchart/"]
+    parts = ["", "rounds/", "wallchart/", "ratings/"]
     for visibility in ("public", "unlisted"):
         club, _player, event = clubs[visibility]
         for part in parts:
@@ -526,7 +527,7 @@ def test_a_wrong_old_or_withdrawn_results_link_is_the_same_404(client, clubs, ow
     deleted = make_event(unlisted, [(1, player, Player.objects.filter(club=unlisted)[1], W)])
     Event.objects.filter(pk=deleted.pk).update(deleted_at=timezone.now())
     for gone in [old, shared_url(draft), shared_url(deleted), shared_url(hidden_event)]:
-        for part in ["", "rounds/", "wallchart/"]:
+        for part in ["", "rounds/", "wallchart/", "ratings/"]:
             answer = client.get(gone + part)
             assert answer.status_code == 404, gone + part
             assert answer.content == missing.content, gone + part

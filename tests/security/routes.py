@@ -87,10 +87,12 @@ route("billing:portal", "owner", "POST")
 route("shared_event", "link", "GET")
 route("shared_event_rounds", "link", "GET")
 route("shared_event_wallchart", "link", "GET")
+route("shared_event_ratings", "link", "GET")
 
 for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_trf",
              "club_seeding_csv", "club_roster", "club_player", "club_events",
-             "club_event", "club_event_rounds", "club_event_wallchart", "club_event_trf",
+             "club_event", "club_event_rounds", "club_event_wallchart", "club_event_ratings",
+             "club_event_trf",
              "club_event_csv", "club_event_live", "club_rating_rules", "club_seasons",
              "club_season", "club_season_ladder", "club_ladder", "club_ladder_csv_of",
              "club_ladder_json_of",

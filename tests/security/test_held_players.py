@@ -45,6 +45,7 @@ OPEN_ROUTES = (
     "shared_event",
     "shared_event_rounds",
     "shared_event_wallchart",
+    "shared_event_ratings",
 )
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
 from ladder.models import Ladder
+from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
@@ -33,6 +34,7 @@ def world():
     staff = make_user("staff@example.org", staff=True)
     ann, bob, cid = make_players(club, ["Ann Archer", "Bob Baker", "Cid Carter"])
     event = make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
+    replay_ladder(club.pk, full=True)  # rated: the event's rating changes have a page
     merge = Merge.objects.create(club=club, kept=ann, merged=cid)
     # The event doubles as a club night with one paired board, so the night screens answer.
     Event.objects.filter(pk=event.pk).update(pairing_system="swiss", planned_rounds=1)

@@ -1,6 +1,7 @@
 """The event page (standings, standings after each round, crosstable, rating changes,
-performance ratings), the wall chart of its own page, and the list of events with their
-winners. The rounds board by board are ladder.pages.events.event_rounds."""
+performance ratings), the wall chart and a large event's rating changes on pages of their
+own, and the list of events with their winners. The rounds board by board are
+ladder.pages.events.event_rounds."""
 
 from __future__ import annotations
 
@@ -17,7 +18,11 @@ from ladder.pages.events import standings
 from ladder.pages.events.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 
 # Tiebreaks, club_order, is_round_robin, read_after and round_robin are used from here too.
-from ladder.pages.events.event_rules import BOARDS_ON_ONE_PAGE, ROWS_PER_PAGE
+from ladder.pages.events.event_rules import (
+    BOARDS_ON_ONE_PAGE,
+    CHANGES_ON_EVENT_PAGE,
+    ROWS_PER_PAGE,
+)
 from ladder.pages.events.event_rules import GameRow as GameRow
 from ladder.pages.events.event_rules import Tiebreaks as Tiebreaks
 from ladder.pages.events.event_rules import club_order as club_order
@@ -66,6 +71,8 @@ class EventPage:
     # whether that page may show them all at once (event_rules.BOARDS_ON_ONE_PAGE).
     rounds_played: tuple[int, ...] = ()
     rounds_fit_one_page: bool = True
+    # The rating changes are on a page of their own (event_rules.CHANGES_ON_EVENT_PAGE).
+    changes_apart: bool = False
     # The rows shown of the standings, rating changes and wall chart (`paged`): page `page_no`
     # of `pages`, each of event_rules.ROWS_PER_PAGE of the `rows` entrants.
     page_no: int = 1
@@ -173,6 +180,7 @@ def event_page(
         has_wallchart=not rules.round_robin and bool(games),
         rounds_played=tuple(sorted({g[0] for g in games})),
         rounds_fit_one_page=len(games) <= BOARDS_ON_ONE_PAGE,
+        changes_apart=len(changes) > CHANGES_ON_EVENT_PAGE,
     )
     if not wallchart or not page.has_wallchart:
         return page
@@ -192,7 +200,7 @@ def _final_standings(
     """The final standings with their rating lines and performances: as kept after the last
     replay (ladder.replay.keep_standings) while they were computed from these very games,
     entries and lines, else ranked now."""
-    kept = standings_store.kept(event) if event.is_published else None
+    kept = standings_store.kept(event.pk) if event.is_published else None
     if kept is not None:
         entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
         if kept.inputs == standings.inputs(games, entries, rules, ratings):

@@ -4,7 +4,9 @@ the replay, and (for the HSB sum) the opponents' ratings of the games that count
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import cached_property
 
 from clubs.models import Event
@@ -34,6 +36,8 @@ class RatingLine:
         """K × (score − expected) as printed, for a policy with a K."""
         if self.k is None:
             return None
+        if kept := self._kept("elo"):
+            return EloSum(*map(Decimal, kept))
         return elo_sum(
             pre=self.pre_rating,
             k=self.k,
@@ -45,6 +49,11 @@ class RatingLine:
     @cached_property
     def printed(self) -> ChangeSum:
         """Before, change and after as every page prints them, so that they add up."""
+        if kept := self._kept("elo"):
+            _k, _score, _expected, change, before, after = kept
+            return ChangeSum(Decimal(before), Decimal(change), Decimal(after))
+        if kept := self._kept("printed"):
+            return ChangeSum(*map(Decimal, kept))
         if self.elo is not None:
             return ChangeSum(self.elo.before, self.elo.change, self.elo.after)
         return change_sum(
@@ -56,15 +65,19 @@ class RatingLine:
             expected=self.expected,
         )
 
-    def keep_sums(self, *, elo: EloSum | None = None, printed: ChangeSum | None = None) -> None:
+    def keep_sums(self, sums: Sequence[str]) -> None:
         """Take the printed sums as already worked out (kept with the event's standings,
-        ladder.pages.events.standings): the same numbers, not worked out again. The cached
-        properties' own slots: the line itself stays as stored."""
-        if elo is not None:
-            self.__dict__["elo"] = elo
-            self.__dict__["printed"] = ChangeSum(elo.before, elo.change, elo.after)
-        elif printed is not None:
-            self.__dict__["printed"] = printed
+        ladder.pages.events.standings: "elo" and K, score, expected, change, before, after,
+        or "printed" and before, change, after): the same numbers, not worked out again, and
+        read only where a page prints them (the standings print only the change). Beside
+        the line's fields: the line itself stays as stored."""
+        self.__dict__["kept_sums"] = sums
+
+    def _kept(self, kind: str) -> Sequence[str] | None:
+        kept: Sequence[str] | None = self.__dict__.get("kept_sums")
+        if kept is None or kept[0] != kind or (kind == "elo") is (self.k is None):
+            return None
+        return kept[1:]
 
 
 def rating_lines(event: Event) -> dict[int, RatingLine]:

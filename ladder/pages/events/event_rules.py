@@ -26,6 +26,12 @@ BOARDS_ON_ONE_PAGE = 500
 # of 1.3 MB.
 ROWS_PER_PAGE = 500
 
+# An event of up to this many rated entrants shows its rating changes, each worked out, on its
+# page under the standings; a larger one on a page of their own (ratings/), linked from there:
+# a weekend open of 60 stays one page, while an open of 284 players was 187 KB, 80 of them
+# the worked sums, and built at less than a fifth of a bare page's rate (issue 27).
+CHANGES_ON_EVENT_PAGE = 100
+
 # ?after= (and ?round=, ?page=) as the pages accept it: a plain number, at most four digits (int()
 # would also read "٣" or " 3", which no link of ours ever writes).
 _ROUND_PARAM = re.compile(r"[1-9][0-9]{0,3}")

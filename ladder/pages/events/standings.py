@@ -14,14 +14,12 @@ import hashlib
 import marshal
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
 from ladder import performance, tiebreaks
 from ladder.pages.events.event_ratings import RatingLine
 from ladder.pages.events.event_rules import GameRow, Tiebreaks
-from ladder.pages.explain import ChangeSum, EloSum
 from ladder.pages.page_texts import points_text
 from ladder.results import Result
 from ladder.rules.file_ranks import file_ranking
@@ -237,14 +235,9 @@ def _encoded_sums(line: RatingLine | None) -> list[str] | None:
 
 def _with_sums(line: RatingLine, sums: Sequence[str] | None) -> RatingLine:
     """The line (this request's own) with its printed sums as kept: worked out once, by the
-    replay's run."""
-    if not sums:
-        return line
-    kind, *numbers = sums
-    if kind == "elo" and line.k is not None:
-        line.keep_sums(elo=EloSum(*map(Decimal, numbers)))
-    elif kind == "printed" and line.k is None:
-        line.keep_sums(printed=ChangeSum(*map(Decimal, numbers)))
+    replay's run (a sum of the other kind than the line's is not taken)."""
+    if sums:
+        line.keep_sums(sums)
     return line
 
 

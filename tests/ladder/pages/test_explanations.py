@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Player
 from ladder.models import PlayerEventResult
+from ladder.pages.events import event_pages
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_history, rated_players
@@ -257,12 +258,16 @@ def player_page_changes(client, club: Club, players: list[Player]) -> dict[str, 
     return changes
 
 
+@pytest.mark.parametrize("apart", [False, True], ids=["on-the-event-page", "on-their-own-page"])
 @pytest.mark.parametrize(
     ("policy", "settings"), [("ladder", {"k_low": 17.5, "k_threshold": 12}), ("hsb", {"bonus": 5})]
 )
 def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_pages(
-    client, policy, settings
+    client, policy, settings, apart, monkeypatch
 ):
+    # A large event's rating changes are on a page of their own: here every event's.
+    if apart:
+        monkeypatch.setattr(event_pages, "CHANGES_ON_EVENT_PAGE", 0)
     club = make_club(
         slug=f"events-{policy}",
         visibility=Club.Visibility.PUBLIC,
@@ -274,7 +279,10 @@ def test_every_rating_change_on_the_event_pages_adds_up_and_matches_the_player_p
     checked = widened = 0
     for event in club.events.filter(rated=True):
         html = client.get(reverse("club_event", args=[club.slug, event.pk])).content.decode()
-        rows = table_rows(CHANGES_TABLE, html)
+        assert ('href="ratings/"' in html) is apart
+        assert (CHANGES_TABLE.search(html) is None) is apart
+        ratings = reverse("club_event_ratings", args=[club.slug, event.pk])
+        rows = table_rows(CHANGES_TABLE, client.get(ratings).content.decode() if apart else html)
         assert len(rows) == PlayerEventResult.objects.filter(event=event).count()
         for name, before, games, score, expected, change, after, worked in rows:
             before_n, change_n, after_n = number(before), number(change), number(after)

@@ -153,3 +153,51 @@ def test_the_events_pages_are_kept_like_the_event_page_each_apart(public, open_e
         kept[part] = first.content
     assert len({kept[p] for p in ["rounds/", "rounds/?round=2", "rounds/?round=3"]}) == 3
     assert kept["rounds/"] != kept["wallchart/"] != kept[""]
+
+
+def changes(response) -> list[list[str]]:
+    """The rating-changes table's rows: name, before, games, score, expected, change, after,
+    worked out."""
+    return table(response, "rating-changes")
+
+
+def test_a_small_events_rating_changes_are_on_its_page_and_their_own(client, public, open_event):
+    page = client.get(event_url(public, open_event))
+    assert 'href="ratings/"' not in page.content.decode()
+    own = client.get(event_url(public, open_event, "ratings/"))
+    assert own.status_code == 200
+    assert len(changes(page)) == 8 and changes(own) == changes(page)
+    assert 'href="../"' in own.content.decode()  # back to the standings
+
+
+def test_a_large_events_rating_changes_are_on_their_own_page(
+    client, public, open_event, monkeypatch
+):
+    monkeypatch.setattr(event_pages, "CHANGES_ON_EVENT_PAGE", 7)
+    page = client.get(event_url(public, open_event))
+    assert not tables(page, "rating-changes")
+    assert 'href="ratings/"' in page.content.decode()
+    rows = changes(client.get(event_url(public, open_event, "ratings/")))
+    assert sorted(row[0] for row in rows) == [f"Player {n}" for n in range(8)]
+    # Each row adds up, and the standings print the row's change beside the player.
+    shown = {row[1]: row[-1] for row in table(page, "standings")}
+    for name, before, _games, _score, _expected, change, after, _worked in rows:
+        signed = float(change.replace("−", "-").replace("+", ""))
+        assert round(float(before) + signed, 3) == float(after), name
+        assert shown[name] == change, name
+    # In pages of ROWS_PER_PAGE, every rated entrant on exactly one.
+    monkeypatch.setattr(event_pages, "ROWS_PER_PAGE", 3)
+    paged = [
+        row[0]
+        for number in (1, 2, 3)
+        for row in changes(client.get(event_url(public, open_event, f"ratings/?page={number}")))
+    ]
+    assert sorted(paged) == sorted(row[0] for row in rows) and len(paged) == 8
+
+
+def test_an_unrated_event_has_no_rating_changes_page(client, public):
+    a, b = (new_player(club=public, name=n, start_rating=1500) for n in ["Ann", "Bob"])
+    event = make_event(public, [(1, a, b, W)], name="Friendly", rated=False)
+    replay(public)
+    assert client.get(event_url(public, event)).status_code == 200
+    assert client.get(event_url(public, event, "ratings/")).status_code == 404

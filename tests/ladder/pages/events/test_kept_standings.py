@@ -57,10 +57,11 @@ def pages(club: Club, event: Event) -> dict[str, bytes]:
     """The event's pages as a visitor gets them, each built afresh (no kept page)."""
     base = reverse("club_event", args=[club.slug, event.pk])
     found = {}
-    for path in (base, f"{base}?after=1", f"{base}wallchart/"):
+    for path in (base, f"{base}?after=1", f"{base}wallchart/", f"{base}ratings/"):
         caches[CACHE_ALIAS].clear()
         response = Client().get(path)
-        assert response.status_code in (200, 404), path  # a round robin has no wall chart
+        assert response.status_code in (200, 404), path  # a round robin has no wall chart,
+        # an unrated event no rating changes
         found[path] = response.content
     return found
 
