@@ -25,6 +25,7 @@ from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
 from ladder.pages.events import event_pages, event_rounds
 from ladder.roster import rosters
+from ladder.store import standings as standings_store
 from ladder.web import ladder_parts
 from ladder.web.club_view import Visit, club_view, file_response, kept_or_built, protect
 from ladder.web.language import use_club_language
@@ -123,11 +124,10 @@ def event_results_csv(request: HttpRequest, visit: Visit, event_id: int) -> Http
 
 
 def _published_event(visit: Visit, event_id: int) -> Event:
-    """The club's published event (its club the visit's, as its pages read it)."""
-    event = Event.objects.published().filter(club=visit.club, pk=event_id).first()
+    """The club's published event."""
+    event = standings_store.published_event(visit.club, event_id)
     if event is None:
         raise Http404(NOT_FOUND)
-    event.club = visit.club
     return event
 
 

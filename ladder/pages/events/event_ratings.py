@@ -15,7 +15,10 @@ from ladder.pages.explain import ChangeSum, EloSum, change_sum, elo_sum
 from ladder.store import standings as standings_store
 
 
-@dataclass(frozen=True)
+# A value, never changed once made (but for keep_sums' cache), yet not frozen: a frozen
+# dataclass sets each field through object.__setattr__, and an open's page makes 284 lines
+# on every request, which took a twentieth of its time.
+@dataclass
 class RatingLine:
     pre_rating: float
     expected: float
@@ -64,6 +67,17 @@ class RatingLine:
             actual=self.actual,
             expected=self.expected,
         )
+
+    @property
+    def printed_change(self) -> Decimal:
+        """printed.change, read alone from the kept sums where there are: the standings print
+        only the change, an open's 284 of them on every request."""
+        if "printed" not in self.__dict__:
+            if kept := self._kept("elo"):
+                return Decimal(kept[3])
+            if kept := self._kept("printed"):
+                return Decimal(kept[1])
+        return self.printed.change
 
     def keep_sums(self, sums: Sequence[str]) -> None:
         """Take the printed sums as already worked out (kept with the event's standings,

@@ -120,7 +120,7 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
     f = Formats()
     # A draft (a club night being played) has no rating changes yet.
     rated = page.rated and page.after is None and page.event.is_published
-    absent = _did_not_play_marker()
+    absent = _did_not_play_marker() if _final(page) else ""
     # A column's cells repeat a few values (Buchholz sums in halves): each written once.
     cells: dict[tuple[Tiebreak, float], str] = {}
     out = []
@@ -129,7 +129,7 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
         if page.shows_performance:
             extra += f'<td class="num">{f.whole(s.performance)}</td>'
         if rated:
-            shown = f.exact_signed(_printed(s.rating).change) if s.rating else DASH
+            shown = f.exact_signed(s.rating.printed_change) if s.rating else DASH
             extra += f'<td class="num">{shown}</td>'
         tiebreak_cells = []
         for key in zip(page.order, s.tiebreak_values, strict=True):
@@ -139,7 +139,7 @@ def standings_body(page: EventPage, base: str, link: bool) -> SafeString:
             tiebreak_cells.append(cell)
         out.append(
             f'<tr><td class="num">{s.rank}</td>'
-            f"<td>{player_link(base, s.player_id, s.name, link)}{_absent(page, s, absent)}</td>"
+            f"<td>{player_link(base, s.player_id, s.name, link)}{'' if s.played else absent}</td>"
             f'<td class="num">{s.points_text}</td><td class="num">{s.played}</td>'
             f'<td class="num">{s.byes}</td><td class="num">{s.forfeits}</td>'
             f"{''.join(tiebreak_cells)}{extra}</tr>\n"
@@ -152,11 +152,15 @@ def _did_not_play_marker() -> str:
     return f' <span class="muted did-not-play">({escape(_("did not play"))})</span>'
 
 
+def _final(page: EventPage) -> bool:
+    """Whether the page's standings mark an entrant who played no game (only forfeits, byes
+    or nothing): the final standings of a published event; a club night still being played
+    is not over."""
+    return page.after is None and page.event.is_published
+
+
 def _absent(page: EventPage, standing: Standing, marker: str) -> str:
-    """The marker of an entrant who played no game (only forfeits, byes or nothing), in the
-    final standings of a published event: a club night still being played is not over."""
-    final = page.after is None and page.event.is_published
-    return marker if final and standing.played == 0 else ""
+    return marker if _final(page) and standing.played == 0 else ""
 
 
 def boards_body(boards: Iterable[Board], base: str, link: bool) -> SafeString:
