@@ -4,7 +4,6 @@ the replay, and (for the HSB sum) the opponents' ratings of the games that count
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import cached_property
@@ -70,28 +69,35 @@ class RatingLine:
 
     @property
     def printed_change(self) -> Decimal:
-        """printed.change, read alone from the kept sums where there are: the standings print
-        only the change, an open's 284 of them on every request."""
-        if "printed" not in self.__dict__:
-            if kept := self._kept("elo"):
-                return Decimal(kept[3])
-            if kept := self._kept("printed"):
-                return Decimal(kept[1])
+        """printed.change, read alone from the kept change where there is one: the standings
+        print only the change, an open's 284 of them on every request."""
+        if "printed" not in self.__dict__ and self._kind_kept() is not None:
+            return Decimal(self.__dict__["kept_change"])
         return self.printed.change
 
-    def keep_sums(self, sums: Sequence[str]) -> None:
+    def keep_sums(self, change: str, sums: str) -> None:
         """Take the printed sums as already worked out (kept with the event's standings,
-        ladder.pages.events.standings: "elo" and K, score, expected, change, before, after,
-        or "printed" and before, change, after): the same numbers, not worked out again, and
-        read only where a page prints them (the standings print only the change). Beside
-        the line's fields: the line itself stays as stored."""
+        ladder.pages.events.standings): the printed change, and all the sum's numbers in
+        one text ("elo" and K, score, expected, change, before, after, or "printed" and
+        before, change, after, space-separated): the same numbers, not worked out again,
+        and the text split only where a page prints the whole sum. Beside the line's
+        fields: the line itself stays as stored."""
+        self.__dict__["kept_change"] = change
         self.__dict__["kept_sums"] = sums
 
-    def _kept(self, kind: str) -> Sequence[str] | None:
-        kept: Sequence[str] | None = self.__dict__.get("kept_sums")
-        if kept is None or kept[0] != kind or (kind == "elo") is (self.k is None):
+    def _kind_kept(self) -> str | None:
+        """The kind of the kept sums ("elo" or "printed"), if they are the line's own kind:
+        "elo" for a line with a K, "printed" for one without."""
+        sums: str | None = self.__dict__.get("kept_sums")
+        if sums is None:
             return None
-        return kept[1:]
+        kind = "elo" if self.k is not None else "printed"
+        return kind if sums.startswith(f"{kind} ") else None
+
+    def _kept(self, kind: str) -> list[str] | None:
+        if self._kind_kept() != kind:
+            return None
+        return str(self.__dict__["kept_sums"]).split(" ")[1:]
 
 
 def rating_lines(event: Event) -> dict[int, RatingLine]:

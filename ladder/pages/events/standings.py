@@ -27,7 +27,7 @@ from ladder.rules.file_ranks import file_ranking
 # Moves whenever what a kept row holds, or how it is ranked, changes: every kept row is then
 # out of date at once (its inputs' hash no longer matches) and the pages rank live until
 # the next replay keeps them again.
-FORMAT = 1
+FORMAT = 2
 
 # Only events of at least this many entrants are kept: a club night of 8 or 20 is ranked
 # in a millisecond or two, less than keeping it would cost every replay that reaches it;
@@ -168,7 +168,8 @@ def _line_facts(
 
 def encoded(ranked: Ranked) -> list[list[Any]]:
     """The rows a kept ranking stores (ladder.models.EventStandings.rows), each rated
-    line's printed sums with it (as exact decimals)."""
+    line's printed change and printed sum with it (exact decimals; the sum's numbers in one
+    text: a page of 284 rows decoded seven strings a row where it prints one)."""
     return [
         [
             s.entry_id,
@@ -179,7 +180,7 @@ def encoded(ranked: Ranked) -> list[list[Any]]:
             s.forfeits,
             list(s.tiebreak_values),
             s.performance,
-            _encoded_sums(s.rating),
+            *_encoded_sums(s.rating),
         ]
         for s in ranked.standings
     ]
@@ -198,7 +199,7 @@ def decoded(
     if len(rows) != len(people):
         return None
     out = []
-    for entry_id, rank, points, played, byes, forfeits, values, perf, sums in rows:
+    for entry_id, rank, points, played, byes, forfeits, values, perf, change, sums in rows:
         person = people.get(entry_id)
         if person is None:
             return None
@@ -215,7 +216,7 @@ def decoded(
                 byes,
                 forfeits,
                 rank,
-                rating=_with_sums(line, sums) if line is not None else None,
+                rating=_with_sums(line, change, sums) if line is not None else None,
                 tiebreak_values=tuple(values),
                 performance=perf,
             )
@@ -223,21 +224,23 @@ def decoded(
     return Ranked(out, ranks_from_file, hides)
 
 
-def _encoded_sums(line: RatingLine | None) -> list[str] | None:
+def _encoded_sums(line: RatingLine | None) -> tuple[str | None, str | None]:
+    """The line's printed change, and its printed sum as one text (RatingLine.keep_sums)."""
     if line is None:
-        return None
+        return None, None
     if line.elo is not None:
         e = line.elo
-        return ["elo", *(str(v) for v in (e.k, e.score, e.expected, e.change, e.before, e.after))]
+        numbers = (e.k, e.score, e.expected, e.change, e.before, e.after)
+        return str(e.change), " ".join(["elo", *map(str, numbers)])
     p = line.printed
-    return ["printed", str(p.before), str(p.change), str(p.after)]
+    return str(p.change), " ".join(["printed", *map(str, p)])
 
 
-def _with_sums(line: RatingLine, sums: Sequence[str] | None) -> RatingLine:
+def _with_sums(line: RatingLine, change: str | None, sums: str | None) -> RatingLine:
     """The line (this request's own) with its printed sums as kept: worked out once, by the
     replay's run (a sum of the other kind than the line's is not taken)."""
-    if sums:
-        line.keep_sums(sums)
+    if change is not None and sums is not None:
+        line.keep_sums(change, sums)
     return line
 
 

@@ -232,7 +232,7 @@ def test_a_new_tiebreak_order_ranks_every_kept_row_again(
     for event in events:
         row = EventStandings.objects.get(event=event)
         assert row.inputs != old[event.pk]
-        assert all(len(values) == 2 for *_counts, values, _perf, _sums in row.rows)
+        assert all(len(values) == 2 for *_counts, values, _perf, _change, _sums in row.rows)
     assert keep_standings(club.pk) == 0  # the rows are those of the new order
 
 
