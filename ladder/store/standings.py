@@ -98,12 +98,16 @@ def _rows(sql: str, params: list[Any]) -> list[Any]:
 
 
 def published_event(club: Club, event_id: int) -> Event | None:
-    """The club's published event of this id (not deleted), its club the one given: what
-    every page of an event reads first. The ORM took three times as long to build the query
-    as to run it, on each page of every event."""
+    """The club's published event of this id (not deleted), its club the one given, with
+    its kept standings (unread, for kept()): what every page of an event reads first. The
+    ORM took three times as long to build the query as to run it, on each page of every
+    event."""
+    event_table, kept_table = Event._meta.db_table, EventStandings._meta.db_table
     found = Event.objects.raw(
-        f"SELECT * FROM {Event._meta.db_table} WHERE id = %s AND club_id = %s "
-        "AND status = %s AND deleted_at IS NULL",
+        f"SELECT e.*, k.inputs AS kept_inputs, CAST(k.rows AS text) AS kept_rows, "
+        "k.ranks_from_file AS kept_ranks_from_file, k.hides_tiebreaks AS kept_hides_tiebreaks "
+        f"FROM {event_table} e LEFT JOIN {kept_table} k ON k.event_id = e.id "
+        "WHERE e.id = %s AND e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL",
         [event_id, club.pk, Event.Status.PUBLISHED],
     )
     event = next(iter(found), None)
@@ -112,14 +116,28 @@ def published_event(club: Club, event_id: int) -> Event | None:
     return event
 
 
-def kept(event_id: int) -> Kept | None:
-    """The event's kept standings, whatever they were computed from."""
-    found = _rows(
-        f"SELECT inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks "
-        f"FROM {EventStandings._meta.db_table} WHERE event_id = %s",
-        [event_id],
-    )
-    return Kept(*found[0]) if found else None
+def kept(event: Event) -> Kept | None:
+    """The event's kept standings, whatever they were computed from: as published_event
+    read them with the event, else in a query of their own."""
+    if hasattr(event, "kept_inputs"):
+        row = (
+            event.kept_inputs,
+            getattr(event, "kept_rows", None),
+            getattr(event, "kept_ranks_from_file", False),
+            getattr(event, "kept_hides_tiebreaks", False),
+        )
+    else:
+        found = _rows(
+            f"SELECT inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks "
+            f"FROM {EventStandings._meta.db_table} WHERE event_id = %s",
+            [event.pk],
+        )
+        row = found[0] if found else (None, None, False, False)
+    inputs, rows_json, ranks_from_file, hides_tiebreaks = row
+    if inputs is None or rows_json is None:
+        return None
+    # bool(): SQLite gives a column the ORM does not convert as 0 or 1.
+    return Kept(inputs, rows_json, bool(ranks_from_file), bool(hides_tiebreaks))
 
 
 def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:

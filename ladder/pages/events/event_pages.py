@@ -200,7 +200,7 @@ def _final_standings(
     """The final standings with their rating lines and performances: as kept after the last
     replay (ladder.replay.keep_standings) while they were computed from these very games,
     entries and lines, else ranked now."""
-    kept = standings_store.kept(event.pk) if event.is_published else None
+    kept = standings_store.kept(event) if event.is_published else None
     if kept is not None:
         entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
         if kept.inputs == standings.inputs(games, entries, rules, ratings):
