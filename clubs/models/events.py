@@ -32,8 +32,7 @@ class EventQuerySet(models.QuerySet["Event"]):
         return self.filter(deleted_at__isnull=True)
 
     def published(self) -> EventQuerySet:
-        # One filter of both: each filter() copies the query, and an event page asks this once.
-        return self.filter(deleted_at__isnull=True, status=Event.Status.PUBLISHED)
+        return self.not_deleted().filter(status=Event.Status.PUBLISHED)
 
     def in_ladder_order(self) -> EventQuerySet:
         return self.order_by("date", "order_in_day", "created_at", "id")

@@ -159,10 +159,6 @@ def _final(page: EventPage) -> bool:
     return page.after is None and page.event.is_published
 
 
-def _absent(page: EventPage, standing: Standing, marker: str) -> str:
-    return marker if _final(page) and standing.played == 0 else ""
-
-
 def boards_body(boards: Iterable[Board], base: str, link: bool) -> SafeString:
     out = []
     for b in boards:
@@ -245,7 +241,7 @@ def wallchart_body(page: EventPage, base: str, link: bool) -> SafeString:
     bye as such, "—" where the entrant was not paired; then points and tie-breaks."""
     f = Formats()
     bye, unpaired = escape(_("bye")), escape(_("not paired"))
-    absent = _did_not_play_marker()
+    absent = _did_not_play_marker() if _final(page) else ""
     out = []
     for s, row in page.wallchart or []:
         cells = []
@@ -267,7 +263,7 @@ def wallchart_body(page: EventPage, base: str, link: bool) -> SafeString:
         out.append(
             f'<tr><td class="num">{row.rank}</td>'
             f'<th scope="row">{player_link(base, s.player_id, s.name, link)}'
-            f'{_absent(page, s, absent)}</th><td class="num">{rating}</td>{"".join(cells)}'
+            f'{"" if s.played else absent}</th><td class="num">{rating}</td>{"".join(cells)}'
             f'<td class="num">{s.points_text}</td>{tiebreak_cells}</tr>\n'
         )
     return mark_safe("".join(out))
