@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -13,9 +12,10 @@ from django.urls import reverse
 
 from clubs.models import Event
 from tests.clubs.importers.trf_lines import player
+from tests.corpus import TRF_CORPUS
 
 pytestmark = pytest.mark.django_db
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 
 
 def pgn(*games: tuple[str, str, str]) -> bytes:

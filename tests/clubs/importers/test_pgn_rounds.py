@@ -2,16 +2,16 @@
 engine match tagged round 1 throughout (issue 23, part 6)."""
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from clubs.importers import ImportedEvent, ImportFileError, parse_file
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 
 from .test_pgn import games_of, parse_pgn, pgn_game
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 CAPO_DORSO = CORPUS / "open_capo_dorso_2012_accelerated.trf"
 PGN_RESULTS = {
     Result.WHITE_WIN: "1-0",

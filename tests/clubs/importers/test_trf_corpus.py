@@ -3,15 +3,14 @@
 import json
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from clubs.importers import ImportedEvent, parse_file
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-CORPUS = REPO_ROOT.parent / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 
 FACTS_FILE = CORPUS / "expected_facts.json"
 pytestmark = pytest.mark.skipif(

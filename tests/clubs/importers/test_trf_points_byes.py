@@ -1,16 +1,15 @@
 """A ½-point bye that a TRF writes only in the points column (issue 23, part 3), and the
 warnings that name each player whose points and rounds disagree."""
 
-from pathlib import Path
-
 import pytest
 
 from clubs.importers import ImportedEvent, parse_file
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 
 from .trf_lines import player
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 GROS = CORPUS / "open_gros_donostia_2010_round5_input.trf"
 
 

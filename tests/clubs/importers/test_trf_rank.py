@@ -1,14 +1,13 @@
 """The TRF's own final rank (columns 86-89): read where a program wrote one, none elsewhere."""
 
-from pathlib import Path
-
 import pytest
 
 from clubs.importers import ImportedEvent, parse_file
+from tests.corpus import TRF_CORPUS
 
 from .trf_lines import player
 
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 needs_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f"the shared TRF corpus is not at {CORPUS}"
 )

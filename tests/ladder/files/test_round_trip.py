@@ -12,12 +12,13 @@ from django.core.management import call_command
 
 from clubs.models import Club, Entry, Event
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[3]
-CORPUS = ROOT.parent / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 FIXTURES = ROOT / "tests" / "clubs" / "importers" / "files"
 FILES = sorted(
     [*(CORPUS.glob("*.trf") if CORPUS.is_dir() else []), *FIXTURES.iterdir()],
