@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
+from tests.corpus import TRF_CORPUS
 from tests.factories import make_players
 
 pytestmark = pytest.mark.django_db
@@ -79,10 +80,32 @@ def test_the_format_can_be_chosen(club, tmp_path):
     assert not Player.objects.filter(name="Emma Wilson").exists()
 
 
-def test_without_a_name_or_date_from_the_file_or_the_options_it_stops(club):
-    error, _ = run_failing(club.slug, FILES / "ladder_night_comma.csv")
-    assert "use --name and --date" in str(error)
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ((), "does not give the event's name and date: use --name and --date"),
+        (("--name", "Ladder night"), "does not give the event's date: use --date"),
+        (("--date", "2024-05-02"), "does not give the event's name: use --name"),
+    ],
+)
+def test_without_a_name_or_date_from_the_file_or_the_options_it_stops_saying_which(
+    club, given, says
+):
+    # A CSV gives neither: the message names exactly what the options must still give.
+    error, _ = run_failing(club.slug, FILES / "ladder_night_comma.csv", *given)
+    assert str(error).endswith(says)
     assert error.returncode == 1
+    assert not Event.objects.exists()
+
+
+def test_a_file_that_gives_its_name_but_no_date_is_refused_for_the_date_alone(club, tmp_path):
+    path = tmp_path / "no_date.trf"
+    lines = SWISS_MANAGER.read_bytes().split(b"\r\n")
+    path.write_bytes(
+        b"\r\n".join(line for line in lines if not line.startswith((b"042", b"052", b"132")))
+    )
+    error, _ = run_failing(club.slug, path)
+    assert str(error).endswith("does not give the event's date: use --date")
     assert not Event.objects.exists()
 
 
@@ -234,7 +257,7 @@ def test_a_variant_game_is_stored_and_the_summary_says_it_is_never_rated(club, t
     assert verify_ladder(club) == []
 
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 KARL_MALA = CORPUS / "karl_mala_gedenkturnier_2005.trf"
 
 

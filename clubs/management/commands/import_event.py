@@ -95,11 +95,17 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {error.message}") from None
         name = options["name"] or imported.name
         date = options["date"] or imported.date
-        if not name or not date:
-            missing = " and ".join(
-                label for label, value in (("--name", name), ("--date", date)) if not value
-            )
-            raise CommandError(f"{path} does not give the event's name or date: use {missing}")
+        # Say exactly what is missing: a file that gives a name but no date must not read as
+        # if both were missing.
+        missing = [
+            (what, option)
+            for what, option, value in (("name", "--name", name), ("date", "--date", date))
+            if not value
+        ]
+        if missing:
+            whats = " and ".join(what for what, _option in missing)
+            use = " and ".join(option for _what, option in missing)
+            raise CommandError(f"{path} does not give the event's {whats}: use {use}")
         details = EventDetails(
             name=name, date=date, kind=options["kind"], rated=not options["unrated"]
         )
