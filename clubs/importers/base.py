@@ -27,8 +27,6 @@ class ImportedPlayer:
     federation: str | None = None
     # The file's own final rank (TRF columns 86-89), None when blank, 0 or in another format.
     rank: int | None = None
-    # A TRF entrant that can only be a program's bye dummy (clubs.importers.pseudo).
-    bye_dummy: bool = False
 
     def __post_init__(self) -> None:
         # Every parser (and the results grid) builds its players here, so a name that

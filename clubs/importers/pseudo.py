@@ -5,10 +5,14 @@ and clubs write "Freilos", "bye", "vrij" or "exempt". Such an entrant must never
 player, a row or a count: it is left out, and a pairing against it is the real player's
 bye, worth what the file scored it.
 
-A TRF entrant with no rating, ID, federation or points whose every written round cell is
-"0000 - -" (not paired) is a dummy too, whatever it is called: an entrant with byes is a
-person who took byes, an entrant whose cells are blank is a no-show, and a team's reserve
-has a federation; they all stay.
+The rule, on every import path: an entrant is a dummy when its whole name is one of
+`PSEUDO_NAMES` (letter case, spaces and a leading or trailing full stop aside); whatever
+its pairings say (a program may write the bye's win over the dummy as 1-0 or as a forfeit)
+they are its opponents' byes. Nothing else makes one: not a short name, not a name that
+holds such a word ("Bye, Tom", "Frei, Lars", "Fox, Anthony" are people), and not a TRF line
+with only not-paired cells and no rating, federation or points. That is a no-show, and it
+is what our own TRF export writes for an entrant who played no game: reading such lines as
+dummies lost every unrated no-show of an event on each re-import (issue 33).
 
 Pure Python: no Django.
 """
@@ -20,7 +24,7 @@ from dataclasses import replace
 
 from ladder.results import Result
 
-from .base import ImportedEvent, ImportedGame, ImportedPlayer, count_rounds, name_key
+from .base import ImportedEvent, ImportedGame, count_rounds, name_key
 
 # Names that tournament programs give the dummy opponent of a bye.
 PSEUDO_NAMES = frozenset(
@@ -47,10 +51,7 @@ def people_among(name_keys: Collection[str]) -> int:
 
 def without_pseudo_players(event: ImportedEvent) -> ImportedEvent:
     """`event` without its bye dummies; their pairings become byes of their opponents."""
-    with_opponent = {
-        side for game in event.games if game.black is not None for side in (game.white, game.black)
-    }
-    dummies = {p.key: p for p in event.players if _is_dummy(p, with_opponent)}
+    dummies = {p.key: p for p in event.players if is_pseudo_name(p.name)}
     if not dummies:
         return event
     games: list[ImportedGame] = []
@@ -77,7 +78,3 @@ def without_pseudo_players(event: ImportedEvent) -> ImportedEvent:
         rounds=count_rounds(games),
         warnings=(*event.warnings, *warnings),
     )
-
-
-def _is_dummy(player: ImportedPlayer, with_opponent: set[int]) -> bool:
-    return is_pseudo_name(player.name) or (player.bye_dummy and player.key not in with_opponent)

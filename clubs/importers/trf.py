@@ -35,9 +35,6 @@ from .trf_results import check_points, pair_rounds
 
 __all__ = ["DateReading", "date_readings", "parse_trf", "read_event_dates"]
 
-# A round cell without an opponent that says the entrant was not paired ("0000 - -").
-_NOTHING_CODES = frozenset({"", "-"})
-
 # Records that are understood and deliberately not read.
 _IGNORED_RECORDS = frozenset(
     {"013", "022", "032", "062", "072", "082", "092", "102", "112", "142", "152"}
@@ -136,21 +133,6 @@ def parse_trf(
                 fide_id=player.fide_id,
                 federation=player.federation,
                 rank=player.rank,
-                # No rating, ID, federation or points, and every round cell written without
-                # an opponent and saying "not paired" ("0000 - -"): a program's bye
-                # dummy, whatever it is called. (A team file's reserves who never played
-                # have the same cells, but a federation: they are people.)
-                bye_dummy=(
-                    player.rating is None
-                    and player.fide_id is None
-                    and player.federation is None
-                    and not player.points
-                    and bool(player.cells)
-                    and all(
-                        cell.opponent is None and cell.code in _NOTHING_CODES
-                        for cell in player.cells.values()
-                    )
-                ),
             )
         )
     return ImportedEvent(

@@ -48,7 +48,7 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
         else:
             name = player_name if viewer_is_director else shown.get(player_id, initials(typed))
         # An entrant left without a player has no ladder rating: the one its file gave, so
-        # that a re-import does not take an unrated no-show for a bye dummy.
+        # that a re-import reads the same rating back.
         rating = ratings.get(player_id) if player_id else file_rating
         federation = fed if viewer_is_director else ""
         players.append(FilePlayer(ranks[entry_id], name, rating, file_rank, federation))

@@ -49,8 +49,8 @@ class FilePlayer:
     name: str
     rating: int | None  # the ladder rating at the event's start; None if not on the ladder
     place: int | None = None  # the final rank of the file the event came from, if it had one
-    # The federation the file gave (TRF columns 54-56), for the directors' files only: a
-    # re-import then tells a team's reserve who never played from a bye dummy.
+    # The federation the file gave (TRF columns 54-56), for the directors' files only, so
+    # that a re-import keeps it.
     federation: str = ""
 
 

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from clubs.models import Club, Entry, Event
 from ladder.results import Result
+from tests.clubs.importers.trf_lines import player
 from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, make_players
 
@@ -150,3 +151,37 @@ def test_a_csv_export_lists_an_entrant_without_games_and_reads_it_back(tmp_path)
     again = round_trip(tmp_path, original, "csv", 8)
     assert entrants_of(again) == entrants_of(original)
     assert again.entries.count() == 3
+
+
+def eight_player_trf() -> str:
+    """Eight entrants: six play, "Fox, Anthony" only took a bye and "Bye, Tom" never came;
+    both unrated and without a federation, as a club's own file often has them."""
+    lines = [
+        "012 Autumn rapid",
+        "042 2026/10/01",
+        player(1, "Ann Alder", (2, "w", "1"), (3, "b", "="), rating="1500", points="1.5"),
+        player(2, "Frei, Lars", (1, "b", "0"), (4, "w", "1"), rating="1450", points="1.0"),
+        player(3, "Cid Cedar", (4, "w", "="), (1, "w", "="), rating="1400", points="1.0"),
+        player(4, "Dee Dogwood", (3, "b", "="), (2, "b", "0"), rating="1350", points="0.5"),
+        player(5, "Eve Elm", (6, "w", "1"), (6, "b", "0"), rating="1300", points="1.0"),
+        player(6, "Gus Gum", (5, "b", "0"), (5, "w", "1"), rating="1250", points="1.0"),
+        player(7, "Fox, Anthony", (0, "-", "H"), (0, "-", "-"), points="0.5"),
+        player(8, "Bye, Tom", None, None, points="0.0"),
+    ]
+    return "".join(f"{line}\r\n" for line in lines)
+
+
+def test_an_eight_player_event_keeps_its_eight_entrants_through_export_and_import(tmp_path):
+    """Issue 33: an entrant who played no game goes out unrated, with no points and only
+    "0000 - -" cells; read back, that is a no-show, not a bye's dummy."""
+    path = tmp_path / "autumn.trf"
+    path.write_text(eight_player_trf(), encoding="utf-8")
+    original = import_path(make_club(slug="autumn"), path, "trf")
+    assert original.entries.count() == 8
+    assert not original.entries.get(typed_name="Fox, Anthony").player_id  # no game: no player
+    again = original
+    for number in range(2):  # twice: what one re-import keeps, the next keeps too
+        again = round_trip(tmp_path, again, "trf", 20 + number)
+        assert again.entries.count() == 8
+        assert entrants_of(again) == entrants_of(original)
+        assert games_of(again) == games_of(original)
