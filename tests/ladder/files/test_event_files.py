@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -17,8 +16,9 @@ from clubs.importers import parse_file
 from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
 from ladder.files.spreadsheet import defused, undefused
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 CORPUS_FILES = sorted(CORPUS.glob("*.trf"))
 
 PLAYERS = (
