@@ -97,12 +97,12 @@ class Command(BaseCommand):
         date = options["date"] or imported.date
         # Say exactly what is missing: a file that gives a name but no date must not read as
         # if both were missing.
-        missing = [
-            (what, option)
-            for what, option, value in (("name", "--name", name), ("date", "--date", date))
-            if not value
-        ]
-        if missing:
+        if not name or not date:
+            missing = [
+                (what, option)
+                for what, option, value in (("name", "--name", name), ("date", "--date", date))
+                if not value
+            ]
             whats = " and ".join(what for what, _option in missing)
             use = " and ".join(option for _what, option in missing)
             raise CommandError(f"{path} does not give the event's {whats}: use {use}")
