@@ -31,7 +31,8 @@ from .base import (
 from .pseudo import is_pseudo_name
 from .trf_dates import DateReading, date_readings, read_event_dates, read_round_dates
 from .trf_players import PlayerLine, is_junior, read_player_line
-from .trf_results import check_points, pair_rounds
+from .trf_points import check_points
+from .trf_results import pair_rounds
 
 __all__ = ["DateReading", "date_readings", "parse_trf", "read_event_dates"]
 
@@ -59,6 +60,7 @@ def parse_trf(
     unknown: dict[str, list[int]] = {}
     paired_rounds: set[int] = set()  # rounds with a game between two players (others are dropped)
     dummies = 0  # bye dummies by name ("spielfrei"): no entrants (clubs/importers/pseudo.py)
+    team_file = False  # 013 team records: the points column is no record of the rounds
 
     for number, text in enumerate(lines, start=1):
         code = text[:3]
@@ -76,6 +78,8 @@ def parse_trf(
             if limits is not None:
                 paired_rounds.update(r for r, cell in player.cells.items() if cell.opponent)
                 limits.check(entrants=len(players) - dummies, rounds=len(paired_rounds))
+        elif code == "013":
+            team_file = True
         elif code == "012":
             name = name or clean_text(text[3:]) or None
         elif code == "042":
@@ -114,7 +118,7 @@ def parse_trf(
     )
     warnings.extend(date_warnings)
     on = event_date or start
-    games = check_points(players, pair_rounds(players, warnings), warnings)
+    games = check_points(players, pair_rounds(players, warnings), warnings, team_file=team_file)
     if limits is not None:
         # A game is two halves on two lines, so games are counted once paired; pairing is
         # bounded by the entrants and rounds limits checked line by line above.

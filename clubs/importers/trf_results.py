@@ -56,7 +56,7 @@ _BYES_WITHOUT_OPPONENT: dict[str, Result] = {
 }
 
 # What each cell is worth under the default scoring, to check the points column against.
-_CELL_POINTS: dict[str, float] = {
+CELL_POINTS: dict[str, float] = {
     **dict.fromkeys("1+WFU", 1.0),
     **dict.fromkeys("=DH", 0.5),
 }
@@ -80,7 +80,7 @@ def pairing_bye_worth(players: dict[int, PlayerLine]) -> float:
         if not byes or player.points is None:
             continue
         others = sum(
-            _CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
+            CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
         )
         worth = round((player.points - others) / byes, 2)
         if worth not in _PAIRING_BYES:
@@ -207,56 +207,3 @@ def _result_for(outcome: str, first_is_white: bool) -> Result:
 
 def _show_code(code: str) -> str:
     return code or "blank"
-
-
-def check_points(
-    players: dict[int, PlayerLine], games: list[ImportedGame], warnings: list[str]
-) -> list[ImportedGame]:
-    """The games with the half-point byes that only the points column writes, and a warning
-    for each player whose points column the round results do not add up to.
-
-    Some programs leave a requested ½-point bye out of the round cells (blank, or
-    ``0000 - -``) and count it only in the points column. When the column is exactly ½ more
-    than the cells and the player has just one round without a result among the rounds that
-    were played, that round's bye is the only reading: it is stored as a half-point bye. With
-    several such rounds it could be any of them, so nothing is invented.
-    """
-    worth = {**_CELL_POINTS, "U": pairing_bye_worth(players)}
-    played = sorted({game.round for game in games if game.black is not None})
-    byes: list[ImportedGame] = []
-    for player in players.values():
-        if player.points is None:
-            continue
-        counted = sum(worth.get(cell.code, 0.0) for cell in player.cells.values())
-        if abs(counted - player.points) <= 0.01:
-            continue
-        says = (
-            f"Line {player.line}: the points column says {player.points:g} for player "
-            f"{player.key} ({player.name}), but the round results add up to {counted:g}"
-        )
-        open_rounds = [number for number in played if _no_result(player.cells.get(number))]
-        if abs(player.points - counted - 0.5) > 0.01 or not open_rounds:
-            warnings.append(f"{says}; the round results were used.")
-        elif len(open_rounds) == 1:
-            byes.append(
-                ImportedGame(open_rounds[0], player.key, None, Result.BYE_HALF, player.line)
-            )
-            warnings.append(
-                f"{says}: ½ less. Round {open_rounds[0]}, the one round played without a result "
-                "on this line, was read as a half-point bye."
-            )
-        else:
-            rounds = ", ".join(str(number) for number in open_rounds[:-1])
-            warnings.append(
-                f"{says}: ½ less, as a half-point bye the round cells do not write would give, "
-                f"but it could be in round {rounds} or {open_rounds[-1]}; the round results were "
-                "used."
-            )
-    if not byes:
-        return games
-    return sorted([*games, *byes], key=lambda game: (game.round, game.line, game.black is None))
-
-
-def _no_result(cell: Cell | None) -> bool:
-    """A round the line says nothing of: a blank cell, or ``0000 - -`` (not paired)."""
-    return cell is None or (cell.opponent is None and cell.code in ("", "-"))

@@ -83,7 +83,8 @@ def test_every_result_code_file_warns_naming_lines(every_code):
         "Line 16: neither this line nor line 17 gives the colours of player 2 and player 3 in "
         "round 3; player 2 (the earlier line) was taken as White.",
         "Line 17: the points column says 1.5 for player 3 (Brown, Carla), but the round results "
-        "add up to 0.5; the round results were used.",
+        "add up to 0.5; the round results were used (a team file's points column counts its "
+        "team's points too, so no bye is read from it).",
         "Line 30: record type 'ZZZ' is not used and was skipped.",
         "Line 25: 'spielfrei' is the placeholder a tournament program writes for a bye, not a "
         "person: it is no entrant, and a pairing against it is its opponent's bye.",

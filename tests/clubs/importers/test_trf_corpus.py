@@ -154,8 +154,8 @@ def test_greek_team_file_flags_the_twelve_inflated_point_totals_and_skips_rulers
     assert all("the points column says" in warning for warning in event.warnings)
     assert event.warnings[0] == (
         "Line 28: the points column says 3.5 for player 9 (Hatzidakis,Nikolaos), but the round "
-        "results add up to 2.5; "
-        "the round results were used."
+        "results add up to 2.5; the round results were used (a team file's points column "
+        "counts its team's points too, so no bye is read from it)."
     )
     assert event.name == "ΔΙΑΣΥΛΛΟΓΙΚΟ ΚΥΠΕΛΛΟ ΚΡΗΤΙΚΗΣ ΦΙΛΙΑΣ 2024"
     assert event.time_control == "15 minutes plus 10 sec per move"

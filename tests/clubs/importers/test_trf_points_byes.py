@@ -1,5 +1,5 @@
-"""A ½-point bye that a TRF writes only in the points column (issue 23, part 3), and the
-warnings that name each player whose points and rounds disagree."""
+"""A bye that a TRF writes only in the points column (issue 23, part 3; ½ or 1 point, issue
+33), and the warnings that name each player whose points and rounds disagree."""
 
 import pytest
 
@@ -41,8 +41,8 @@ def test_the_one_round_without_a_result_is_the_half_point_bye_the_points_column_
     assert byes_of(event, 1) == [(2, Result.BYE_HALF)]
     assert event.warnings[0] == (
         "Line 1: the points column says 2 for player 1 (Ann), but the round results add up to "
-        "1.5: ½ less. Round 2, the one round played without a result on this line, was read as "
-        "a half-point bye."
+        "1.5: ½ less. Round 2, the one round played without a game or points on this line, was "
+        "read as a half-point bye."
     )
 
 
@@ -57,29 +57,44 @@ def test_several_rounds_without_a_result_leave_the_bye_unread_and_say_which():
     assert byes_of(event, 1) == []
     assert event.warnings[0] == (
         "Line 1: the points column says 1.5 for player 1 (Ann), but the round results add up to "
-        "1: ½ less, as a half-point bye the round cells do not write would give, but it could be "
-        "in round 2 or 3; the round results were used."
+        "1: ½ less, as byes the round cells do not write would give, but they could be placed in "
+        "more than one way in rounds 2 and 3; the round results were used."
     )
 
 
-def test_a_points_column_a_whole_point_above_the_rounds_invents_nothing():
+def test_a_whole_point_above_the_rounds_with_one_open_round_is_a_full_point_bye():
     event = parse_trf(
         player(1, "Ann", (2, "w", "1"), None, (3, "b", "="), points="2.5"), *OPPONENTS
+    )
+    assert byes_of(event, 1) == [(2, Result.BYE_FULL)]
+    assert event.warnings[0].endswith(
+        "add up to 1.5: 1 less. Round 2, the one round played without a game or points on "
+        "this line, was read as a full-point bye."
+    )
+
+
+def test_more_than_a_point_for_one_open_round_invents_nothing():
+    event = parse_trf(
+        player(1, "Ann", (2, "w", "1"), None, (3, "b", "="), points="3.0"), *OPPONENTS
     )
     assert byes_of(event, 1) == []
     assert event.warnings[0].endswith("add up to 1.5; the round results were used.")
 
 
-def test_a_round_nobody_played_is_no_place_for_the_bye():
-    # Round 4 is announced only (a bye and nothing else): Ann's missing round 4 is no game.
+def test_a_round_nobody_played_is_no_place_for_the_bye_but_a_zero_point_bye_is():
+    # Round 4 is announced only (a bye and nothing else): Ann's missing round 4 is no game,
+    # so her Z of round 2 is the one round the half point can go to.
     event = parse_trf(
         player(1, "Ann", (2, "w", "1"), (0, "-", "Z"), (3, "b", "="), points="2.0"),
         player(2, "Bob", (1, "b", "0"), (3, "w", "1"), (4, "b", "="), (0, "-", "H"), points="2.0"),
         *OPPONENTS[1:],
     )
-    assert byes_of(event, 1) == [(2, Result.BYE_ZERO)]
+    assert byes_of(event, 1) == [(2, Result.BYE_HALF)]
     (points,) = [w for w in event.warnings if "points column" in w]
-    assert points.endswith("add up to 1.5; the round results were used.")
+    assert points.endswith(
+        "add up to 1.5: ½ less. Round 2, the one round played without a "
+        "game or points on this line, was read as a half-point bye."
+    )
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +117,8 @@ def test_gros_half_point_bye_left_out_of_its_cell_is_read_back_from_the_points(g
     assert sorted(event.games, key=repr) == sorted(original.games, key=repr)
     assert [w for w in event.warnings if w.startswith("Line 27:")] == [
         "Line 27: the points column says 2 for player 14 (Riesco Lecuona Juan Manuel), but the "
-        "round results add up to 1.5: ½ less. Round 3, the one round played without a result on "
-        "this line, was read as a half-point bye."
+        "round results add up to 1.5: ½ less. Round 3, the one round played without a game or "
+        "points on this line, was read as a half-point bye."
     ]
 
 
