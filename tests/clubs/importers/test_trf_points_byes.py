@@ -73,6 +73,22 @@ def test_a_whole_point_above_the_rounds_with_one_open_round_is_a_full_point_bye(
     )
 
 
+def test_a_whole_point_in_each_of_several_open_rounds_is_a_full_point_bye_in_each():
+    event = parse_trf(
+        player(1, "Ann", (2, "w", "1"), None, (0, "-", "-"), points="3.0"),
+        player(2, "Bob", (1, "b", "0"), (3, "w", "1"), (4, "b", "="), points="1.5"),
+        player(3, "Cid", (4, "w", "1"), (2, "b", "0"), (5, "w", "="), points="1.5"),
+        player(4, "Dan", (3, "b", "0"), (5, "w", "1"), (2, "w", "="), points="1.5"),
+        player(5, "Eve", None, (4, "b", "0"), (3, "b", "="), points="0.5"),
+    )
+    assert byes_of(event, 1) == [(2, Result.BYE_FULL), (3, Result.BYE_FULL)]
+    assert event.warnings[0] == (
+        "Line 1: the points column says 3 for player 1 (Ann), but the round results add up to "
+        "1: 2 less. Rounds 2 and 3, the only rounds played without a game or points on this "
+        "line, were read as full-point byes."
+    )
+
+
 def test_more_than_a_point_for_one_open_round_invents_nothing():
     event = parse_trf(
         player(1, "Ann", (2, "w", "1"), None, (3, "b", "="), points="3.0"), *OPPONENTS
