@@ -4,8 +4,9 @@ Only these fields are read: the ``001`` player lines (starting rank, name, ratin
 points, final rank and the round cells) and the tournament lines ``012`` (name), ``042`` (start
 date), ``122`` (time control), ``052`` (end date) and ``132`` (round dates). The last two decide
 between the readings of a start date such as ``10.09.13`` (``read_event_dates``), and the first
-round date is the start when ``042`` is missing. Every other
-record (team lines, JaVaFo/bbpPairings/Tornelo extensions such as ``XXR``, ``XXA``, ``BBU`` and
+round date is the start when ``042`` is missing. A ``013`` team record only marks a team
+file, whose points column ``trf_points`` reads no bye from. Every other record (the team
+lines' contents, JaVaFo/bbpPairings/Tornelo extensions such as ``XXR``, ``XXA``, ``BBU`` and
 ``DAT``, TRF-2026 records and ``###`` comments, Swiss-Manager column rulers) is skipped, so an
 e-mail address anywhere in the file is never read. ``XXA`` acceleration points never count.
 
