@@ -9,7 +9,8 @@ Two rules hold for every event (tests/ladder/pages/test_explain.py and the page 
 
 1. K x (score - expected), computed from the printed operands and rounded to the printed
    precision of the change, is the printed change (HSB: 20 x (score - games x p) + bonus,
-   rounded to a whole number, is the printed change).
+   rounded to a whole number, is the printed change, and p is 0.5 + (printed rating -
+   printed opponents' average) / 600, rounded to its printed decimals).
 2. Printed rating before + printed change = printed rating after, exactly.
 
 Ratings and changes are printed with one decimal (SPEC §2) and the expected score with
@@ -26,8 +27,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -158,6 +160,9 @@ class HsbSum:
     before: Decimal
     after: Decimal
     opponents_average: Decimal | None  # None when the opponents' ratings are not known
+    # p is the share from the printed rating and average cut off, not rounded, at its last
+    # digit (the page marks it "…"): see hsb_sum for the rare event that needs it.
+    p_cut: bool = False
 
     @property
     def was_rounded(self) -> bool:
@@ -184,10 +189,17 @@ def hsb_sum(
 ) -> HsbSum | None:
     """The printed numbers of an HSB event; None if the stored numbers do not fit the rule.
 
-    `opponent_ratings` are the pre-event ratings of the opponents in the counted games,
-    which give p exactly; `bonus` is the club's setting. A stored change that the setting
-    does not explain (the setting changed and the replay has not run yet) is explained
-    with the bonus that made it, if one does.
+    `opponent_ratings` are the pre-event ratings of the opponents in the counted games;
+    `bonus` is the club's setting. A stored change that the setting does not explain (the
+    setting changed and the replay has not run yet) is explained with the bonus that made
+    it, if one does.
+
+    As with elo_sum, every printed number is worked out from the printed numbers before
+    it: p is 0.5 + (printed rating − printed average) / 600 rounded (never the exact p of
+    the replay rounded, which is 0.0001 off that in about one event in thirty where the
+    rating or the average has more decimals than the page prints), and the sum is worked
+    out from that p. Where p's first four decimals tip the sum to the wrong whole number,
+    p, the average and then the ratings get more decimals, as in elo_sum.
     """
     if games <= 0:
         return None
@@ -206,74 +218,103 @@ def hsb_sum(
     )
     if used is None or shown_change != change:
         return None
-    true_exact = without_bonus + used
+    # A printed halfway value may stand only where the true value is halfway too: the rule
+    # (halves up) then decides, and the page says how it rounds.
+    tie_is_true = (without_bonus + used).denominator == 2
 
     def exact_for(shown_p: Decimal) -> Decimal:
         return POINTS_PER_EXCESS * (score - games * shown_p) + used
 
     def fits(shown_p: Decimal) -> bool:
         value = exact_for(shown_p)
-        # A printed halfway value may stand only where the true value is halfway too:
-        # the rule (halves up) then decides, and the page says how it rounds.
-        tie_is_true = true_exact.denominator == 2
         return half_up(value) == shown_change and (tie_is_true or not is_half(value, 0))
 
-    true_p = to_decimal(p)
-    shown_p = next(
-        (rounded(true_p, d) for d in range(P_DIGITS, MAX_P_DIGITS + 1) if fits(rounded(true_p, d))),
-        None,
-    )
-    if shown_p is None:
-        # p has a repeating decimal (0.541666…) and the change is an exact half, so every
-        # rounding of p tips the sum the wrong way. p cut off (not rounded) at four
-        # decimals is still true in every digit it shows, and keeps the sum on its side.
-        candidates = (
-            rounded(true_p, P_DIGITS, ROUND_FLOOR),
-            rounded(true_p, P_DIGITS, ROUND_CEILING),
+    def made(
+        before: Decimal, after: Decimal, p: Decimal, average: Decimal | None, cut: bool = False
+    ) -> HsbSum:
+        return HsbSum(
+            factor=POINTS_PER_EXCESS,
+            score=plain(score),
+            games=games,
+            p=p,
+            bonus=used,
+            exact=plain(exact_for(p)),
+            change=shown_change,
+            before=before,
+            after=after,
+            opponents_average=average,
+            p_cut=cut,
         )
-        shown_p = next((c for c in candidates if fits(c)), None)
-        if shown_p is None:
-            return None
-    before, after = _ratings(to_decimal(pre), to_decimal(post), Decimal(shown_change))
-    shown_average = None if average is None else _average(to_decimal(average), before, shown_p)
-    return HsbSum(
-        factor=POINTS_PER_EXCESS,
-        score=plain(score),
-        games=games,
-        p=shown_p,
-        bonus=used,
-        exact=plain(exact_for(shown_p)),
-        change=shown_change,
-        before=before,
-        after=after,
-        opponents_average=shown_average,
-    )
+
+    true_pre, true_post = to_decimal(pre), to_decimal(post)
+    if average is None:
+        # No average printed: p is the stored expected share, rounded like any number.
+        before, after = next(_rating_choices(true_pre, true_post, Decimal(shown_change)))
+        true_p = to_decimal(p)
+        for digits in range(P_DIGITS, MAX_P_DIGITS + 1):
+            if fits(rounded(true_p, digits)):
+                return made(before, after, rounded(true_p, digits), None)
+        shown_p = rounded(true_p, P_DIGITS, ROUND_FLOOR)
+        return made(before, after, shown_p, None, cut=True) if fits(shown_p) else None
+    true_average = to_decimal(average)
+    for rounding in (ROUND_HALF_UP, ROUND_FLOOR):
+        for before, after in _rating_choices(true_pre, true_post, Decimal(shown_change)):
+            for p_digits in range(P_DIGITS, MAX_P_DIGITS + 1):
+                for average_digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
+                    shown_average = rounded(true_average, average_digits)
+                    shown_p = share(before, shown_average, p_digits, rounding)
+                    if fits(shown_p):
+                        cut = rounding == ROUND_FLOOR
+                        return made(before, after, shown_p, shown_average, cut)
+    # The second pass above: p repeats a digit of 5 or more (13/24 = 0.541666…) and the
+    # change is an exact half, so every rounding of p tips the sum the wrong way (about one
+    # event in 1,400 of whole ratings). p cut off is true in every digit it shows and keeps
+    # the sum on its side; the page marks it "…". None is left only for ratings stored with
+    # decimals whose binary floats tipped the replay's own exact half (some 3 events in
+    # 100,000 of random decimal ratings): the page then prints the numbers without the sum.
+    # A rating widened above (about 4 in 10,000 of those) reads one decimal more here than
+    # in change_sum's tables, which do not know the opponents: both add up, and round alike.
+    return None
 
 
-def _average(average: Decimal, before: Decimal, p: Decimal) -> Decimal:
-    """The opponents' average with the fewest decimals (at least one) from which
-    0.5 + (before - average) / 600, kept between 0 and 1 and rounded like p, gives the
-    printed p: the page says "so p = …", and a reader may work it out."""
-    exponent = p.as_tuple().exponent
-    assert isinstance(exponent, int)  # a finite number
-    p_digits = -exponent
+def share(before: Decimal, average: Decimal, digits: int, rounding: str = ROUND_HALF_UP) -> Decimal:
+    """HSB's expected share from the printed rating and the printed average, worked out
+    exactly and then rounded half up (or cut, ROUND_FLOOR) to `digits` decimals: what a
+    reader gets from 0.5 + (rating − average) / 600 with a calculator, kept between 0 and 1."""
+    # share = (300 + rating − average) / 600 = num / (den x 600), in integers: an event page
+    # works out some three hundred of these.
+    num, den = (FULL_SCALE // 2 + before - average).as_integer_ratio()
+    num = min(max(num, 0), den * FULL_SCALE)
+    scaled, whole_den = num * 10**digits, den * FULL_SCALE
+    if rounding == ROUND_FLOOR:
+        whole = scaled // whole_den
+    else:
+        whole = (2 * scaled + whole_den) // (2 * whole_den)
+    return Decimal(whole).scaleb(-digits)
+
+
+def _rating_choices(
+    pre: Decimal, post: Decimal, change: Decimal
+) -> Iterator[tuple[Decimal, Decimal]]:
+    """Before and after at each precision (fewest decimals first, at least one) at which
+    before + change = after holds and each reads as its whole number; when none up to eight
+    decimals does, after = before + change at eight (as in _last_resort). Lazy: nearly
+    every event takes the first."""
+    found = False
     for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
-        shown = rounded(average, digits)
-        share = Decimal("0.5") + (before - shown) / FULL_SCALE
-        if rounded(min(max(share, Decimal(0)), Decimal(1)), p_digits) == p:
-            return shown
-    return rounded(average, MAX_RATING_DIGITS)
+        before, after = rounded(pre, digits), rounded(post, digits)
+        if before + change == after and reads_as_whole(before, pre) and reads_as_whole(after, post):
+            found = True
+            yield before, after
+    if not found:
+        before = rounded(pre, MAX_RATING_DIGITS)
+        yield before, before + change
 
 
 def _ratings(pre: Decimal, post: Decimal, change: Decimal) -> tuple[Decimal, Decimal]:
     """Before and after with the fewest decimals (at least one) at which before + change
     = after holds; as in _last_resort, after = before + change past eight decimals."""
-    for digits in range(RATING_DIGITS, MAX_RATING_DIGITS + 1):
-        before, after = rounded(pre, digits), rounded(post, digits)
-        if before + change == after and reads_as_whole(before, pre) and reads_as_whole(after, post):
-            return before, after
-    before = rounded(pre, MAX_RATING_DIGITS)
-    return before, before + change
+    return next(_rating_choices(pre, post, change))
 
 
 def shown_rating(value: float) -> Decimal:

@@ -415,7 +415,7 @@ def _hsb_explanation(e: EventLine, f: Formats, rules: ClubRules) -> tuple[str, s
         "games": s.games,
         "score": f.exact(s.score),
         "average": DASH if s.opponents_average is None else f.exact(s.opponents_average),
-        "p": f.exact(s.p),
+        "p": f.exact(s.p) + ("…" if s.p_cut else ""),  # cut off, not rounded: explain.hsb_sum
         "factor": s.factor,
         "bonus": s.bonus,
         "change": f.exact_signed(Decimal(s.change)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from clubs.models import Club
 from ladder.files.export import ladder_rows
@@ -87,7 +88,9 @@ class LadderShown:
 @dataclass(frozen=True)
 class ImprovedShown:
     player: Named
-    change: float
+    start: Decimal  # printed: the rating before the player's first event of the season
+    end: Decimal  # printed: the rating after their last
+    change: Decimal  # end - start, exactly as printed
     games: int
 
 
@@ -131,7 +134,10 @@ def season_page(
         return None if name is None else Named(player_id, name)
 
     # The ladder under this roster's names (ladder.roster.rosters.Roster.ladder_on): no held player.
-    rows = roster.ladder_on(club, data.ladder_day, ladder=ladder) if data.event_names else []
+    # Read even when the season holds no event of this ladder yet (a new season, or a blitz
+    # ladder whose season has not started): the ladder still stands as its list shows it, and
+    # a page saying "no established player" beside a list of sixteen would be wrong.
+    rows = roster.ladder_on(club, data.ladder_day, ladder=ladder)
     standing = [
         LadderShown(
             row.rank,
@@ -158,7 +164,7 @@ def season_page(
         ladder=standing,
         events=events,
         most_improved=[
-            ImprovedShown(p, i.change, i.games)
+            ImprovedShown(p, i.start, i.end, i.shown_change, i.games)
             for i in h.most_improved
             if (p := named(i.player_id))
         ],

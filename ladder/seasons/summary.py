@@ -2,7 +2,10 @@
 event performances and the champion. Pure Python: no Django; players by id, names later.
 
 - Most improved: the rating after the player's last rated event of the season less the rating
-  before their first, among players with at least MIN_IMPROVED_GAMES rated games in it.
+  before their first, among players with at least MIN_IMPROVED_GAMES rated games in it. The
+  page prints both ratings as a breakdown prints a rating (ladder.pages.explain.shown_rating)
+  and the gain as their difference, so the list is ranked by that printed gain: a reader who
+  subtracts the printed ratings gets the printed gain, and a higher row never shows less.
 - Most games: games played over the board with a rated result (no bye, forfeit or game
   marked unrated) in the season's events that move the ladder, whether or not the rating
   counted them for both sides (the protection rule leaves out an established player's game
@@ -18,6 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+
+from ladder.pages.explain import shown_rating
 
 MIN_IMPROVED_GAMES = 10
 MIN_PERFORMANCE_GAMES = 3
@@ -39,8 +45,17 @@ class SeasonResult:
 @dataclass(frozen=True)
 class Improvement:
     player_id: int
-    change: float
+    change: float  # full precision, as season_summary prints it
     games: int
+    start: Decimal  # the rating before the first event, as the page prints it
+    end: Decimal  # the rating after the last event, as the page prints it
+
+    @property
+    def shown_change(self) -> Decimal:
+        """The gain the page prints: the printed end less the printed start, exactly (never
+        the full-precision change rounded on its own, which is 0.1 off in about one row in
+        ten)."""
+        return self.end - self.start
 
 
 @dataclass(frozen=True)
@@ -72,11 +87,17 @@ def most_improved(results: Iterable[SeasonResult]) -> list[Improvement]:
         last[row.player_id] = row
         games[row.player_id] = games.get(row.player_id, 0) + row.games_counted
     improved = [
-        Improvement(player, last[player].post_rating - first[player].pre_rating, count)
+        Improvement(
+            player,
+            last[player].post_rating - first[player].pre_rating,
+            count,
+            shown_rating(first[player].pre_rating),
+            shown_rating(last[player].post_rating),
+        )
         for player, count in games.items()
         if count >= MIN_IMPROVED_GAMES
     ]
-    improved.sort(key=lambda i: (-i.change, -i.games, i.player_id))
+    improved.sort(key=lambda i: (-i.shown_change, -i.change, -i.games, i.player_id))
     return improved[:LIST_LENGTH]
 
 

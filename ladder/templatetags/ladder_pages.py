@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import template
 
 from ladder.models import Ladder
@@ -16,6 +18,18 @@ register = template.Library()
 def signed(value: float | None, digits: int = 1) -> str:
     """+12.5, −3.0, 0.0 (with the language's decimal mark); a dash when there is no number."""
     return tables.Formats().signed(value, digits)
+
+
+@register.filter
+def exact(value: Decimal) -> str:
+    """A number as ladder.pages.explain chose its digits (1400.0, 1400.04), in the language."""
+    return tables.Formats().exact(value)
+
+
+@register.filter
+def exact_signed(value: Decimal) -> str:
+    """+10.3, −2.05, 0.0: a change as ladder.pages.explain chose its digits."""
+    return tables.Formats().exact_signed(value)
 
 
 @register.filter

@@ -322,8 +322,9 @@ def _worked_sum(r: RatingLine, rules: ClubRules, f: Formats) -> tuple[str, str]:
     )
     if h is None:
         return _plain_expected(r, f), DASH
+    cut = "…" if h.p_cut else ""  # p cut off, not rounded (ladder.pages.explain.hsb_sum)
     worked = (
-        f"{h.factor} × ({f.exact(h.score)} − {h.games} × {f.exact(h.p)}) + {h.bonus} "
+        f"{h.factor} × ({f.exact(h.score)} − {h.games} × {f.exact(h.p)}{cut}) + {h.bonus} "
         f"= {f.exact_signed(Decimal(h.change))}"
     )
     if h.was_rounded:

@@ -6,7 +6,7 @@ No database: ladder.pages.explain is plain arithmetic on decimals.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 import pytest
@@ -52,6 +52,20 @@ def assert_hsb_adds_up(s: HsbSum) -> None:
     assert math.floor(s.exact + Decimal("0.5")) == s.change
     assert s.before + s.change == s.after
     assert decimals(s.p) >= 4 and decimals(s.before) >= 1
+    if s.opponents_average is not None:
+        assert recomputed_p(s) == s.p, s
+
+
+def recomputed_p(s: HsbSum) -> Decimal:
+    """p as a reader works it out from the printed rating and average: 0.5 + (rating −
+    average) / 600, kept between 0 and 1, rounded half up to p's printed decimals, or cut
+    off there where the page marks p as cut ("…")."""
+    assert s.opponents_average is not None
+    with localcontext() as context:
+        context.prec = 60
+        value = Decimal("0.5") + (s.before - s.opponents_average) / 600
+    value = min(max(value, Decimal(0)), Decimal(1))
+    return value.quantize(s.p, ROUND_FLOOR if s.p_cut else ROUND_HALF_UP)
 
 
 def event_of(pre: float, k: float, opponents: list[float], scores: list[float]) -> dict:
@@ -173,6 +187,31 @@ def test_the_opponents_average_is_written_so_that_p_follows_from_it():
     assert rounded(share, decimals(s.p)) == s.p
 
 
+def test_p_follows_from_the_printed_rating_not_the_stored_one():
+    # The rating 959.625 prints as 959.6: p from the printed numbers is 0.5 + 58.1 / 600 =
+    # 0.59683… -> 0.5968. p from the stored rating (0.596875 -> 0.5969) could not be had
+    # from any printed average, and the page printed 901.50000000 beside it.
+    s = hsb_sum(**hsb_event(959.625, [901.5], [0.5], 5))
+    assert s is not None
+    assert (str(s.before), str(s.opponents_average), str(s.p)) == ("959.6", "901.5", "0.5968")
+    assert (s.exact, s.change) == (Decimal("3.064"), 3)
+    assert_hsb_adds_up(s)
+
+
+def test_an_exact_half_with_a_repeating_p_is_cut_off_and_says_so():
+    # 1200 against 1175 three times: p = 13/24 = 0.541666…, and 20 × (2 − 3p) + 3 = 10.5
+    # exactly, which the rule rounds up to 11. Any rounding of p tips it to 10, so p is cut
+    # off (0.5416…), still what 0.5 + 25 / 600 gives, cut.
+    s = hsb_sum(**hsb_event(1200, [1175] * 3, [1, 1, 0], 3))
+    assert s is not None and s.p_cut and (s.p, s.change) == (Decimal("0.5416"), 11)
+    assert_hsb_adds_up(s)
+    # Where the sum does not hinge on an exact half, p is rounded, from the printed average
+    # 1175.3 (0.5 + 24.7 / 600 = 0.54116…; the stored 1175.33… would give 0.5411).
+    rounded_p = hsb_sum(**hsb_event(1200, [1175, 1175, 1176], [1, 1, 0], 3))
+    assert rounded_p is not None and not rounded_p.p_cut and rounded_p.p == Decimal("0.5412")
+    assert_hsb_adds_up(rounded_p)
+
+
 @given(
     rating=st.integers(min_value=400, max_value=2400),
     opponents=st.lists(st.integers(min_value=400, max_value=2400), min_size=1, max_size=12),
@@ -188,6 +227,27 @@ def test_every_hsb_event_adds_up_from_its_printed_numbers(rating, opponents, bon
     assert s.change == math.floor(
         20 * (Fraction(sum(scores)) - len(opponents) * Fraction(str(s.p))) + bonus + Fraction(1, 2)
     )
+
+
+@given(
+    # Ratings with decimals (a roster's starting ratings, a fractional start rating), in
+    # eighths and quarters so that the binary float is the decimal number itself: the page
+    # prints the rating rounded, and p must follow from what it prints.
+    rating=st.integers(min_value=3200, max_value=19200).map(lambda n: n / 8),
+    opponents=st.lists(
+        st.integers(min_value=1600, max_value=9600).map(lambda n: n / 4), min_size=1, max_size=12
+    ),
+    bonus=st.integers(min_value=3, max_value=8),
+    data=st.data(),
+)
+def test_every_hsb_event_with_decimal_ratings_adds_up_from_its_printed_numbers(
+    rating, opponents, bonus, data
+):
+    scores = data.draw(st.lists(st.sampled_from([0, 0.5, 1]), min_size=len(opponents),
+                                max_size=len(opponents)))  # fmt: skip
+    s = hsb_sum(**hsb_event(rating, opponents, scores, bonus))
+    assert s is not None and s.bonus == bonus
+    assert_hsb_adds_up(s)
 
 
 @pytest.mark.parametrize(

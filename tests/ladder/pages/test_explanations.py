@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from html import unescape
 
 import pytest
@@ -42,9 +42,10 @@ ELO = re.compile(
 )
 HSB = re.compile(
     rf"; your opponents?’s? (?:average )?rating (?P<average>{NUMBER}), so your expected share "
-    r"p = (?P<p>\d\.\d{4,})\. "
+    r"p = (?P<p>\d\.\d{4,})(?P<cut>…)?\. "
     r"Change = 20 × \(score − games × p\) \+ bonus = "
-    r"(?P<factor>\d+) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P=p)\) \+ (?P<bonus>\d+) = "
+    r"(?P<factor>\d+) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P=p)(?P=cut)?\) "
+    r"\+ (?P<bonus>\d+) = "
     rf"(?P<change>[+−]?\d+)(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?\."
 )
 
@@ -186,14 +187,23 @@ def test_every_formula_on_an_hsb_clubs_player_pages_adds_up(client):
                 assert exact == change, why
             assert math.floor(exact + Decimal("0.5")) == change, why
             # p follows from the printed average: 0.5 + (rating − average) / 600.
-            share = Decimal("0.5") + (number(facts["before"]) - number(sum_["average"])) / 600
-            share = min(max(share, Decimal(0)), Decimal(1))
-            assert share.quantize(Decimal(1).scaleb(-decimals(p)), ROUND_HALF_UP) == p, why
+            assert hsb_share(facts["before"], sum_["average"], p, sum_["cut"]) == p, why
             check_ratings(facts, change, summary)
             found += 1
         assert found == with_formula(player), player.name
         formulas += found
     assert formulas > 100 and rounded_ones > 0
+
+
+def hsb_share(before: str, average: str, p: Decimal, cut: str | None) -> Decimal:
+    """p as a reader works it out from the printed rating and average: 0.5 + (rating −
+    average) / 600, kept between 0 and 1, rounded half up to p's printed decimals (cut off
+    there where the page marks p "…")."""
+    with localcontext() as context:
+        context.prec = 60
+        share = Decimal("0.5") + (number(before) - number(average)) / 600
+    share = min(max(share, Decimal(0)), Decimal(1))
+    return share.quantize(p, ROUND_FLOOR if cut else ROUND_HALF_UP)
 
 
 def test_each_reason_a_game_did_not_count_is_a_plain_sentence(client):
@@ -305,7 +315,7 @@ WORKED_ELO = re.compile(
     rf"= (?P<change>{NUMBER})$"
 )
 WORKED_HSB = re.compile(
-    r"^(?P<factor>20) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P<p>\d\.\d{4,})\) "
+    r"^(?P<factor>20) × \((?P<score>\d+(?:\.5)?) − (?P<games>\d+) × (?P<p>\d\.\d{4,})…?\) "
     r"\+ (?P<bonus>\d+) = (?P<change>[+−]?\d+)"
     rf"(?: \((?P<exact>{NUMBER}), rounded to a whole number\))?$"
 )

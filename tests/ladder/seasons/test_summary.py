@@ -1,5 +1,7 @@
 """The season's honours from plain rows: pure, no database."""
 
+from decimal import Decimal
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,6 +42,40 @@ def test_the_change_is_from_before_the_first_event_to_after_the_last_in_any_inpu
     rows = chain(1, [(5, 12.5, 4), (9, -2.5, 4), (12, 40.0, 4)], start=1400.0)
     improved = most_improved(list(reversed(rows)))
     assert improved[0].change == 50.0
+
+
+def test_the_printed_gain_is_the_printed_rating_after_less_the_printed_rating_before():
+    # 1400.04 -> 1450.06: a gain of 50.02, which rounded alone prints 50.0; the page prints
+    # the ratings 1400.0 and 1450.1, whose difference is 50.1.
+    one = chain(1, [(1, 50.02, 10)], start=1400.04)
+    # 1400.06 -> 1450.14: 50.08 (50.1 alone), printed 1400.1 and 1450.1, so 50.0.
+    two = chain(2, [(1, 50.08, 10)], start=1400.06)
+    improved = most_improved([*two, *one])
+    shown = [(i.player_id, str(i.start), str(i.end), str(i.shown_change)) for i in improved]
+    # Ranked by the printed gain, so a higher row never prints less.
+    assert shown == [(1, "1400.0", "1450.1", "50.1"), (2, "1400.1", "1450.1", "50.0")]
+    assert improved[1].change > improved[0].change  # the full-precision gains, the other way
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(min_value=0, max_value=5), st.floats(min_value=-60, max_value=60)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.floats(min_value=200, max_value=2800),
+)
+def test_every_printed_gain_recomputes_from_the_printed_ratings(changes, start):
+    rows = []
+    for player in range(6):
+        own = [(n, change, 5) for n, (who, change) in enumerate(changes) if who == player]
+        rows += chain(player, own, start=start + player)
+    improved = most_improved(rows)
+    for i in improved:
+        assert i.end - i.start == i.shown_change
+        assert abs(i.shown_change - Decimal(repr(i.change))) < Decimal("0.1")
+    gains = [i.shown_change for i in improved]
+    assert gains == sorted(gains, reverse=True)
 
 
 def test_most_games_go_by_games_played_and_leave_out_players_without_one():
