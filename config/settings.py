@@ -128,16 +128,18 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
 REDIS_CONNECT_TIMEOUT_SECONDS = env_float("REDIS_CONNECT_TIMEOUT_SECONDS", 0.25, minimum=0.01)
 REDIS_READ_TIMEOUT_SECONDS = env_float("REDIS_READ_TIMEOUT_SECONDS", 0.5, minimum=0.01)
 REDIS_RETRY_AFTER_SECONDS = env_float("REDIS_RETRY_AFTER_SECONDS", 5.0, minimum=0)
+_RQ_URL = url_with_timeouts(
+    # The worker lengthens its own read timeout for its blocking wait on the queue.
+    REDIS_URL or "redis://127.0.0.1:6379/0",
+    REDIS_CONNECT_TIMEOUT_SECONDS,
+    REDIS_READ_TIMEOUT_SECONDS,
+)
+# The replays ("default", ladder.jobs.REPLAY_QUEUE) and the large files being read
+# ("uploads", UPLOAD_QUEUE) on queues of their own, so a file never holds up a replay
+# (README, "Workers": which worker serves which).
 RQ_QUEUES = {
-    "default": {
-        # The worker lengthens its own read timeout for its blocking wait on the queue.
-        "URL": url_with_timeouts(
-            REDIS_URL or "redis://127.0.0.1:6379/0",
-            REDIS_CONNECT_TIMEOUT_SECONDS,
-            REDIS_READ_TIMEOUT_SECONDS,
-        ),
-        "DEFAULT_TIMEOUT": 900,
-    }
+    "default": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
+    "uploads": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
 }
 # The worker's work horse dies with it (config/rq_worker.py).
 RQ = {"WORKER_CLASS": "config.rq_worker.HorseDiesWithWorker"}
