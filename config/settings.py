@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "config.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: a page whose kept database connection was lost is built again (config/middleware.py).
+    "config.middleware.RetryLostConnection",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -83,7 +85,13 @@ TEMPLATES = [
 # Database: PostgreSQL in production and CI, a SQLite file under var/ otherwise.
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # A connection is kept for a minute between requests, and tested (SELECT 1) before the
+    # first query of a request that reuses it: after a PostgreSQL restart each web process
+    # held a dead connection and answered its next request 500. A test that fails costs a
+    # new connection; config.middleware.RetryLostConnection covers a loss the test misses.
+    DATABASES = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DATABASE_PREPARED_STATEMENTS", True
     ):
