@@ -114,8 +114,10 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Club pages as visitors without a session see them, kept whole in each process's memory
-# (ladder/web/page_cache.py). Per process on purpose: keys carry every version a change bumps,
-# so no process has to tell another to forget a page, and a deploy starts empty.
+# (ladder/web/page_cache.py) and, with REDIS_URL, in Redis too, so every process and host
+# finds a page one of them built. Keys carry every version a change bumps, so no process has
+# to tell another to forget a page. The Redis client is made there, from REDIS_URL and the
+# REDIS_* timeouts, with this TIMEOUT: pages never wait on a Redis that is down or hung.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": {
