@@ -186,8 +186,9 @@ def _tagged_neighbours(
     seen = None
     for index in range(len(parsed) - 1, -1, -1):
         after[index] = seen
-        if parsed[index] is not None:
-            seen = parsed[index][0]  # type: ignore[index]
+        tag = parsed[index]
+        if tag is not None:
+            seen = tag[0]
     return before, after
 
 
