@@ -53,7 +53,7 @@ format: install-dev
 	$(BIN)/ruff format .
 
 worker: install
-	$(BIN)/python manage.py rqworker default
+	$(BIN)/python manage.py rqworker default uploads
 
 cron: install
 	$(BIN)/python manage.py rqcron ladder.cron

@@ -10,7 +10,7 @@ so a development database is never the one dropped), migrated and filled: the 50
 policy), every ladder replayed, a director who owns all three, draft events for uploads.
 
 gunicorn (3 sync workers as in production, DEBUG off, billing on with a test webhook secret)
-and one `manage.py rqworker default` serve it while, for --duration seconds:
+and one `manage.py rqworker default uploads` serve it while, for --duration seconds:
 
 - --connections threads view anonymous pages without pause: the ladder, a player, an event,
   the roster, the events list, ladder.json, of the large club (half) or a small one;
@@ -207,7 +207,7 @@ class Run:
         self.servers.collectstatic(env)
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        worker = self.servers.spawn("worker", [*MANAGE, "rqworker", "default"], env)
+        worker = self.servers.spawn("worker", [*MANAGE, "rqworker", "default", "uploads"], env)
         self.servers.spawn("gunicorn", gunicorn(port, GUNICORN_WORKERS), env)
         workers = rq_worker_pids(self.redis_url)
         self.servers.wait_until(

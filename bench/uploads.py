@@ -20,8 +20,19 @@ else sees:
 --serve PATH serves another checkout's code (the "before" figure: `--serve /work/main`);
 the data is built by this checkout's code, whose migrations are a superset.
 
-Reported: the probes' p50/p95/max and count, the uploads' outcomes and latencies, and the
-CPU each process group used. Exits 1 when a probe's p95 is 300 ms or more.
+--file largest posts, instead, the largest event an upload may hold (2,000 entrants, 30
+rounds, 30,000 games: bench/upload_read.py's PGN), which the worker reads whole (seconds of
+CPU); the threads fetch the draft's version before each post, so each read file is stored.
+--corrections N corrects one result of the other club every N seconds (in this process,
+through ladder.changes, as a director's confirm does) and times until its ladder is
+current again: the replay's wait in the queue plus its run. --workers picks the workers:
+"shipped" (compose's: `rqworker default` for replays alone and `nice -n 10 rqworker uploads
+default`), "one" (`make worker`'s: one `rqworker default uploads`) or "main" (one `rqworker
+default`, every job on one queue: what main ships; use it with --serve).
+
+Reported: the probes' p50/p95/max and count, the uploads' outcomes and latencies, the
+corrections' replay times, and the CPU each process group used. Exits 1 when a probe's p95
+is 300 ms or more.
 """
 
 from __future__ import annotations
@@ -100,6 +111,14 @@ def main() -> int:
         default=0,
         help="run the rq worker at this nice value (0), as a deployment may",
     )
+    parser.add_argument("--file", choices=("attack", "largest"), default="attack")
+    parser.add_argument(
+        "--corrections",
+        type=float,
+        default=0,
+        help="correct the other club every N seconds and time its replay (0: never)",
+    )
+    parser.add_argument("--workers", choices=("shipped", "one", "main"), default="shipped")
     parser.add_argument(
         "--upload-threads",
         type=int,
@@ -112,6 +131,7 @@ def main() -> int:
     )
     with databases as (database_url, redis_url):
         run = Run(database_url, redis_url, args.serve.resolve(), args.worker_nice)
+        run.file, run.workers, run.every = args.file, args.workers, args.corrections
         code = 1
         try:
             code = run.execute(args.duration, args.upload_threads)
@@ -149,6 +169,9 @@ class Run:
         self.base = ""
         self.probes: dict[str, list[tuple[float, int, bool]]] = {"livez": [], "player": []}
         self.uploads: list[tuple[float, str]] = []
+        self.file, self.workers, self.every = "attack", "shipped", 0.0
+        self.replays: list[float] = []
+        self.other_slug = OTHER_SLUG
 
     def start(self) -> None:
         env = deployment_env(self.database_url, self.redis_url, SECRET_KEY)
@@ -156,20 +179,36 @@ class Run:
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
         nice = ["nice", "-n", str(self.worker_nice)]
-        worker = self.servers.spawn("worker", [*nice, *MANAGE, "rqworker", "default"], env)
+        queues = {"shipped": ["default"], "one": ["default", "uploads"], "main": ["default"]}
+        worker = self.servers.spawn(
+            "worker", [*nice, *MANAGE, "rqworker", *queues[self.workers]], env
+        )
+        started = [worker]
+        if self.workers == "shipped":
+            niced = ["nice", "-n", str(self.worker_nice + 10)]
+            command = [*niced, *MANAGE, "rqworker", "uploads", "default"]
+            started.append(self.servers.spawn("upload-worker", command, env))
         self.servers.spawn("gunicorn", gunicorn(port, GUNICORN_WORKERS), env)
         workers = rq_worker_pids(self.redis_url)
         self.servers.wait_until(
-            lambda: http_status(self.base + "/livez", timeout=2) == 200 and worker.pid in workers(),
+            lambda: (
+                http_status(self.base + "/livez", timeout=2) == 200
+                and {w.pid for w in started} <= workers()
+            ),
             60,
-            "gunicorn or the worker",
+            "gunicorn or the workers",
         )
 
     def execute(self, duration: float, upload_threads: int) -> int:
         print_command_and_machine()
         base, players, draft_id = build()
-        data, games = attack_pgn()
-        print(f"serving:    {self.serve} (git {git_head(self.serve)})")
+        if self.file == "largest":
+            from bench.upload_read import files
+
+            data, games = files(seed=0)["pgn"][0], 30_000
+        else:
+            data, games = attack_pgn()
+        print(f"serving:    {self.serve} (git {git_head(self.serve)}), workers {self.workers}")
         print(f"file:       {len(data):,} bytes, {games:,} games (PGN, headers only)")
         self.start()
         session = sign_in(self.base, ATTACKER, TIMEOUT_S)
@@ -192,6 +231,8 @@ class Run:
         threads.append(
             threading.Thread(target=self.probe, args=("player", deadline, base, players))
         )
+        if self.every:
+            threads.append(threading.Thread(target=self.correct_loop, args=(deadline,)))
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -203,16 +244,23 @@ class Run:
     def upload_loop(
         self, session: LoopbackSession, results: str, version: str, data: bytes, deadline: float
     ) -> None:
+        def encoded(version: str) -> tuple[bytes, str]:
+            return encode_multipart_formdata(
+                {
+                    "format": "auto",
+                    "version": version,
+                    "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
+                    "file": ("attack.pgn", data, "application/octet-stream"),
+                }
+            )
+
         # Encoded once, as an attacker would: the client's own work stays out of the figures.
-        body, content_type = encode_multipart_formdata(
-            {
-                "format": "auto",
-                "version": version,
-                "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
-                "file": ("attack.pgn", data, "application/octet-stream"),
-            }
-        )
+        body, content_type = encoded(version)
         while time.monotonic() < deadline:
+            if self.file == "largest":
+                # The draft's version now, so that the file read is stored, not refused.
+                found = VERSION_RE.search(session.get(results, timeout=TIMEOUT_S).text)
+                body, content_type = encoded(found.group(1) if found else version)
             started = time.monotonic()
             try:
                 response = session.post(
@@ -248,6 +296,37 @@ class Run:
             next_at += every
             time.sleep(max(0.0, next_at - time.monotonic()))
 
+    def correct_loop(self, deadline: float) -> None:
+        """Every `self.every` seconds, one result of the other club corrected and committed
+        (its replay queued on commit), then the time until its ladder is current."""
+        from django.db import connection, transaction
+
+        from clubs.models import Club, Game
+        from ladder.changes import club_changed
+        from ladder.results import Result
+
+        club = Club.objects.get(slug=self.other_slug)
+        game = Game.objects.filter(event__club=club).order_by("event__date", "pk").first()
+        assert game is not None
+        flip = [Result.WHITE_WIN, Result.BLACK_WIN]
+        next_at = time.monotonic() + 2
+        try:
+            while next_at < deadline:
+                time.sleep(max(0.0, next_at - time.monotonic()))
+                started = time.monotonic()
+                with transaction.atomic():
+                    Game.objects.filter(pk=game.pk).update(result=flip[len(self.replays) % 2])
+                    club_changed(club.pk, inputs=True)
+                while time.monotonic() - started < TIMEOUT_S * 2:
+                    club.refresh_from_db()
+                    if club.ladder_is_current:
+                        break
+                    time.sleep(0.05)
+                self.replays.append(time.monotonic() - started)
+                next_at = max(next_at + self.every, time.monotonic() + 1)
+        finally:
+            connection.close()
+
     def report(self, elapsed: float, cpu: dict[int, float], upload_threads: int) -> int:
         worst = 0.0
         print(f"load:       {elapsed:.0f} s, {upload_threads} upload threads, 2 probes")
@@ -269,11 +348,18 @@ class Run:
                 f"upload     {outcome}: {count}, p50 {ms(percentile(times, 50))} "
                 f"max {ms(max(times))}"
             )
+        if self.replays:
+            print(
+                f"replays    n={len(self.replays)} p50 {ms(percentile(self.replays, 50))} "
+                f"max {ms(max(self.replays))} (a correction of the other club until current)"
+            )
         worker, server = self.servers.processes["worker"], self.servers.processes["gunicorn"]
+        uploader = self.servers.processes.get("upload-worker")
         print(
             f"cpu:        gunicorn {cpu[server.pid]:.1f} s, worker {cpu[worker.pid]:.1f} s "
-            f"(nice {self.worker_nice}) "
-            f"over {elapsed:.0f} s"
+            f"(nice {self.worker_nice})"
+            + (f", upload-worker {cpu[uploader.pid]:.1f} s" if uploader else "")
+            + f" over {elapsed:.0f} s"
         )
         print(f"load after: {load_average()}")
         return 0 if worst * 1000 < P95_TARGET_MS else 1

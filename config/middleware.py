@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils.cache import patch_cache_control
 
@@ -14,6 +16,8 @@ from matching import clean_sent_text
 
 if TYPE_CHECKING:
     from django.http.request import _ImmutableQueryDict  # what request.GET and POST are
+
+logger = logging.getLogger(__name__)
 
 # Pages that are one user's own: directors' screens (billing included), sign-in, sign-up,
 # password reset and club creation. Prefixes, so a new screen under them is covered too.
@@ -91,3 +95,73 @@ def _cleaned(data: _ImmutableQueryDict) -> _ImmutableQueryDict:
 
 def _as_typed(field: str) -> bool:
     return "password" in field
+
+
+class RetryLostConnection:
+    """A page asked for on a database connection that died since the last request (a
+    PostgreSQL restart, a backend terminated, a proxy's idle timeout) is built again on a new
+    connection instead of answering 500.
+
+    CONN_HEALTH_CHECKS (settings) already tests a kept connection before a request's first
+    query; this covers what slips past that test (the server going away between the test and
+    the query). Retried once, and only when nothing can have been written: a GET or HEAD
+    whose first query, a SELECT, failed on a connection kept from an earlier request. A
+    request that had a query answered, or that met the error inside a transaction, is left
+    to fail as before. Last in MIDDLEWARE, so every other middleware's process_view ran and
+    the view is all that runs again.
+    """
+
+    def __init__(self, get_response: View) -> None:
+        self.get_response = get_response
+        self._kept: dict[int, bool] = {}
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Whether this request started on a connection kept from an earlier one: the other
+        # middleware ahead of this one read nothing yet (sessions and users load lazily).
+        self._kept[id(request)] = connection.connection is not None
+        try:
+            return self.get_response(request)
+        finally:
+            self._kept.pop(id(request), None)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        if request.method not in ("GET", "HEAD") or not self._kept.get(id(request)):
+            return None  # Django calls the view as usual
+        watch = _FirstStatement()
+        try:
+            with connection.execute_wrapper(watch):
+                response: HttpResponse = view(request, *args, **kwargs)
+                return response
+        except (OperationalError, InterfaceError) as error:
+            if not watch.failed_reading or connection.in_atomic_block:
+                raise
+            logger.warning(
+                "The database connection was lost since the last request (%s); building %s "
+                "again on a new one",
+                type(error).__name__,
+                request.path,
+            )
+            connection.close()
+            retried: HttpResponse = view(request, *args, **kwargs)
+            return retried
+
+
+class _FirstStatement:
+    """An execute wrapper noting whether the first statement a view ran was a read that
+    failed: then nothing before it was answered, and it changed nothing."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+        self.failed_reading = False
+
+    def __call__(self, execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
+        self.statements += 1
+        first = self.statements == 1
+        self.failed_reading = False  # a later statement ran: the view went on after a failure
+        try:
+            return execute(sql, *rest)
+        except (OperationalError, InterfaceError):
+            self.failed_reading = first and sql.lstrip().upper().startswith("SELECT")
+            raise

@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "config.middleware.private_pages",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: a page whose kept database connection was lost is built again (config/middleware.py).
+    "config.middleware.RetryLostConnection",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -83,7 +85,13 @@ TEMPLATES = [
 # Database: PostgreSQL in production and CI, a SQLite file under var/ otherwise.
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # A connection is kept for a minute between requests, and tested (SELECT 1) before the
+    # first query of a request that reuses it: after a PostgreSQL restart each web process
+    # held a dead connection and answered its next request 500. A test that fails costs a
+    # new connection; config.middleware.RetryLostConnection covers a loss the test misses.
+    DATABASES = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+    }
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DATABASE_PREPARED_STATEMENTS", True
     ):
@@ -106,8 +114,10 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Club pages as visitors without a session see them, kept whole in each process's memory
-# (ladder/web/page_cache.py). Per process on purpose: keys carry every version a change bumps,
-# so no process has to tell another to forget a page, and a deploy starts empty.
+# (ladder/web/page_cache.py) and, with REDIS_URL, in Redis too, so every process and host
+# finds a page one of them built. Keys carry every version a change bumps, so no process has
+# to tell another to forget a page. The Redis client is made there, from REDIS_URL and the
+# REDIS_* timeouts, with this TIMEOUT: pages never wait on a Redis that is down or hung.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "pages": {
@@ -128,16 +138,18 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss", "unix"))
 REDIS_CONNECT_TIMEOUT_SECONDS = env_float("REDIS_CONNECT_TIMEOUT_SECONDS", 0.25, minimum=0.01)
 REDIS_READ_TIMEOUT_SECONDS = env_float("REDIS_READ_TIMEOUT_SECONDS", 0.5, minimum=0.01)
 REDIS_RETRY_AFTER_SECONDS = env_float("REDIS_RETRY_AFTER_SECONDS", 5.0, minimum=0)
+_RQ_URL = url_with_timeouts(
+    # The worker lengthens its own read timeout for its blocking wait on the queue.
+    REDIS_URL or "redis://127.0.0.1:6379/0",
+    REDIS_CONNECT_TIMEOUT_SECONDS,
+    REDIS_READ_TIMEOUT_SECONDS,
+)
+# The replays ("default", ladder.jobs.REPLAY_QUEUE) and the large files being read
+# ("uploads", UPLOAD_QUEUE) on queues of their own, so a file never holds up a replay
+# (README, "Workers": which worker serves which).
 RQ_QUEUES = {
-    "default": {
-        # The worker lengthens its own read timeout for its blocking wait on the queue.
-        "URL": url_with_timeouts(
-            REDIS_URL or "redis://127.0.0.1:6379/0",
-            REDIS_CONNECT_TIMEOUT_SECONDS,
-            REDIS_READ_TIMEOUT_SECONDS,
-        ),
-        "DEFAULT_TIMEOUT": 900,
-    }
+    "default": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
+    "uploads": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
 }
 # The worker's work horse dies with it (config/rq_worker.py).
 RQ = {"WORKER_CLASS": "config.rq_worker.HorseDiesWithWorker"}

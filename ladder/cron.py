@@ -7,8 +7,8 @@ runs every minute whatever else happens.
 from rq import cron
 
 from clubs.events.uploads import forget_stale
-from ladder.jobs import sweep_job
+from ladder.jobs import REPLAY_QUEUE, sweep_job
 
-cron.register(sweep_job, queue_name="default", interval=60, name="sweep_ladders")
+cron.register(sweep_job, queue_name=REPLAY_QUEUE, interval=60, name="sweep_ladders")
 # Uploads left by a crash, or read and never looked at, hold a file's names: not for long.
-cron.register(forget_stale, queue_name="default", interval=300, name="forget_stale_uploads")
+cron.register(forget_stale, queue_name=REPLAY_QUEUE, interval=300, name="forget_stale_uploads")

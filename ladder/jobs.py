@@ -16,6 +16,16 @@ from ladder.models import Ladder
 
 logger = logging.getLogger(__name__)
 
+# Two queues, so that no account's file holds up another club's correction: a worker
+# reading a large upload (seconds of CPU) is busy, and a replay queued behind it on the
+# same queue waited until it was done. Replays, kept standings and the cron's jobs go on
+# REPLAY_QUEUE; files on UPLOAD_QUEUE. A worker serving both lists REPLAY_QUEUE first
+# (rq takes the first non-empty queue in the order given); a deployment runs one worker
+# for REPLAY_QUEUE alone beside it (README, "Workers").
+REPLAY_QUEUE = "default"
+UPLOAD_QUEUE = "uploads"
+WORKER_QUEUES = (REPLAY_QUEUE, UPLOAD_QUEUE)
+
 
 def enqueue_replay(club_id: int) -> None:
     """Queue a replay of one club's ladder; without Redis, replay right away in-process.
@@ -59,11 +69,19 @@ def _enqueue(job: Callable[[int], None], club_id: int, what: str, meanwhile: str
 
 
 def replay_queue() -> Queue:
+    return _queue(REPLAY_QUEUE)
+
+
+def upload_queue() -> Queue:
+    return _queue(UPLOAD_QUEUE)
+
+
+def _queue(name: str) -> Queue:
     # Built from settings on each call (not cached) so a Redis restart or a
     # changed REDIS_URL is picked up without restarting the web process.
     url = settings.REDIS_URL
     assert url is not None  # only asked for with a queue configured (enqueue_replay, the worker)
-    return Queue("default", connection=redis_client.connection(url))
+    return Queue(name, connection=redis_client.connection(url))
 
 
 def replay_job(club_id: int) -> None:

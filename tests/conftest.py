@@ -44,6 +44,8 @@ def _services(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("redis"):
         if not django_settings.REDIS_URL:
             _require("this test needs Redis and a worker: set REDIS_URL=redis://…")
+        # Pages kept in Redis by an earlier test (same ids and versions) must not answer.
+        page_cache.forget_shared_pages()
     else:
         # Only tests marked `redis` talk to a queue; the rest run jobs in-process.
         overrides["REDIS_URL"] = None

@@ -33,11 +33,13 @@ def process_env(redis_url: str | None = None, **extra: str) -> dict[str, str]:
     return env
 
 
-def start_worker(redis_url: str, *, burst: bool, forking: bool = True) -> subprocess.Popen:
+def start_worker(
+    redis_url: str, *, burst: bool, forking: bool = True, queues: tuple[str, ...] = ("default",)
+) -> subprocess.Popen:
     # A SimpleWorker runs jobs in its own process, so killing it kills the replay;
     # the default Worker runs each job in a forked work horse of its own session.
     worker_class = "rq.Worker" if forking else "rq.worker.SimpleWorker"
-    args = [sys.executable, "manage.py", "rqworker", "default", "--worker-class", worker_class]
+    args = [sys.executable, "manage.py", "rqworker", *queues, "--worker-class", worker_class]
     if burst:
         args.append("--burst")
     # A session of its own, so a kill takes the worker and everything it started.
@@ -52,7 +54,8 @@ def start_worker(redis_url: str, *, burst: bool, forking: bool = True) -> subpro
 
 
 def run_burst_worker(redis_url: str) -> None:
-    worker = start_worker(redis_url, burst=True)
+    """A worker like `make worker`'s (replays first, then files) until both queues are empty."""
+    worker = start_worker(redis_url, burst=True, queues=("default", "uploads"))
     assert worker.wait(timeout=120) == 0
 
 

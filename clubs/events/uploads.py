@@ -259,10 +259,11 @@ def enqueue(upload_id: int) -> None:
         return
     from redis.exceptions import RedisError
 
-    from ladder.jobs import replay_queue
+    from ladder.jobs import upload_queue
 
     try:
-        replay_queue().enqueue(upload_job, upload_id, job_timeout=settings.UPLOAD_STALE_SECONDS)
+        # A queue of its own: the replays of every other club never wait behind this file.
+        upload_queue().enqueue(upload_job, upload_id, job_timeout=settings.UPLOAD_STALE_SECONDS)
     except RedisError:
         # Nothing else would ever read it: read it here rather than leave the director waiting.
         logger.warning("Could not queue upload %s; reading it in the request", upload_id)

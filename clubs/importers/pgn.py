@@ -181,7 +181,11 @@ def parse_pgn(
                 ImportedGame(0, entrants[0].key, entrants[1].key, result, game.line, variant)
             )
 
-    numbering = number_rounds(seats, newest_first=newest_first)
+    numbering = number_rounds(
+        seats,
+        newest_first=newest_first,
+        max_rounds=limits.rounds if limits is not None else None,
+    )
     if limits is not None:
         # Rounds numbered here (no usable Round tag) were not counted while reading.
         limits.check(rounds=len(set(numbering.rounds)))

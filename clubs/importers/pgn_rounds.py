@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import ImportFileError
+from .base import ImportFileError, TooLargeError
 
 ROUND = re.compile(r"^0*([1-9]\d{0,5})((?:\.\d+)*)$")
 # What PGN writers put for a round they do not know.
@@ -58,7 +58,13 @@ def all_missing(tags: list[str]) -> bool:
     return not any(tag_round(tag) for tag in tags)
 
 
-def number_rounds(seats: list[Seat], *, newest_first: bool = False) -> Numbering:
+def number_rounds(
+    seats: list[Seat], *, newest_first: bool = False, max_rounds: int | None = None
+) -> Numbering:
+    """Every game's round. With ``max_rounds`` (the event limit), a game that would need a new
+    round past it stops the numbering at once (``TooLargeError``), so a file of thousands of
+    untagged games between the same players costs a bounded search per game, not one that
+    grows with every round already made."""
     parsed = [_parse(seat.tag) for seat in seats]
     if not any(parsed):
         rounds = _in_file_order(seats)
@@ -75,7 +81,7 @@ def number_rounds(seats: list[Seat], *, newest_first: bool = False) -> Numbering
     for seat, tag in zip(seats, parsed, strict=True):
         if tag is not None:
             _take(busy, seat, tag[0], tag[1])
-    return _place_unknown(seats, parsed, busy)
+    return _place_unknown(seats, parsed, busy, max_rounds)
 
 
 def read_round(value: str | None, line: int) -> int:
@@ -127,18 +133,18 @@ def _place_unknown(
     seats: list[Seat],
     parsed: list[tuple[int, tuple[int, ...]] | None],
     busy: dict[tuple[int, int], tuple[int, tuple[int, ...] | None, int | None]],
+    max_rounds: int | None,
 ) -> Numbering:
     rounds = [tag[0] if tag else 0 for tag in parsed]
     notes: list[str] = []
     last = max(rounds)
+    before, after = _tagged_neighbours(parsed)
     for index, seat in enumerate(seats):
         if parsed[index] is not None:
             continue
-        before = next((rounds[i] for i in range(index - 1, -1, -1) if parsed[i]), None)
-        after = next((rounds[i] for i in range(index + 1, len(seats)) if parsed[i]), None)
         free = [
             number
-            for number in dict.fromkeys((before, after))
+            for number in dict.fromkeys((before[index], after[index]))
             if number is not None and all((number, key) not in busy for key, _ in seat.players)
         ]
         if free:
@@ -148,6 +154,8 @@ def _place_unknown(
             chosen = last + 1
             while any((chosen, key) in busy for key, _ in seat.players):
                 chosen += 1
+                if max_rounds is not None and chosen > max_rounds:
+                    raise TooLargeError("rounds", max_rounds)
             why = (
                 "a new round after the last, as its players already have a game in the rounds "
                 "of the games around it in the file"
@@ -160,6 +168,28 @@ def _place_unknown(
             f"{chosen}: {why}. Change its round in the results grid if it was played in another."
         )
     return Numbering(rounds, notes, False)
+
+
+def _tagged_neighbours(
+    parsed: list[tuple[int, tuple[int, ...]] | None],
+) -> tuple[list[int | None], list[int | None]]:
+    """For each game, the round of the nearest game before it (and after it) in the file whose
+    tag names one: two passes, where looking around each untagged game made a file of
+    30,000 untagged games cost 450 million steps (a minute of a worker)."""
+    before: list[int | None] = []
+    seen: int | None = None
+    for tag in parsed:
+        before.append(seen)
+        if tag is not None:
+            seen = tag[0]
+    after: list[int | None] = [None] * len(parsed)
+    seen = None
+    for index in range(len(parsed) - 1, -1, -1):
+        after[index] = seen
+        tag = parsed[index]
+        if tag is not None:
+            seen = tag[0]
+    return before, after
 
 
 def _in_file_order(seats: list[Seat]) -> list[int]:

@@ -1,4 +1,5 @@
-"""Club pages kept whole, per process, for visitors who are not signed in.
+"""Club pages kept whole for visitors who are not signed in: in each process, and with
+Redis (REDIS_URL) also there, shared by every process and host (see SHARED_PREFIX).
 
 Such a visitor's page is a function of the club's row (its settings and secret, and the
 versions changes bump: pages_version for names, consent and the like), the built_version
@@ -37,22 +38,30 @@ again.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import gzip
 import hashlib
+import logging
 import re
 from collections.abc import Container
+from pathlib import Path
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
+from redis.exceptions import RedisError
 
 from clubs.models import Club, Event
+from config import redis_client
 from ladder.models import Ladder
 from ladder.pages.list_options import DIRECTIONS, LADDER_COLUMNS, ROSTER_COLUMNS, parse_day
+
+logger = logging.getLogger(__name__)
 
 CACHE_ALIAS = "pages"
 # "hit" or "miss" on every page that could be shared: for operators and the load bench.
@@ -235,7 +244,14 @@ def shareable(request: HttpRequest, response: HttpResponse) -> bool:
 
 
 def cached_page(key: str) -> Kept | None:
-    kept: Kept | None = caches[CACHE_ALIAS].get(key)
+    """The page kept under `key`: this process's copy, else the one another process or host
+    kept in Redis (then copied here, as its key never names other content)."""
+    local = caches[CACHE_ALIAS]
+    kept: Kept | None = local.get(key)
+    if kept is None:
+        kept = _shared_get(key)
+        if kept is not None:
+            local.set(key, kept)
     return kept
 
 
@@ -250,7 +266,107 @@ def keep_page(key: str, request: HttpRequest, response: HttpResponse) -> Kept | 
     compressed = gzip.compress(response.content, compresslevel=1, mtime=0)
     kept = (compressed, headers, etag(response.content, headers))
     caches[CACHE_ALIAS].set(key, kept)
+    _shared_set(key, kept)
     return kept
+
+
+# With REDIS_URL, a kept page is also put in Redis, so a page rebuilt after a change is
+# built once for every web process and host, not once in each (a deploy's web processes
+# start with what the others kept, too). Each process keeps its own copy in front of Redis
+# (the local cache above): a key names one content forever (it holds every version a change
+# moves), so the copies can never disagree. Redis is never needed: when it fails (down,
+# hung: each call waits REDIS_*_TIMEOUT_SECONDS at most) the failure is logged, this process
+# leaves Redis alone for REDIS_RETRY_AFTER_SECONDS (the breaker the queue uses too), and
+# pages are built per request and kept locally as without Redis. Keys are namespaced
+# (SHARED_PREFIX) beside the queue's, and expire after PAGE_CACHE_SECONDS as local ones do.
+SHARED_PREFIX = "clubpages"
+
+
+def _shared_get(key: str) -> Kept | None:
+    store = _shared_store()
+    if store is None:
+        return None
+    try:
+        kept: Kept | None = store.get(key)
+    except RedisError as error:
+        _shared_failed(error)
+        return None
+    return kept
+
+
+def _shared_set(key: str, kept: Kept) -> None:
+    store = _shared_store()
+    if store is None:
+        return
+    try:
+        store.set(key, kept)
+    except RedisError as error:
+        _shared_failed(error)
+
+
+def _shared_store() -> BaseCache | None:
+    """The Redis page cache of settings.REDIS_URL; None without Redis, or while the breaker
+    says it failed moments ago."""
+    url = settings.REDIS_URL
+    if url is None or not redis_client.breaker.allows(url):
+        return None
+    timeout = caches[CACHE_ALIAS].default_timeout
+    return _redis_cache(
+        url, settings.REDIS_CONNECT_TIMEOUT_SECONDS, settings.REDIS_READ_TIMEOUT_SECONDS, timeout
+    )
+
+
+@functools.cache
+def _redis_cache(url: str, connect: float, read: float, timeout: float | None) -> BaseCache:
+    # One client (and connection pool) per process and settings, as redis_client keeps.
+    params = {
+        "TIMEOUT": timeout,
+        "KEY_PREFIX": f"{SHARED_PREFIX}:{code_version()}",
+        "OPTIONS": {"socket_connect_timeout": connect, "socket_timeout": read},
+    }
+    return RedisCache(url, params)
+
+
+# What a page is made of besides the data its key names: code, templates, translations.
+CODE_FOLDERS = ("billing", "clubs", "config", "ladder", "matching", "templates", "locale")
+CODE_SUFFIXES = (".py", ".html", ".txt", ".mo")
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of this deploy's code, templates and translations (about 40 ms, once a
+    process): in the shared keys, so that a deploy that changes how a page looks never
+    serves pages an earlier version kept in Redis (each process's own cache starts empty
+    anyway), and during a rolling deploy each version keeps its own pages."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for folder in CODE_FOLDERS:
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in CODE_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def forget_shared_pages() -> int:
+    """Delete every page kept in Redis (tests, whose databases repeat ids and versions; an
+    edit made straight in the database, see the README's runbook). The number deleted."""
+    store = _shared_store()
+    if store is None:
+        return 0
+    client = redis_client.connection(str(settings.REDIS_URL))
+    keys = list(client.scan_iter(match=f"{SHARED_PREFIX}:*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])
+    _redis_cache.cache_clear()
+    return len(keys)
+
+
+def _shared_failed(error: Exception) -> None:
+    url = settings.REDIS_URL
+    assert url is not None  # only asked for with Redis configured
+    redis_client.breaker.failed(url, settings.REDIS_RETRY_AFTER_SECONDS)
+    logger.warning("Page cache in Redis unavailable (%s); pages are built here", error)
 
 
 def own_headers(response: HttpResponse) -> list[tuple[str, str]]:

@@ -204,3 +204,21 @@ def test_a_fourth_person_past_a_limit_of_three_is_still_refused_beside_a_dummy()
     limits = Limits(entrants=3, rounds=10, games=100, file_bytes=100_000)
     with pytest.raises(TooLargeError, match="entrants"):
         parse_file(csv("1,A,B,1-0", "1,C,spielfrei,1-0", "2,D,A,1-0"), "csv", limits=limits)
+
+
+def test_untagged_games_numbered_past_the_rounds_limit_stop_at_the_first_one_past_it():
+    # One game tagged round 1, then untagged games of the same two players: each would go into
+    # a new round after the last. The numbering stops at the game that needs round 3 (the
+    # limit is 2) instead of numbering all of them and counting afterwards.
+    from clubs.importers.pgn_rounds import Seat, number_rounds
+
+    players = ((1, "A"), (2, "B"))
+    seats = [Seat(1, "1", players)] + [Seat(line, "?", players) for line in range(2, 2000)]
+    with pytest.raises(TooLargeError) as caught:
+        number_rounds(seats, max_rounds=2)
+    assert (caught.value.what, caught.value.limit) == ("rounds", 2)
+    assert number_rounds(seats[:2], max_rounds=2).rounds == [1, 2]
+    assert number_rounds(seats).rounds == list(range(1, 2000))  # no limit: every game numbered
+    data = pgn(("1", "A", "B"), ("?", "A", "B"), ("?", "A", "B"))
+    with pytest.raises(TooLargeError, match="more than 2 rounds"):
+        parse_file(data, "pgn", limits=SMALL)

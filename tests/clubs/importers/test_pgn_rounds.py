@@ -175,3 +175,22 @@ def test_a_round_tag_that_is_text_among_numbered_ones_is_refused():
             pgn_game(Round="Playoff", White="Bob", Black="Ann", Result="1-0"),
         )
     assert raised.value.message.startswith("Line 8: the Round tag is 'Playoff'")
+
+
+def test_untagged_games_take_the_round_of_the_nearest_tagged_game_before_them_else_after():
+    # Runs of untagged games between tagged ones (the neighbours are found in two passes over
+    # the file, not by looking around each untagged game): a game goes into the round of the
+    # nearest tagged game before it, else (no game before it, or a player busy there) the
+    # nearest after it.
+    event = parse_pgn(
+        pgn_game(White="Cid", Black="Dee", Result="1-0"),  # nothing tagged before: round 2
+        pgn_game(Round="2", White="Ann", Black="Bob", Result="1-0"),
+        pgn_game(White="Eve", Black="Fay", Result="1-0"),  # round 2
+        pgn_game(White="Gus", Black="Hal", Result="1-0"),  # round 2
+        pgn_game(White="Ann", Black="Hal", Result="1-0"),  # both busy in 2: the round after, 3
+        pgn_game(Round="3", White="Bob", Black="Cid", Result="1-0"),
+        pgn_game(Round="4", White="Ann", Black="Cid", Result="1-0"),
+    )
+    assert [game.round for game in sorted(event.games, key=lambda g: g.line)] == [
+        2, 2, 2, 2, 3, 3, 4
+    ]  # fmt: skip
