@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -109,6 +110,11 @@ class RetryLostConnection:
     request that had a query answered, or that met the error inside a transaction, is left
     to fail as before. Last in MIDDLEWARE, so every other middleware's process_view ran and
     the view is all that runs again.
+
+    A request that cannot reach the database at all (PostgreSQL restarting: the connection
+    is refused before any statement runs) waits for it, up to DATABASE_WAIT_SECONDS, and
+    is then built; past that it gets a 503 with Retry-After. Nothing ran, so this holds for
+    every method.
     """
 
     def __init__(self, get_response: View) -> None:
@@ -127,15 +133,22 @@ class RetryLostConnection:
     def process_view(
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
     ) -> HttpResponse | None:
-        if request.method not in ("GET", "HEAD") or not self._kept.get(id(request)):
-            return None  # Django calls the view as usual
         watch = _FirstStatement()
         try:
             with connection.execute_wrapper(watch):
                 response: HttpResponse = view(request, *args, **kwargs)
                 return response
         except (OperationalError, InterfaceError) as error:
-            if not watch.failed_reading or connection.in_atomic_block:
+            if watch.statements == 0 and not connection.in_atomic_block:
+                # No statement ran: the database could not be reached at all, so nothing was
+                # read or written, whatever the method.
+                return self._when_the_database_is_back(request, view, args, kwargs, error)
+            if (
+                request.method not in ("GET", "HEAD")
+                or not self._kept.get(id(request))
+                or not watch.failed_reading
+                or connection.in_atomic_block
+            ):
                 raise
             logger.warning(
                 "The database connection was lost since the last request (%s); building %s "
@@ -146,6 +159,57 @@ class RetryLostConnection:
             connection.close()
             retried: HttpResponse = view(request, *args, **kwargs)
             return retried
+
+    def _when_the_database_is_back(
+        self,
+        request: HttpRequest,
+        view: Callable[..., Any],
+        args: Any,
+        kwargs: Any,
+        error: Exception,
+    ) -> HttpResponse:
+        """Wait for a database that is restarting (PostgreSQL takes a second or three), then
+        build the page; if it is still away after DATABASE_WAIT_SECONDS, say so with a 503
+        and Retry-After rather than a 500 that reads as a bug."""
+        logger.warning(
+            "The database could not be reached (%s); waiting up to %s s to build %s",
+            type(error).__name__,
+            DATABASE_WAIT_SECONDS,
+            request.path,
+        )
+        deadline = time.monotonic() + DATABASE_WAIT_SECONDS
+        pause = 0.1
+        while True:
+            connection.close()
+            try:
+                connection.ensure_connection()
+                break
+            except (OperationalError, InterfaceError):
+                if time.monotonic() + pause > deadline:
+                    return database_unavailable()
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+        response: HttpResponse = view(request, *args, **kwargs)
+        return response
+
+
+# Long enough for a PostgreSQL restart or a fail-over's switch, short enough that a web
+# worker is not held near gunicorn's 30 s timeout while the database is really down.
+DATABASE_WAIT_SECONDS = 8.0
+
+
+def database_unavailable() -> HttpResponse:
+    """A plain page (no template: a template's context may read the database) that tells a
+    visitor the site is briefly unavailable, and a client when to try again."""
+    response = HttpResponse(
+        "<!doctype html><title>Back in a moment</title><h1>Back in a moment</h1>"
+        "<p>The club pages cannot reach their database just now (it is probably"
+        " restarting). Nothing you sent was stored: please try again in a few seconds.</p>",
+        status=503,
+    )
+    response["Retry-After"] = "5"
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 class _FirstStatement:

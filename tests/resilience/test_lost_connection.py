@@ -13,11 +13,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 from django.test import Client
 
-from clubs.models import Club
+from clubs.models import Club, Player
+from config import middleware
 from tests.factories import make_club
 from tests.live import database_url, kill, process_env, start_gunicorn
 
@@ -148,3 +149,51 @@ def test_gunicorn_serves_the_next_request_after_its_backends_are_terminated(publ
         assert [get(f"{home(public_club)}players/?page={n}") for n in range(1, 9)] == [200] * 8
     finally:
         kill(server)
+
+
+class RefuseConnections:
+    """The database refuses the next `times` connection attempts, as PostgreSQL does while it
+    restarts (Django raises its OperationalError before any statement runs)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, times: int) -> None:
+        self.left = times
+        self.attempts = 0
+        real = connection.ensure_connection
+
+        def ensure_connection() -> None:
+            self.attempts += 1
+            if self.left:
+                self.left -= 1
+                raise OperationalError("connection refused: the database system is starting up")
+            real()
+
+        monkeypatch.setattr(connection, "ensure_connection", ensure_connection)
+
+
+def test_a_page_asked_for_while_the_database_restarts_waits_for_it(public_club, monkeypatch):
+    monkeypatch.setattr(middleware, "DATABASE_WAIT_SECONDS", 5.0)
+    client = Client(raise_request_exception=False)
+    refused = RefuseConnections(monkeypatch, times=3)
+    response = client.get(home(public_club) + "players/")
+    assert response.status_code == 200
+    assert refused.attempts > 3  # three refusals, then the page was built
+
+
+def test_a_post_sent_while_the_database_restarts_is_stored_once(club, monkeypatch, director):
+    monkeypatch.setattr(middleware, "DATABASE_WAIT_SECONDS", 5.0)
+    client = Client(raise_request_exception=False)
+    client.force_login(director)
+    RefuseConnections(monkeypatch, times=2)
+    response = client.post(f"/manage/{club.slug}/players/add/", {"name": "Ada Lovelace"})
+    assert response.status_code == 302
+    assert Player.objects.filter(club=club, name="Ada Lovelace").count() == 1
+
+
+def test_a_database_that_stays_away_gets_a_503_not_a_500(public_club, monkeypatch):
+    monkeypatch.setattr(middleware, "DATABASE_WAIT_SECONDS", 0.3)
+    client = Client(raise_request_exception=False)
+    RefuseConnections(monkeypatch, times=1_000)
+    response = client.get(home(public_club) + "players/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert b"try again" in response.content
