@@ -45,6 +45,7 @@ from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 from ladder.store import players as store_players
 from ladder.store import standings as standings_store
+from ladder.store.standings import EVERY_EVENT, Which
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,15 @@ def bring_up_to_date(club_id: int, *, full: bool = False) -> bool:
     # before the replay clears it; None: no mark, so every event is looked at.
     since = Club.objects.filter(pk=club_id).values_list("replay_from", flat=True).first()
     rebuilt = replay_ladder(club_id, full=full)
-    if rebuilt:
-        keep_standings(club_id, since=None if full else since)
+    if rebuilt and (full or since is None):
+        keep_standings(club_id)
+    elif rebuilt:
+        # Only the events of the first day a write touched (the corrected event, a new one):
+        # a later event's games are as they were, only its rating lines moved, and re-ranking
+        # each of them here made a correction to a club's first event cost four times its
+        # replay (issue 34). Such an event's page ranks live until its first read queues the
+        # keeping of that one event (ladder.web.event_views, jobs.enqueue_event_standings).
+        keep_standings(club_id, Which(since=since, until=since))
     return rebuilt
 
 
@@ -154,13 +162,14 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             return rebuilt
 
 
-def keep_standings(club_id: int, since: dt.date | None = None) -> int:
-    """Rank and keep the final standings of the club's published events (those on or after
-    `since`, of standings.KEPT_FROM_ENTRANTS entrants or more) whose kept row is missing or
+def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
+    """Rank and keep the final standings of the club's published events (those `which`
+    names, of standings.KEPT_FROM_ENTRANTS entrants or more) whose kept row is missing or
     was computed from other inputs; returns how many were kept.
 
-    Run after each replay for the events its changes can have reached (on or after the
-    club's replay_from), and for every event after a new tie-break order (jobs). A kept row
+    Run after each replay for the events a write touched first (on the club's replay_from),
+    for every event after a new tie-break order (jobs), and for one event whose page found
+    its kept row out of date (jobs.event_standings_job). A kept row
     carries the hash of its inputs and the page uses it only while that hash is the one of
     the games, entries and rating lines it reads, so a row this missed is never shown: the
     page ranks live until the next run keeps it. The ranking is the page's own
@@ -169,9 +178,9 @@ def keep_standings(club_id: int, since: dt.date | None = None) -> int:
     if club is None:
         return 0
     order = club_order(club)
-    kept = standings_store.kept_inputs(club_id, since)
+    kept = standings_store.kept_inputs(club_id, which)
     fresh = []
-    for facts in standings_store.published_facts(club_id, since, standings.KEPT_FROM_ENTRANTS):
+    for facts in standings_store.published_facts(club_id, which, standings.KEPT_FROM_ENTRANTS):
         rules = Tiebreaks(
             order,
             round_robin=is_round_robin(facts.pairing_system, facts.games),

@@ -140,24 +140,42 @@ def kept(event: Event) -> Kept | None:
     return Kept(inputs, rows_json, bool(ranks_from_file), bool(hides_tiebreaks))
 
 
-def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:
-    """The hash each kept standings of the club (of an event on or after `since`) was
-    computed from, by event id."""
-    kept = EventStandings.objects.filter(club_id=club_id)
-    if since is not None:
-        kept = kept.filter(event__date__gte=since)
+class Which(NamedTuple):
+    """Which of a club's events: those dated on or after `since` and on or before `until`,
+    and only the event `event_id` when given (None: no bound)."""
+
+    since: dt.date | None = None
+    until: dt.date | None = None
+    event_id: int | None = None
+
+    def lookups(self, prefix: str = "") -> dict[str, object]:
+        found: dict[str, object] = {}
+        if self.since is not None:
+            found[f"{prefix}date__gte"] = self.since
+        if self.until is not None:
+            found[f"{prefix}date__lte"] = self.until
+        if self.event_id is not None:
+            found[f"{prefix}id"] = self.event_id
+        return found
+
+
+EVERY_EVENT = Which()
+
+
+def kept_inputs(club_id: int, which: Which = EVERY_EVENT) -> dict[int, str]:
+    """The hash each kept standings of the club (of the events `which` names) was computed
+    from, by event id."""
+    kept = EventStandings.objects.filter(club_id=club_id, **which.lookups("event__"))
     return dict(kept.values_list("event_id", "inputs"))
 
 
 def published_facts(
-    club_id: int, since: dt.date | None = None, min_entrants: int = 0
+    club_id: int, which: Which = EVERY_EVENT, min_entrants: int = 0
 ) -> list[EventFacts]:
-    """The club's published events (those on or after `since`, of at least `min_entrants`
+    """The club's published events (those `which` names, of at least `min_entrants`
     entrants), each with its games in the event page's order
     (ladder.pages.events.event_pages.event_games), its entries and its rating lines."""
-    events = Event.objects.published().filter(club_id=club_id)
-    if since is not None:
-        events = events.filter(date__gte=since)
+    events = Event.objects.published().filter(club_id=club_id, **which.lookups())
     if min_entrants:
         events = events.annotate(entrants=Count("entries")).filter(entrants__gte=min_entrants)
     found = list(events.order_by("id").values_list("id", "date", "pairing_system"))

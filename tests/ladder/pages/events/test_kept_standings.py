@@ -21,6 +21,7 @@ from ladder.models import EventStandings, PlayerEventResult
 from ladder.pages.events import standings
 from ladder.replay import bring_up_to_date, keep_standings
 from ladder.results import Result
+from ladder.store.standings import Which
 from ladder.web.page_cache import CACHE_ALIAS
 from tests.factories import imported_event, make_club, make_event
 
@@ -179,8 +180,8 @@ def test_a_kept_row_of_other_rating_lines_is_never_shown(club_with_events, ranke
     assert pages(club, second) == shown
 
 
-def test_a_replay_keeps_the_standings_of_the_events_it_reached(
-    club_with_events, django_capture_on_commit_callbacks
+def test_a_replay_keeps_the_standings_of_the_events_it_touched_and_a_read_the_later_ones(
+    club_with_events, django_capture_on_commit_callbacks, ranked_live
 ):
     club, (first, second, third) = club_with_events
     kept = {e.pk: current_inputs(e) for e in (first, second, third)}
@@ -189,21 +190,61 @@ def test_a_replay_keeps_the_standings_of_the_events_it_reached(
 
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         club_changed(club.pk, inputs=True, from_date=second.date)
-    # The first event is as it was; the second's games and the third's ratings moved.
+    # The first event is as it was; the second's games moved and the replay kept it again.
     assert current_inputs(first) == kept[first.pk]
     assert current_inputs(second) != kept[second.pk]
+    assert keep_standings(club.pk, Which(until=second.date)) == 0
+    # The third's games did not move, only its rating lines: its row is left as it was (the
+    # replay does not rank every later event again), and its page, which reads the new
+    # lines, passes over it and ranks live...
+    assert current_inputs(third) == kept[third.pk]
+    ranked_live.clear()
+    shown = pages(club, third)
+    assert ranked_live
+    # ...and its first read kept it (in-process without Redis): the next reads take it.
     assert current_inputs(third) != kept[third.pk]
-    # And each kept row is the one of what the page reads now: no page ranks live.
+    assert keep_standings(club.pk) == 0
+    ranked_live.clear()
+    assert pages(club, third) == shown
+    assert ranked_live == []
     for event in (first, second, third):
         rows = EventStandings.objects.get(event=event).rows
         assert len(rows) == event.entries.count()
-        assert keep_standings(club.pk) == 0
+
+
+def test_a_read_keeps_nothing_while_the_ladder_is_being_recalculated(
+    club_with_events, ranked_live, monkeypatch
+):
+    club, (_first, second, _third) = club_with_events
+    monkeypatch.setattr("ladder.jobs.enqueue_replay", lambda club_id: None)  # the worker is late
+    game = second.games.filter(black__isnull=False).order_by("id").first()
+    with transaction.atomic():
+        Game.objects.filter(pk=game.pk).update(result=B if game.result != B else W)
+        club_changed(club.pk, inputs=True, from_date=second.date)
+    old = current_inputs(second)
+    ranked_live.clear()
+    pages(club, second)
+    assert ranked_live  # its games moved: the old row is passed over
+    assert current_inputs(second) == old  # and no row of the lines about to move is kept
+    bring_up_to_date(club.pk)  # the worker, at last: it keeps the event it touched
+    assert current_inputs(second) != old
+    assert keep_standings(club.pk, Which(event_id=second.pk)) == 0
+
+
+def test_keeping_one_event_looks_at_no_other(club_with_events):
+    club, (first, second, third) = club_with_events
+    EventStandings.objects.filter(club=club).delete()
+    assert keep_standings(club.pk, Which(event_id=second.pk)) == 1
+    assert current_inputs(first) is None and current_inputs(third) is None
+    assert keep_standings(club.pk, Which(event_id=second.pk)) == 0
+    assert keep_standings(club.pk, Which(since=first.date, until=first.date)) == 1
+    assert current_inputs(third) is None
 
 
 def test_keeping_since_a_date_looks_at_no_earlier_event(club_with_events):
     club, (first, second, _third) = club_with_events
     EventStandings.objects.filter(club=club).delete()
-    assert keep_standings(club.pk, since=second.date) == 2
+    assert keep_standings(club.pk, Which(since=second.date)) == 2
     assert current_inputs(first) is None
     assert keep_standings(club.pk) == 1  # the first, which nothing kept yet
     assert keep_standings(club.pk) == 0  # all kept, nothing to do
@@ -249,3 +290,34 @@ def test_an_event_below_the_threshold_is_not_kept_and_its_page_ranks_live(
     assert ranked_live
     monkeypatch.setattr(standings, "KEPT_FROM_ENTRANTS", first.entries.count())
     assert keep_standings(club.pk) == 3
+
+
+def test_with_a_queue_a_read_queues_the_keeping_of_its_one_event(
+    club_with_events, ranked_live, monkeypatch, settings
+):
+    from config import redis_client
+    from ladder import jobs
+
+    club, (first, second, _third) = club_with_events
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # never reached: the queue is a stand-in
+    pushed: list[tuple] = []
+
+    class Queue:
+        def enqueue(self, job, *args, **options):
+            pushed.append((job, args))
+
+    monkeypatch.setattr(jobs, "replay_queue", Queue)
+    monkeypatch.setattr(redis_client.breaker, "allows", lambda url: True)
+    EventStandings.objects.filter(event=second).delete()
+    ranked_live.clear()
+    shown = pages(club, second)
+    assert ranked_live and current_inputs(second) is None  # queued, not kept in the request
+    assert {args for _job, args in pushed} == {(club.pk, second.pk)}
+    # What the worker runs keeps that event, and only it.
+    EventStandings.objects.filter(event=first).delete()
+    job, args = pushed[0]
+    job(*args)
+    assert current_inputs(second) is not None and current_inputs(first) is None
+    ranked_live.clear()
+    assert pages(club, second) == shown
+    assert ranked_live == []
