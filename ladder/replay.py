@@ -173,13 +173,14 @@ def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
     carries the hash of its inputs and the page uses it only while that hash is the one of
     the games, entries and rating lines it reads, so a row this missed is never shown: the
     page ranks live until the next run keeps it. The ranking is the page's own
-    (ladder.pages.events.standings)."""
+    (ladder.pages.events.standings); a row whose rating lines alone moved keeps its ranks,
+    points and tie-breaks, and only its lines' part is worked out again."""
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return 0
     order = club_order(club)
     kept = standings_store.kept_inputs(club_id, which)
-    fresh = []
+    due, same_ranks = [], []
     for facts in standings_store.published_facts(club_id, which, standings.KEPT_FROM_ENTRANTS):
         rules = Tiebreaks(
             order,
@@ -188,18 +189,34 @@ def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
         )
         lines = {line[0]: RatingLine(*line[1:]) for line in facts.lines}
         inputs = standings.inputs(facts.games, facts.entries, rules, lines)
-        if kept.get(facts.event_id) == inputs:
-            continue
+        old_inputs, old_ranking = kept.get(facts.event_id, ("", ""))
+        if old_inputs != inputs:
+            ranking = standings.ranking_inputs(facts.games, facts.entries, rules)
+            due.append((facts, rules, lines, inputs, ranking))
+            if ranking == old_ranking:
+                same_ranks.append(facts.event_id)
+    # The rows whose ranks still hold (only the rating lines moved), read in one go.
+    reusable = standings_store.kept_rows(same_ranks)
+    fresh = []
+    for facts, rules, lines, inputs, ranking in due:
         # Names play no part; the page puts this request's in.
         people = {e: (player, "", start) for e, (start, _rank, player) in facts.entries.items()}
-        file_ranks = {e: rank for e, (_start, rank, _player) in facts.entries.items()}
-        ranked = standings.final_standings(people, facts.games, rules, file_ranks)
-        standings.rate(ranked.standings, facts.games, lines)
+        old = reusable.get(facts.event_id)
+        ranked = None
+        if old is not None and old.ranking == ranking:
+            ranked = standings.rerated(
+                old.rows, people, old.ranks_from_file, old.hides_tiebreaks, facts.games, lines
+            )
+        if ranked is None:
+            file_ranks = {e: rank for e, (_start, rank, _player) in facts.entries.items()}
+            ranked = standings.final_standings(people, facts.games, rules, file_ranks)
+            standings.rate(ranked.standings, facts.games, lines)
         fresh.append(
             EventStandings(
                 event_id=facts.event_id,
                 club_id=club_id,
                 inputs=inputs,
+                ranking=ranking,
                 rows=standings.encoded(ranked),
                 ranks_from_file=ranked.ranks_from_file,
                 hides_tiebreaks=ranked.hides_tiebreaks,

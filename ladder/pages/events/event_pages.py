@@ -206,6 +206,8 @@ def _final_standings(
     replay (ladder.replay.keep_standings) while they were computed from these very games,
     entries and lines, else ranked now; and whether a kept row should have served them (the
     event is kept, but its row is missing or of other inputs)."""
+    # Read at call time, as keep_standings reads it (tests set it lower).
+    keepable = event.is_published and len(people) >= standings.KEPT_FROM_ENTRANTS
     kept = standings_store.kept(event) if event.is_published else None
     if kept is not None:
         entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
@@ -215,10 +217,16 @@ def _final_standings(
             )
             if ranked is not None:
                 return ranked, False
+        elif kept.ranking == standings.ranking_inputs(games, entries, rules):
+            # Only the rating lines moved since (a correction to an earlier event): the
+            # ranks hold, the lines' part is worked out now, until the row is kept again.
+            ranked = standings.rerated(
+                kept.rows, people, kept.ranks_from_file, kept.hides_tiebreaks, games, ratings
+            )
+            if ranked is not None:
+                return ranked, keepable
     ranked = standings.final_standings(people, games, rules, file_ranks)
     standings.rate(ranked.standings, games, ratings)
-    # Read at call time, as keep_standings reads it (tests set it lower).
-    keepable = event.is_published and len(people) >= standings.KEPT_FROM_ENTRANTS
     return ranked, keepable
 
 

@@ -151,6 +151,34 @@ def inputs(
     return hashlib.blake2b(marshal.dumps(facts, 2), digest_size=32).hexdigest()
 
 
+def ranking_inputs(
+    games: Sequence[GameRow],
+    entries: Mapping[int, tuple[int, int | None, int | None]],
+    rules: Tiebreaks,
+) -> str:
+    """The hash of what a kept row's ranks, points and tie-breaks are computed from: `inputs`
+    without the rating lines (on which they do not depend)."""
+    return inputs(games, entries, rules, {})
+
+
+def rerated(
+    rows: Sequence[Sequence[Any]],
+    people: People,
+    ranks_from_file: bool,
+    hides: bool,
+    games: Sequence[GameRow],
+    lines: Mapping[int, RatingLine],
+) -> Ranked | None:
+    """A kept ranking whose rating lines moved since (its `ranking_inputs` still match): its
+    ranks, points and tie-breaks as kept, the rating lines, performances and sums of
+    `lines`, worked out now (what `final_standings` then `rate` give, without the
+    tie-breaks). None as for `decoded`."""
+    ranked = decoded(rows, people, ranks_from_file, hides, {})
+    if ranked is not None:
+        rate(ranked.standings, games, lines)
+    return ranked
+
+
 def _line_facts(
     player: int, line: RatingLine
 ) -> tuple[int, float, float, float, float, int, float | None, float]:
