@@ -83,8 +83,9 @@ def _page_number(request: HttpRequest) -> int | None:
 def _club_part(request: HttpRequest, visit: Visit, event_id: int, part: Part) -> HttpResponse:
     event = _published_event(visit, event_id)
     template, context = part(request, visit, event)
+    response = render(request, template, visit.context(section="events", **context))
     _keep_if_missed(visit, event, context)
-    return render(request, template, visit.context(section="events", **context))
+    return response
 
 
 def _keep_if_missed(visit: Visit, event: Event, context: dict[str, object]) -> None:
@@ -156,10 +157,11 @@ def _shared(request: HttpRequest, share_token: str, part: Part) -> HttpResponse:
 
     def view(request: HttpRequest, visit: Visit) -> HttpResponse:
         template, context = part(request, visit, event)
-        _keep_if_missed(visit, event, context)
         # ladder/pages/shared_event.html extends the part's own template without the club's links.
         context.update(noindex=True, shared=True, event_template=template)
-        return render(request, "ladder/pages/shared_event.html", visit.context(**context))
+        response = render(request, "ladder/pages/shared_event.html", visit.context(**context))
+        _keep_if_missed(visit, event, context)
+        return response
 
     return protect(kept_or_built(view, request, visit, download=False), noindex=True)
 

@@ -73,9 +73,9 @@ class EventPage:
     rounds_fit_one_page: bool = True
     # The rating changes are on a page of their own (event_rules.CHANGES_ON_EVENT_PAGE).
     changes_apart: bool = False
-    # The final standings were ranked live where a kept row could serve them (a published
-    # event of standings.KEPT_FROM_ENTRANTS entrants or more whose row is missing or of
-    # other inputs): the view queues its keeping (jobs.enqueue_event_standings).
+    # The final standings were not wholly the kept row's where one could serve them (a
+    # published event of standings.KEPT_FROM_ENTRANTS entrants or more whose row is missing
+    # or of other inputs): the view queues its keeping (jobs.enqueue_event_standings).
     keep_missed: bool = False
     # The rows shown of the standings, rating changes and wall chart (`paged`): page `page_no`
     # of `pages`, each of event_rules.ROWS_PER_PAGE of the `rows` entrants.
