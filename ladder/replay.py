@@ -110,9 +110,10 @@ def bring_up_to_date(club_id: int, *, full: bool = False) -> bool:
         keep_standings(club_id)
     elif rebuilt:
         # Only the events of the first day a write touched (the corrected event, a new one):
-        # a later event's games are as they were, only its rating lines moved, and re-ranking
-        # each of them here made a correction to a club's first event cost four times its
-        # replay (issue 34). Such an event's page ranks live until its first read queues the
+        # a later event's games are as they were, only its rating lines moved, and keeping
+        # each of them again here made a correction to a club's first event cost four to
+        # five times its replay (issue 34). Such an event's page takes its kept ranks and
+        # works out its lines (EventStandings.ranking), and its first read queues the
         # keeping of that one event (ladder.web.event_views, jobs.enqueue_event_standings).
         keep_standings(club_id, Which(since=since, until=since))
     return rebuilt

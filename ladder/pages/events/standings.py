@@ -25,8 +25,8 @@ from ladder.results import Result
 from ladder.rules.file_ranks import file_ranking
 
 # Moves whenever what a kept row holds, or how it is ranked, changes: every kept row is then
-# out of date at once (its inputs' hash no longer matches) and the pages rank live until
-# the next replay keeps them again.
+# out of date at once (neither its inputs' hash nor its ranking's matches) and each page
+# ranks live until a replay, or the page's first read, has it kept again.
 FORMAT = 2
 
 # Only events of at least this many entrants are kept: a club night of 8 or 20 is ranked
