@@ -13,6 +13,7 @@ from rq import Queue
 from config import redis_client
 from ladder import replay
 from ladder.models import Ladder
+from ladder.store.standings import Which
 
 logger = logging.getLogger(__name__)
 
@@ -43,14 +44,24 @@ def enqueue_standings(club_id: int) -> None:
     _enqueue(standings_job, club_id, "the event standings", "the pages rank them live")
 
 
-def _enqueue(job: Callable[[int], None], club_id: int, what: str, meanwhile: str) -> None:
+def enqueue_event_standings(club_id: int, event_id: int) -> None:
+    """Queue the keeping of one event's final standings (its page found its kept row missing
+    or out of date: a replay keeps only the events a write touched first, and a later
+    event's rating lines moved since); without Redis, right away in-process. Until it runs,
+    or if it cannot be queued, the event's pages rank it live."""
+    _enqueue(
+        event_standings_job, club_id, "an event's standings", "its page ranks it live", event_id
+    )
+
+
+def _enqueue(job: Callable[..., None], club_id: int, what: str, meanwhile: str, *more: int) -> None:
     if settings.REDIS_URL is None:
-        # Runs after the change committed: a failure here must not turn a saved
-        # change into an error page. What is left undone is said in `meanwhile`: a replay
-        # leaves the ladder marked out of date for the sweep; standings not kept leave the
-        # event pages ranking live.
+        # Runs after the change committed (or after a page was built): a failure here must
+        # not turn a saved change or a page into an error page. What is left undone is said
+        # in `meanwhile`: a replay leaves the ladder marked out of date for the sweep;
+        # standings not kept leave the event pages ranking live.
         try:
-            job(club_id)
+            job(club_id, *more)
         except Exception:
             logger.exception("In-process run of %s of club %s failed; %s", what, club_id, meanwhile)
         return
@@ -62,7 +73,7 @@ def _enqueue(job: Callable[[int], None], club_id: int, what: str, meanwhile: str
         )
         return
     try:
-        replay_queue().enqueue(job, club_id, job_timeout=900)
+        replay_queue().enqueue(job, club_id, *more, job_timeout=900)
     except RedisError:
         redis_client.breaker.failed(settings.REDIS_URL, settings.REDIS_RETRY_AFTER_SECONDS)
         logger.warning("Could not queue %s of club %s; %s", what, club_id, meanwhile)
@@ -90,6 +101,10 @@ def replay_job(club_id: int) -> None:
 
 def standings_job(club_id: int) -> None:
     replay.keep_standings(club_id)
+
+
+def event_standings_job(club_id: int, event_id: int) -> None:
+    replay.keep_standings(club_id, Which(event_id=event_id))
 
 
 def sweep_ladders(older_than_seconds: int) -> list[int]:

@@ -277,8 +277,13 @@ class EventStandings(models.Model):
     )
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     inputs = models.CharField(max_length=64)
-    # [[entry id, rank, points, played, byes, forfeits, [tie-break values]], ...] in rank
-    # order (ladder.pages.events.standings.encoded).
+    # The hash of the inputs without the rating lines (the games, entries and tie-breaks):
+    # while it matches, the rows' ranks, points and tie-breaks hold though the lines moved
+    # (a correction to an earlier event), and only the rating lines, performances and sums
+    # are worked out again. "": unknown (a row kept before it was).
+    ranking = models.CharField(max_length=64, default="")
+    # [[entry id, rank, points, played, byes, forfeits, [tie-break values], performance,
+    # printed change, printed sums], ...] in rank order (ladder.pages.events.standings.encoded).
     rows = models.JSONField()
     ranks_from_file = models.BooleanField(default=False)
     hides_tiebreaks = models.BooleanField(default=False)

@@ -45,6 +45,7 @@ from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 from ladder.store import players as store_players
 from ladder.store import standings as standings_store
+from ladder.store.standings import EVERY_EVENT, Which
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,16 @@ def bring_up_to_date(club_id: int, *, full: bool = False) -> bool:
     # before the replay clears it; None: no mark, so every event is looked at.
     since = Club.objects.filter(pk=club_id).values_list("replay_from", flat=True).first()
     rebuilt = replay_ladder(club_id, full=full)
-    if rebuilt:
-        keep_standings(club_id, since=None if full else since)
+    if rebuilt and (full or since is None):
+        keep_standings(club_id)
+    elif rebuilt:
+        # Only the events of the first day a write touched (the corrected event, a new one):
+        # a later event's games are as they were, only its rating lines moved, and keeping
+        # each of them again here made a correction to a club's first event cost four to
+        # five times its replay (issue 34). Such an event's page takes its kept ranks and
+        # works out its lines (EventStandings.ranking), and its first read queues the
+        # keeping of that one event (ladder.web.event_views, jobs.enqueue_event_standings).
+        keep_standings(club_id, Which(since=since, until=since))
     return rebuilt
 
 
@@ -154,24 +163,26 @@ def replay_ladder(club_id: int, *, full: bool = False) -> bool:
             return rebuilt
 
 
-def keep_standings(club_id: int, since: dt.date | None = None) -> int:
-    """Rank and keep the final standings of the club's published events (those on or after
-    `since`, of standings.KEPT_FROM_ENTRANTS entrants or more) whose kept row is missing or
+def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
+    """Rank and keep the final standings of the club's published events (those `which`
+    names, of standings.KEPT_FROM_ENTRANTS entrants or more) whose kept row is missing or
     was computed from other inputs; returns how many were kept.
 
-    Run after each replay for the events its changes can have reached (on or after the
-    club's replay_from), and for every event after a new tie-break order (jobs). A kept row
+    Run after each replay for the events a write touched first (on the club's replay_from),
+    for every event after a new tie-break order (jobs), and for one event whose page found
+    its kept row out of date (jobs.event_standings_job). A kept row
     carries the hash of its inputs and the page uses it only while that hash is the one of
     the games, entries and rating lines it reads, so a row this missed is never shown: the
     page ranks live until the next run keeps it. The ranking is the page's own
-    (ladder.pages.events.standings)."""
+    (ladder.pages.events.standings); a row whose rating lines alone moved keeps its ranks,
+    points and tie-breaks, and only its lines' part is worked out again."""
     club = Club.objects.filter(pk=club_id).first()
     if club is None:
         return 0
     order = club_order(club)
-    kept = standings_store.kept_inputs(club_id, since)
-    fresh = []
-    for facts in standings_store.published_facts(club_id, since, standings.KEPT_FROM_ENTRANTS):
+    kept = standings_store.kept_inputs(club_id, which)
+    due, same_ranks = [], []
+    for facts in standings_store.published_facts(club_id, which, standings.KEPT_FROM_ENTRANTS):
         rules = Tiebreaks(
             order,
             round_robin=is_round_robin(facts.pairing_system, facts.games),
@@ -179,18 +190,34 @@ def keep_standings(club_id: int, since: dt.date | None = None) -> int:
         )
         lines = {line[0]: RatingLine(*line[1:]) for line in facts.lines}
         inputs = standings.inputs(facts.games, facts.entries, rules, lines)
-        if kept.get(facts.event_id) == inputs:
-            continue
+        old_inputs, old_ranking = kept.get(facts.event_id, ("", ""))
+        if old_inputs != inputs:
+            ranking = standings.ranking_inputs(facts.games, facts.entries, rules)
+            due.append((facts, rules, lines, inputs, ranking))
+            if ranking == old_ranking:
+                same_ranks.append(facts.event_id)
+    # The rows whose ranks still hold (only the rating lines moved), read in one go.
+    reusable = standings_store.kept_rows(same_ranks)
+    fresh = []
+    for facts, rules, lines, inputs, ranking in due:
         # Names play no part; the page puts this request's in.
         people = {e: (player, "", start) for e, (start, _rank, player) in facts.entries.items()}
-        file_ranks = {e: rank for e, (_start, rank, _player) in facts.entries.items()}
-        ranked = standings.final_standings(people, facts.games, rules, file_ranks)
-        standings.rate(ranked.standings, facts.games, lines)
+        old = reusable.get(facts.event_id)
+        ranked = None
+        if old is not None and old.ranking == ranking:
+            ranked = standings.rerated(
+                old.rows, people, old.ranks_from_file, old.hides_tiebreaks, facts.games, lines
+            )
+        if ranked is None:
+            file_ranks = {e: rank for e, (_start, rank, _player) in facts.entries.items()}
+            ranked = standings.final_standings(people, facts.games, rules, file_ranks)
+            standings.rate(ranked.standings, facts.games, lines)
         fresh.append(
             EventStandings(
                 event_id=facts.event_id,
                 club_id=club_id,
                 inputs=inputs,
+                ranking=ranking,
                 rows=standings.encoded(ranked),
                 ranks_from_file=ranked.ranks_from_file,
                 hides_tiebreaks=ranked.hides_tiebreaks,

@@ -35,11 +35,12 @@ GameRow = tuple[int, int, int | None, str, str]
 
 class Kept(NamedTuple):
     inputs: str
-    # The rows as stored (JSON text), read only once `inputs` matched: an open's 284 rows
-    # take about as long to decode as its 1,278 games to hash.
+    # The rows as stored (JSON text), read only once `inputs` (or `ranking`) matched: an
+    # open's 284 rows take about as long to decode as its 1,278 games to hash.
     rows_json: str
     ranks_from_file: bool
     hides_tiebreaks: bool
+    ranking: str = ""  # EventStandings.ranking
 
     @property
     def rows(self) -> list[list[Any]]:
@@ -105,7 +106,8 @@ def published_event(club: Club, event_id: int) -> Event | None:
     event_table, kept_table = Event._meta.db_table, EventStandings._meta.db_table
     found = Event.objects.raw(
         f"SELECT e.*, k.inputs AS kept_inputs, CAST(k.rows AS text) AS kept_rows, "
-        "k.ranks_from_file AS kept_ranks_from_file, k.hides_tiebreaks AS kept_hides_tiebreaks "
+        "k.ranks_from_file AS kept_ranks_from_file, k.hides_tiebreaks AS kept_hides_tiebreaks, "
+        "k.ranking AS kept_ranking "
         f"FROM {event_table} e LEFT JOIN {kept_table} k ON k.event_id = e.id "
         "WHERE e.id = %s AND e.club_id = %s AND e.status = %s AND e.deleted_at IS NULL",
         [event_id, club.pk, Event.Status.PUBLISHED],
@@ -125,39 +127,79 @@ def kept(event: Event) -> Kept | None:
             getattr(event, "kept_rows", None),
             getattr(event, "kept_ranks_from_file", False),
             getattr(event, "kept_hides_tiebreaks", False),
+            getattr(event, "kept_ranking", ""),
         )
     else:
         found = _rows(
-            f"SELECT inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks "
+            f"SELECT inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks, ranking "
             f"FROM {EventStandings._meta.db_table} WHERE event_id = %s",
             [event.pk],
         )
-        row = found[0] if found else (None, None, False, False)
-    inputs, rows_json, ranks_from_file, hides_tiebreaks = row
+        row = found[0] if found else (None, None, False, False, "")
+    inputs, rows_json, ranks_from_file, hides_tiebreaks, ranking = row
     if inputs is None or rows_json is None:
         return None
     # bool(): SQLite gives a column the ORM does not convert as 0 or 1.
-    return Kept(inputs, rows_json, bool(ranks_from_file), bool(hides_tiebreaks))
+    return Kept(inputs, rows_json, bool(ranks_from_file), bool(hides_tiebreaks), ranking or "")
 
 
-def kept_inputs(club_id: int, since: dt.date | None = None) -> dict[int, str]:
-    """The hash each kept standings of the club (of an event on or after `since`) was
-    computed from, by event id."""
-    kept = EventStandings.objects.filter(club_id=club_id)
-    if since is not None:
-        kept = kept.filter(event__date__gte=since)
-    return dict(kept.values_list("event_id", "inputs"))
+def kept_rows(event_ids: Sequence[int]) -> dict[int, Kept]:
+    """The kept standings of these events, rows and all, by event id."""
+    table = EventStandings._meta.db_table
+    found: dict[int, Kept] = {}
+    for chunk in _chunks(list(event_ids)):
+        marks = ", ".join(["%s"] * len(chunk))
+        for event_id, *row in _rows(
+            f"SELECT event_id, inputs, CAST(rows AS text), ranks_from_file, hides_tiebreaks, "
+            f"ranking FROM {table} WHERE event_id IN ({marks})",
+            chunk,
+        ):
+            inputs, rows_json, ranks_from_file, hides_tiebreaks, ranking = row
+            found[event_id] = Kept(
+                inputs, rows_json, bool(ranks_from_file), bool(hides_tiebreaks), ranking
+            )
+    return found
+
+
+class Which(NamedTuple):
+    """Which of a club's events: those dated on or after `since` and on or before `until`,
+    and only the event `event_id` when given (None: no bound)."""
+
+    since: dt.date | None = None
+    until: dt.date | None = None
+    event_id: int | None = None
+
+    def lookups(self, prefix: str = "") -> dict[str, object]:
+        found: dict[str, object] = {}
+        if self.since is not None:
+            found[f"{prefix}date__gte"] = self.since
+        if self.until is not None:
+            found[f"{prefix}date__lte"] = self.until
+        if self.event_id is not None:
+            found[f"{prefix}id"] = self.event_id
+        return found
+
+
+EVERY_EVENT = Which()
+
+
+def kept_inputs(club_id: int, which: Which = EVERY_EVENT) -> dict[int, tuple[str, str]]:
+    """The hashes each kept standings of the club (of the events `which` names) was
+    computed from, by event id: its inputs, and those without the rating lines (ranking)."""
+    kept = EventStandings.objects.filter(club_id=club_id, **which.lookups("event__"))
+    return {
+        event_id: (inputs, ranking)
+        for event_id, inputs, ranking in kept.values_list("event_id", "inputs", "ranking")
+    }
 
 
 def published_facts(
-    club_id: int, since: dt.date | None = None, min_entrants: int = 0
+    club_id: int, which: Which = EVERY_EVENT, min_entrants: int = 0
 ) -> list[EventFacts]:
-    """The club's published events (those on or after `since`, of at least `min_entrants`
+    """The club's published events (those `which` names, of at least `min_entrants`
     entrants), each with its games in the event page's order
     (ladder.pages.events.event_pages.event_games), its entries and its rating lines."""
-    events = Event.objects.published().filter(club_id=club_id)
-    if since is not None:
-        events = events.filter(date__gte=since)
+    events = Event.objects.published().filter(club_id=club_id, **which.lookups())
     if min_entrants:
         events = events.annotate(entrants=Count("entries")).filter(entrants__gte=min_entrants)
     found = list(events.order_by("id").values_list("id", "date", "pairing_system"))
@@ -197,7 +239,7 @@ def keep(club_id: int, kept_rows: Sequence[EventStandings]) -> None:
         batch_size=200,
         update_conflicts=True,
         unique_fields=["event"],
-        update_fields=["inputs", "rows", "ranks_from_file", "hides_tiebreaks"],
+        update_fields=["inputs", "ranking", "rows", "ranks_from_file", "hides_tiebreaks"],
     )
 
 

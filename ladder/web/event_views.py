@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 
 from clubs.access import NOT_FOUND, event_for_share_token
 from clubs.models import Event
+from ladder import jobs
 from ladder.files.event_export import event_csv, event_trf
 from ladder.files.event_export import file_name as export_file_name
 from ladder.pages.events import event_pages, event_rounds
@@ -82,7 +83,21 @@ def _page_number(request: HttpRequest) -> int | None:
 def _club_part(request: HttpRequest, visit: Visit, event_id: int, part: Part) -> HttpResponse:
     event = _published_event(visit, event_id)
     template, context = part(request, visit, event)
-    return render(request, template, visit.context(section="events", **context))
+    response = render(request, template, visit.context(section="events", **context))
+    _keep_if_missed(visit, event, context)
+    return response
+
+
+def _keep_if_missed(visit: Visit, event: Event, context: dict[str, object]) -> None:
+    """Queue the keeping of the event's final standings when its page had to rank them live
+    (a replay keeps only the events a write touched first: a later event's row waits for
+    its first read). Not while a ladder is being recalculated: its rating lines are about
+    to move, and the replay's own job keeps what it touched."""
+    page = context.get("page")
+    if not isinstance(page, event_pages.EventPage) or not page.keep_missed:
+        return
+    if all(ladder.is_current for ladder in visit.ladders):
+        jobs.enqueue_event_standings(visit.club.pk, event.pk)
 
 
 @club_view(free=True)
@@ -144,7 +159,9 @@ def _shared(request: HttpRequest, share_token: str, part: Part) -> HttpResponse:
         template, context = part(request, visit, event)
         # ladder/pages/shared_event.html extends the part's own template without the club's links.
         context.update(noindex=True, shared=True, event_template=template)
-        return render(request, "ladder/pages/shared_event.html", visit.context(**context))
+        response = render(request, "ladder/pages/shared_event.html", visit.context(**context))
+        _keep_if_missed(visit, event, context)
+        return response
 
     return protect(kept_or_built(view, request, visit, download=False), noindex=True)
 

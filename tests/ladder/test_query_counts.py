@@ -34,6 +34,19 @@ QUERIES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def queued(monkeypatch) -> list[int]:
+    """The events whose standings a page queued for keeping (jobs.enqueue_event_standings:
+    the large event has no kept row here, so its page ranks it live and queues it). With
+    Redis that is a push to the queue, not a query; in-process, without Redis, the keeping
+    itself would run inside the request, and its queries are the job's, not the page's."""
+    found: list[int] = []
+    monkeypatch.setattr(
+        "ladder.jobs.enqueue_event_standings", lambda _club, event_id: found.append(event_id)
+    )
+    return found
+
+
 def build(size: str) -> tuple[Club, Player, Event]:
     """A public club; its first player plays every event, the last event is the largest."""
     players, events, per_event = SIZES[size]

@@ -73,6 +73,10 @@ class EventPage:
     rounds_fit_one_page: bool = True
     # The rating changes are on a page of their own (event_rules.CHANGES_ON_EVENT_PAGE).
     changes_apart: bool = False
+    # The final standings were not wholly the kept row's where one could serve them (a
+    # published event of standings.KEPT_FROM_ENTRANTS entrants or more whose row is missing
+    # or of other inputs): the view queues its keeping (jobs.enqueue_event_standings).
+    keep_missed: bool = False
     # The rows shown of the standings, rating changes and wall chart (`paged`): page `page_no`
     # of `pages`, each of event_rules.ROWS_PER_PAGE of the `rows` entrants.
     page_no: int = 1
@@ -152,7 +156,7 @@ def event_page(
         round_robin=is_round_robin(event.pairing_system, games),
         rules=tiebreaks.rules_on(event.date),
     )
-    ranked = _final_standings(event, people, games, rules, file_ranks, ratings)
+    ranked, keep_missed = _final_standings(event, people, games, rules, file_ranks, ratings)
     final = ranked.standings
     last_round = max((g[0] for g in games), default=0)
     if after is not None and not 1 <= after < last_round:
@@ -181,6 +185,7 @@ def event_page(
         rounds_played=tuple(sorted({g[0] for g in games})),
         rounds_fit_one_page=len(games) <= BOARDS_ON_ONE_PAGE,
         changes_apart=len(changes) > CHANGES_ON_EVENT_PAGE,
+        keep_missed=keep_missed,
     )
     if not wallchart or not page.has_wallchart:
         return page
@@ -196,10 +201,13 @@ def _final_standings(
     rules: Tiebreaks,
     file_ranks: Mapping[int, int | None],
     ratings: Mapping[int, RatingLine],
-) -> standings.Ranked:
+) -> tuple[standings.Ranked, bool]:
     """The final standings with their rating lines and performances: as kept after the last
     replay (ladder.replay.keep_standings) while they were computed from these very games,
-    entries and lines, else ranked now."""
+    entries and lines, else ranked now; and whether a kept row should have served them (the
+    event is kept, but its row is missing or of other inputs)."""
+    # Read at call time, as keep_standings reads it (tests set it lower).
+    keepable = event.is_published and len(people) >= standings.KEPT_FROM_ENTRANTS
     kept = standings_store.kept(event) if event.is_published else None
     if kept is not None:
         entries = {e: (start, file_ranks[e], player) for e, (player, _n, start) in people.items()}
@@ -208,10 +216,18 @@ def _final_standings(
                 kept.rows, people, kept.ranks_from_file, kept.hides_tiebreaks, ratings
             )
             if ranked is not None:
-                return ranked
+                return ranked, False
+        elif kept.ranking == standings.ranking_inputs(games, entries, rules):
+            # Only the rating lines moved since (a correction to an earlier event): the
+            # ranks hold, the lines' part is worked out now, until the row is kept again.
+            ranked = standings.rerated(
+                kept.rows, people, kept.ranks_from_file, kept.hides_tiebreaks, games, ratings
+            )
+            if ranked is not None:
+                return ranked, keepable
     ranked = standings.final_standings(people, games, rules, file_ranks)
     standings.rate(ranked.standings, games, ratings)
-    return ranked
+    return ranked, keepable
 
 
 def paged(page: EventPage, number: int | None) -> EventPage:

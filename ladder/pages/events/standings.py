@@ -25,8 +25,8 @@ from ladder.results import Result
 from ladder.rules.file_ranks import file_ranking
 
 # Moves whenever what a kept row holds, or how it is ranked, changes: every kept row is then
-# out of date at once (its inputs' hash no longer matches) and the pages rank live until
-# the next replay keeps them again.
+# out of date at once (neither its inputs' hash nor its ranking's matches) and each page
+# ranks live until a replay, or the page's first read, has it kept again.
 FORMAT = 2
 
 # Only events of at least this many entrants are kept: a club night of 8 or 20 is ranked
@@ -149,6 +149,34 @@ def inputs(
     # equal bytes, in a tenth of json.dumps's time for an open's 1,278 games. A Python whose
     # marshal writes otherwise only makes the page rank live until the next replay.
     return hashlib.blake2b(marshal.dumps(facts, 2), digest_size=32).hexdigest()
+
+
+def ranking_inputs(
+    games: Sequence[GameRow],
+    entries: Mapping[int, tuple[int, int | None, int | None]],
+    rules: Tiebreaks,
+) -> str:
+    """The hash of what a kept row's ranks, points and tie-breaks are computed from: `inputs`
+    without the rating lines (on which they do not depend)."""
+    return inputs(games, entries, rules, {})
+
+
+def rerated(
+    rows: Sequence[Sequence[Any]],
+    people: People,
+    ranks_from_file: bool,
+    hides: bool,
+    games: Sequence[GameRow],
+    lines: Mapping[int, RatingLine],
+) -> Ranked | None:
+    """A kept ranking whose rating lines moved since (its `ranking_inputs` still match): its
+    ranks, points and tie-breaks as kept, the rating lines, performances and sums of
+    `lines`, worked out now (what `final_standings` then `rate` give, without the
+    tie-breaks). None as for `decoded`."""
+    ranked = decoded(rows, people, ranks_from_file, hides, {})
+    if ranked is not None:
+        rate(ranked.standings, games, lines)
+    return ranked
 
 
 def _line_facts(
