@@ -172,9 +172,7 @@ def pair_swiss(
     if len(present) < 2:
         raise PairingImpossible("fewer than two players are present.")
 
-    # Starting numbers 1..N in seed order: the library needs them contiguous, and the seed is
-    # the pairing number. Sorting makes the result independent of the input order.
-    ordered = sorted(entrants, key=lambda e: e.seed)
+    ordered = _pairing_order(entrants, history, absent_ids)
     known = {e.id for e in ordered}
     ghosts = sorted({pid for g in history for pid in (g.white, g.black) if pid is not None} - known)
     number = {e.id: i for i, e in enumerate(ordered, start=1)}
@@ -209,6 +207,32 @@ def pair_swiss(
         else:
             boards.append((player_of[white], player_of[black]))
     return RoundPairing(boards=tuple(boards), bye=bye)
+
+
+def _pairing_order(
+    entrants: Sequence[Entrant], history: Sequence[PastGame], absent: Collection[int]
+) -> list[Entrant]:
+    """The entrants in the order of the starting numbers handed to the library (1..N: it needs
+    them contiguous). Seed order, except that an entrant who is absent now and was never in a
+    pairing (no game, forfeit or pairing-allocated bye; a requested bye is not one) goes after
+    the others: bbpPairings numbers only the players "in" the event that way (its rankIndex)
+    and gives the drawn colour (C.04.3 E.5) by the parity of that number, so in round 1 with
+    no. 36 absent the colours alternate by board among those present, not by seed. The order
+    among the players paired is the seeds' all the same. Sorting also makes the result
+    independent of the input order."""
+    paired_before = {
+        pid
+        for g in history
+        if g.black is not None or g.allocated or g.result in PAIRING_BYES
+        for pid in (g.white, g.black)
+        if pid is not None
+    }
+    absent_ids = set(absent)
+
+    def counted(e: Entrant) -> bool:
+        return e.id not in absent_ids or e.id in paired_before
+
+    return sorted(entrants, key=lambda e: (not counted(e), e.seed))
 
 
 def _build_trf(
