@@ -348,16 +348,18 @@ def test_a_second_dutch_engine_agrees_on_most_rounds():
 
 @pytest.fixture
 def library_weights(monkeypatch):
-    """Pair with py4swiss computing every pair's weight itself, as before issue 22."""
-    from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+    """Pair with py4swiss as it comes (its own methods, round 1 by the engine), as before
+    issue 22 (tests/clubs/night/test_pairing_speed.py holds the other checks)."""
+    from clubs.night.pairing import swiss
 
-    pair_swiss(four(), [], 1, 3)  # clubs/night/pairing.py adapts py4swiss on first use
-    remembered = BracketMatcher._get_weight
-    assert hasattr(remembered, "__wrapped__"), "the pair weights are not remembered"
+    swiss._dutch_engine()  # clubs/night/pairing/swiss.py adapts py4swiss on first use
+    assert swiss.LIBRARY_METHODS, "the engine was not adapted"
 
     def pair_plainly(*args):
         with monkeypatch.context() as plain:
-            plain.setattr(BracketMatcher, "_get_weight", remembered.__wrapped__)
+            for (cls, name), method in swiss.LIBRARY_METHODS.items():
+                plain.setattr(cls, name, method)
+            plain.setattr(swiss, "_round_one_fixed", lambda *a: None)
             return pair_swiss(*args)
 
     return pair_plainly
@@ -397,7 +399,7 @@ def test_remembered_pair_weights_give_the_library_s_own_pairings_in_a_large_open
 def test_py4swiss_is_the_release_whose_pair_weights_were_read():
     from importlib.metadata import version
 
-    from clubs.night.pairing import _WEIGHTS_READ_IN
+    from clubs.night.pairing.swiss import _WEIGHTS_READ_IN
 
     # Another release pairs correctly but slowly (clubs/night/pairing.py leaves it unadapted). Read
     # its BracketMatcher._get_weight and quality criteria again before moving the pin.
