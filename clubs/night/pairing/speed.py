@@ -128,22 +128,26 @@ def _bracket_set_up(library: Library, library_weight: Any) -> Any:
             computer.add_vertex()
         set_edge_weight = computer.set_edge_weight
         barred = matcher._validity_matcher._club_pages_barred
-        kinds = [_kind(p) for p in players]
-        # One matcher is one bracket: its players' roles and the bracket's figures stay put.
-        weights: dict[tuple[object, object], Any] = {}
+        matcher._club_pages_index = {p.id: i for i, p in enumerate(players)}
+        # Each kind of player as a small number, and the weight of each pair of kinds once
+        # (None until asked). One matcher is one bracket: roles and its figures stay put.
+        numbers: dict[tuple[object, ...], int] = {}
+        kinds = [numbers.setdefault(_kind(p), len(numbers)) for p in players]
+        known: list[list[Any]] = [[None] * len(numbers) for _ in numbers]
+        # A pair that may not meet gets the zero weight itself: nothing ever changes a zero
+        # weight in place (the library skips it), so it needs no copy of its own.
         zero = matcher._zero_weight
         for i, player_1 in enumerate(players):
-            row, kind_1, barred_1 = rows[i], kinds[i], barred[player_1.id]
+            row, by_kind, barred_1 = rows[i], known[kinds[i]], barred[player_1.id]
             for j in range(i + 1, len(players)):
                 player_2 = players[j]
                 if player_2.id in barred_1:
-                    weight = copy(zero)
+                    weight = zero
                 else:
-                    known = weights.get((kind_1, kinds[j]))
-                    if known is None:
-                        known = library_weight(matcher, player_1, player_2)
-                        weights[kind_1, kinds[j]] = known
-                    weight = copy(known)
+                    weight = by_kind[kinds[j]]
+                    if weight is None:
+                        weight = by_kind[kinds[j]] = library_weight(matcher, player_1, player_2)
+                    weight = copy(weight)
                 row[j] = rows[j][i] = weight
                 set_edge_weight(i, j, weight)
 
@@ -152,15 +156,20 @@ def _bracket_set_up(library: Library, library_weight: Any) -> Any:
 
 def _finalize_match(matcher: Any, player_1: Any, player_2: Any) -> None:
     """BracketMatcher.finalize_match: every other edge of the two removed (zeroed in place,
-    as _remove_weight does, in its order), then theirs set to the maximum."""
+    as _remove_weight does, in its order), then theirs set to the maximum. The shared zero
+    weight is skipped without asking the library's type whether it is zero."""
     i, j = matcher._index_dict[player_1], matcher._index_dict[player_2]
     row_i, row_j = matcher._weights[i], matcher._weights[j]
-    set_edge_weight = matcher._computer.set_edge_weight
+    set_edge_weight, zero = matcher._computer.set_edge_weight, matcher._zero_weight
     for k in range(matcher._len):
-        for index, weight in ((i, row_i[k]), (j, row_j[k])):
-            if weight:
-                weight &= 0
-                set_edge_weight(index, k, weight)
+        weight = row_i[k]
+        if weight is not zero and weight:
+            weight &= 0
+            set_edge_weight(i, k, weight)
+        weight = row_j[k]
+        if weight is not zero and weight:
+            weight &= 0
+            set_edge_weight(j, k, weight)
     matcher._set_weight(i, j, matcher._max_weight)
 
 
@@ -169,13 +178,13 @@ def _add_to_weights(
 ) -> None:
     """BracketMatcher.add_to_weights: add_to_weight for each in turn (a zero weight is no
     edge and stays so; the sign handled apart, the library's type being unsigned)."""
-    i, rows = matcher._index_dict[player], matcher._weights
-    index, zero = matcher._index_dict, matcher._zero_weight
+    index, rows, zero = matcher._club_pages_index, matcher._weights, matcher._zero_weight
+    i = index[player.id]
     set_edge_weight = matcher._computer.set_edge_weight
     for other in player_list:
-        j = index[other]
+        j = index[other.id]
         weight = rows[i][j]
-        if weight:
+        if weight is not zero and weight:
             change = zero | abs(value)
             weight = weight + change if value > 0 else weight - change
             rows[i][j] = rows[j][i] = weight
