@@ -76,9 +76,10 @@ class DirectorRules:
 
 NO_DIRECTOR_RULES = DirectorRules()
 
-# Above this many players a Swiss round takes more than a few seconds to pair (about 25 s
-# for round 1 of 1,000: bench/pairing.py, BENCHMARKS.md), so the evening page says so.
-SLOW_PAIRING_FIELD = 300
+# Above this many players a later Swiss round takes seconds to pair (round 2, the longest:
+# about 1.3 s of CPU at 500, 2.7 s at 700, 8 s at 1,000 on the 2-core bench machine;
+# bench/pairing.py), so the evening page says so. Round 1 is paired at once at any size.
+SLOW_PAIRING_FIELD = 500
 
 
 # TRF tokens for (white, black) of a game between two players.
