@@ -1,5 +1,5 @@
 """The director's own pairing tools for a club night: the never-pair list, the rules handed
-to the pairing engine (clubs/night/pairing.py), and a change made by hand to the current round
+to the pairing engine (clubs/night/pairing/), and a change made by hand to the current round
 before its first result (two players swapped between boards, or a board's colours).
 
 A hand change is refused when it breaks an absolute pairing rule (a rematch, a second
@@ -24,7 +24,7 @@ from ladder.changes import club_changed
 from ladder.results import PAIRING_BYES, Result
 
 # Results played over the board: only these make two players "have met" (C.04.1.b) and
-# give colours, as clubs/night/pairing.py reads the history.
+# give colours, as clubs/night/pairing/swiss.py reads the history.
 _PLAYED = frozenset(
     {
         Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN,

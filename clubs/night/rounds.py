@@ -1,6 +1,6 @@
 """A club night's rounds: pair, record results by board, standings, publish.
 
-The pairing itself is clubs/night/pairing.py (a library behind one small module); this file
+The pairing itself is clubs/night/pairing/ (a library behind one small module); this file
 turns the event's entrants and games into its input and its answer into boards. A board's
 result is an ordinary Game, so standings, exports and publishing read a club night like
 any uploaded event. The last round can be paired again until its first result; any paired

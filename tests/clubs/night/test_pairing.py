@@ -1,4 +1,4 @@
-"""clubs/night/pairing.py: FIDE Dutch Swiss rounds and Berger round robins, without a database.
+"""clubs/night/pairing/: FIDE Dutch Swiss rounds and Berger round robins, without a database.
 
 The Swiss checks replay a few hundred seeded random events and judge every round with a
 checker written here from the FIDE rules (C.04.1, C.04.3 till 2026), independent of the
@@ -141,7 +141,7 @@ def check_round(entrants, history, round_number, total_rounds, absent, pairing: 
     assert sorted(seated) == sorted(present)
     assert (pairing.bye is not None) == (len(present) % 2 == 1)
     for white, black in pairing.boards:
-        # C.04.1.b: no two players meet twice (a forfeit is no game: see clubs/night/pairing.py).
+        # C.04.1.b: no two players meet twice (a forfeit is no game: clubs/night/pairing/swiss.py).
         assert black not in recs[white].opponents, (white, black)
         for pid, colour, opponent in ((white, "W", black), (black, "B", white)):
             if not colours_legal([*recs[pid].colours, colour]):
@@ -343,21 +343,23 @@ def test_a_second_dutch_engine_agrees_on_most_rounds():
     assert stats["same"] / total >= 0.9, stats
 
 
-# --- py4swiss as clubs/night/pairing.py calls it -----------------------------------------------
+# --- py4swiss as clubs/night/pairing/swiss.py calls it -----------------------------------------
 
 
 @pytest.fixture
 def library_weights(monkeypatch):
-    """Pair with py4swiss computing every pair's weight itself, as before issue 22."""
-    from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+    """Pair with py4swiss as it comes (its own methods, round 1 by the engine), as before
+    issue 22 (tests/clubs/night/test_pairing_speed.py holds the other checks)."""
+    from clubs.night.pairing import swiss
 
-    pair_swiss(four(), [], 1, 3)  # clubs/night/pairing.py adapts py4swiss on first use
-    remembered = BracketMatcher._get_weight
-    assert hasattr(remembered, "__wrapped__"), "the pair weights are not remembered"
+    swiss._dutch_engine()  # clubs/night/pairing/swiss.py adapts py4swiss on first use
+    assert swiss.LIBRARY_METHODS, "the engine was not adapted"
 
     def pair_plainly(*args):
         with monkeypatch.context() as plain:
-            plain.setattr(BracketMatcher, "_get_weight", remembered.__wrapped__)
+            for (cls, name), method in swiss.LIBRARY_METHODS.items():
+                plain.setattr(cls, name, method)
+            plain.setattr(swiss, "_round_one_fixed", lambda *a: None)
             return pair_swiss(*args)
 
     return pair_plainly
@@ -397,10 +399,11 @@ def test_remembered_pair_weights_give_the_library_s_own_pairings_in_a_large_open
 def test_py4swiss_is_the_release_whose_pair_weights_were_read():
     from importlib.metadata import version
 
-    from clubs.night.pairing import _WEIGHTS_READ_IN
+    from clubs.night.pairing.swiss import _WEIGHTS_READ_IN
 
-    # Another release pairs correctly but slowly (clubs/night/pairing.py leaves it unadapted). Read
-    # its BracketMatcher._get_weight and quality criteria again before moving the pin.
+    # Another release pairs correctly but slowly (clubs/night/pairing/swiss.py leaves it as it
+    # comes). Read the methods clubs/night/pairing/speed.py replaces, and the quality criteria,
+    # again before moving the pin.
     assert version("py4swiss") == _WEIGHTS_READ_IN
 
 

@@ -42,11 +42,13 @@ def test_seed_one_may_start_with_black():
     assert paired.boards == ((50, 10), (20, 60), (70, 30), (40, 80))
 
 
-def test_with_seed_one_absent_the_colours_follow_the_pairing_numbers():
-    """bbpPairings' rule: the first colour goes to the odd pairing numbers, whoever is
-    missing, so seed 2 (even) gets white when seed 1 was to have black."""
+def test_with_seed_one_absent_the_drawn_colour_goes_to_the_first_player_paired():
+    """bbpPairings numbers only the players in the round (issue 33): with seed 1 absent in
+    round 1, seed 2 is number 1 and takes the drawn colour, black here, and the colours
+    alternate by board from there (tests/clubs/night/test_round_one_colours.py)."""
     paired = pair_swiss(EIGHT, [], 1, 5, absent={10}, rules=DirectorRules(white_first=False))
-    assert paired.boards[0] == (20, 50)
+    assert paired.boards == ((50, 20), (30, 60), (70, 40))
+    assert paired.bye == 80
 
 
 def test_the_baku_group_is_half_rounded_up_to_even():

@@ -1,4 +1,4 @@
-"""Pairings for a club night: FIDE Dutch Swiss rounds and Berger round robins.
+"""FIDE Dutch Swiss rounds for a club night.
 
 Pure: no Django imports. The Swiss pairing is delegated to py4swiss (a Python port of the
 FIDE-endorsed bbpPairings that uses bbpPairings' own C++ matching code); everything that
@@ -15,9 +15,8 @@ How the event's history is read, following bbpPairings (and so py4swiss):
   a forfeit win (C.04.1.d). A requested bye (full, half or zero) does not count.
 - A round with no entry for a player is an absence scoring 0 (TRF "Z").
 
-The round robin uses the FIDE Berger tables (C.05 Annex 1), computed here rather than taken
-from a library: the tables are a fixed rotation, and they are tested against the published
-tables.
+A Dutch round 1 in one score group is fixed by the rules: fixed.py computes it without the
+library when nothing else applies (_round_one_fixed), as it does the Berger tables.
 """
 
 from __future__ import annotations
@@ -27,6 +26,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from clubs.night.pairing.fixed import (
+    PairingImpossible,
+    RoundPairing,
+    baku_virtual_points,
+    dutch_round_one,
+)
+from clubs.night.pairing.speed import Library, adapt
 from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
 
 # py4swiss is imported inside the functions that use it, not here: it builds its pydantic models
@@ -34,11 +40,6 @@ from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
 if TYPE_CHECKING:
     from py4swiss.trf import ParsedTrf  # type: ignore[import-untyped]
     from py4swiss.trf.results import ResultToken, RoundResult  # type: ignore[import-untyped]
-
-
-class PairingImpossible(Exception):
-    """No pairing satisfies the rules. The message says why, in plain English, as a clause
-    that reads after "Round 3 cannot be paired: "."""
 
 
 @dataclass(frozen=True)
@@ -75,33 +76,10 @@ class DirectorRules:
 
 NO_DIRECTOR_RULES = DirectorRules()
 
-# Above this many players a Swiss round takes more than a few seconds to pair (about 25 s
-# for round 1 of 1,000: bench/pairing.py, BENCHMARKS.md), so the evening page says so.
-SLOW_PAIRING_FIELD = 300
-
-
-def baku_group_size(players: int) -> int:
-    """How many players the Baku acceleration's group A holds (C.04.5.1): the first half,
-    rounded up to an even number, 2 * ceil(players / 4)."""
-    return 2 * -(-players // 4)
-
-
-def baku_virtual_points(round_number: int, total_rounds: int) -> float:
-    """Group A's virtual points when pairing `round_number` (C.04.5.1): the accelerated
-    rounds are the first half of the event (rounded up); 1 point in the first half of them
-    (rounded up), ½ in the rest, none after."""
-    accelerated_rounds = -(-total_rounds // 2)
-    if round_number <= -(-accelerated_rounds // 2):
-        return 1.0
-    if round_number <= accelerated_rounds:
-        return 0.5
-    return 0.0
-
-
-@dataclass(frozen=True)
-class RoundPairing:
-    boards: tuple[tuple[int, int], ...]  # (white id, black id), board 1 first
-    bye: int | None  # the pairing-allocated bye, if any
+# Above this many players a later Swiss round takes seconds to pair (round 2, the longest:
+# about 1.3 s of CPU at 500, 2.7 s at 700, 8 s at 1,000 on the 2-core bench machine;
+# bench/pairing.py), so the evening page says so. Round 1 is paired at once at any size.
+SLOW_PAIRING_FIELD = 500
 
 
 # TRF tokens for (white, black) of a game between two players.
@@ -172,14 +150,15 @@ def pair_swiss(
     if len(present) < 2:
         raise PairingImpossible("fewer than two players are present.")
 
-    # Starting numbers 1..N in seed order: the library needs them contiguous, and the seed is
-    # the pairing number. Sorting makes the result independent of the input order.
-    ordered = sorted(entrants, key=lambda e: e.seed)
+    ordered = _pairing_order(entrants, history, absent_ids)
     known = {e.id for e in ordered}
     ghosts = sorted({pid for g in history for pid in (g.white, g.black) if pid is not None} - known)
     number = {e.id: i for i, e in enumerate(ordered, start=1)}
     for pid in ghosts:
         number[pid] = len(number) + 1
+    fixed = _round_one_fixed(ordered, history, round_number, absent_ids, rules)
+    if fixed is not None:
+        return fixed
     player_of = {n: pid for pid, n in number.items()}
     skip = absent_ids | set(ghosts)
 
@@ -209,6 +188,57 @@ def pair_swiss(
         else:
             boards.append((player_of[white], player_of[black]))
     return RoundPairing(boards=tuple(boards), bye=bye)
+
+
+def _pairing_order(
+    entrants: Sequence[Entrant], history: Sequence[PastGame], absent: Collection[int]
+) -> list[Entrant]:
+    """The entrants in the order of the starting numbers handed to the library (1..N: it needs
+    them contiguous). Seed order, except that an entrant who is absent now and was never in a
+    pairing (no game, forfeit or pairing-allocated bye; a requested bye is not one) goes after
+    the others: bbpPairings numbers only the players "in" the event that way (its rankIndex)
+    and gives the drawn colour (C.04.3 E.5) by the parity of that number, so in round 1 with
+    no. 36 absent the colours alternate by board among those present, not by seed. The order
+    among the players paired is the seeds' all the same. Sorting also makes the result
+    independent of the input order."""
+    paired_before = {
+        pid
+        for g in history
+        if g.black is not None or g.allocated or g.result in PAIRING_BYES
+        for pid in (g.white, g.black)
+        if pid is not None
+    }
+    absent_ids = set(absent)
+
+    def counted(e: Entrant) -> bool:
+        return e.id not in absent_ids or e.id in paired_before
+
+    return sorted(entrants, key=lambda e: (not counted(e), e.seed))
+
+
+def _round_one_fixed(
+    ordered: Sequence[Entrant],
+    history: Sequence[PastGame],
+    round_number: int,
+    absent: Collection[int],
+    rules: DirectorRules,
+) -> RoundPairing | None:
+    """Speed (issue 34): round 1 as the rules fix it, without the engine (which takes a
+    minute and a half for 1,000 players in one score group), when everyone present is in
+    one score group and the standard pairing breaks no rule: no acceleration splitting
+    the field, no never-pair couple on a board of it. None otherwise: the engine decides.
+    tests/clubs/night/test_pairing_speed.py pairs generated fields both ways."""
+    if round_number != 1 or history:
+        return None
+    present = [e.id for e in ordered if e.id not in absent]
+    accelerated = sum(pid in rules.accelerated for pid in present)
+    if accelerated not in (0, len(present)):
+        return None
+    fixed = dutch_round_one(present, white_first=rules.white_first)
+    apart = {frozenset(pair) for pair in rules.never_pair}
+    if any(frozenset(board) in apart for board in fixed.boards):
+        return None
+    return fixed
 
 
 def _build_trf(
@@ -333,123 +363,46 @@ def _unpaired(token: ResultToken) -> RoundResult:
 
 # --- calling py4swiss ---------------------------------------------------------------------
 
-# The py4swiss release whose BracketMatcher._get_weight was read for _remember_pair_weights.
+# The py4swiss release whose private methods were read for _adapt_engine.
 _WEIGHTS_READ_IN = "0.3.1"
+# (class, method name) -> the library's own method, for each one _adapt_engine replaced: the
+# tests put them back to pair with the plain library and compare.
+LIBRARY_METHODS: dict[tuple[Any, str], Any] = {}
 
 
 @cache
 def _dutch_engine() -> Any:
-    """py4swiss's Dutch engine, its bracket weights remembered when the release is the one
-    read for that (another release runs as it comes: slower, never different)."""
+    """py4swiss's Dutch engine, adapted for speed when the release is the one read for that
+    (another release runs as it comes: slower, never different)."""
     from importlib.metadata import version
 
     from py4swiss.engines import DutchEngine  # type: ignore[import-untyped]
 
     if version("py4swiss") == _WEIGHTS_READ_IN:
-        _remember_pair_weights()
+        _adapt_engine()
     return DutchEngine
 
 
-def _remember_pair_weights() -> None:
-    """Speed (issue 22). For each bracket py4swiss builds a matching graph with an edge weight
-    for every pair of its players, summing the quality criteria C.5-C.19 in its big-integer
-    type from Python: about 70 us a pair, so 1,000 players in one score group (round 1) are
-    half a million pairs, 35 s. Yet, once a pair is allowed at all (C.1, C.3, forbidden pairs:
-    asked of the library per pair, as before), its weight depends only on what the criteria
-    read of the two players: role in the bracket, score, colour preference, colour difference,
-    same colour twice, last two floats, topscorer, bye had. So py4swiss's own code computes it
-    once per bracket and kind of pair, and the other pairs of that kind get a copy (copies:
-    the library zeroes weights in place). The pairings stay the library's, bit for bit
-    (tests/clubs/night/test_pairing.py pairs the 500-round check both ways).
-
-    py4swiss has no public hook for this: the wrapper replaces the private
-    BracketMatcher._get_weight, hence the release check in _dutch_engine."""
+def _adapt_engine() -> None:
+    """Speed (issues 22 and 34): speed.py replaces private methods of the library's Dutch
+    engine (it has no public hook for that), hence the release check in _dutch_engine."""
     from py4swiss.dynamicuint import DynamicUint  # type: ignore[import-untyped]
+    from py4swiss.engines.common import ColorPreferenceStrength
     from py4swiss.engines.dutch.bracket.bracket_matcher import (  # type: ignore[import-untyped]
         BracketMatcher,
     )
+    from py4swiss.engines.dutch.criteria.absolute import C2  # type: ignore[import-untyped]
+    from py4swiss.engines.dutch.validity_matcher import (  # type: ignore[import-untyped]
+        ValidityMatcher,
+    )
 
-    library_weight = BracketMatcher._get_weight
-    if hasattr(library_weight, "__wrapped__"):  # already done (by another thread, say)
+    if LIBRARY_METHODS:  # already done (by another thread, say)
         return
-
-    def kind(player: Any) -> tuple[object, ...]:
-        preference = player.color_preference
-        return (
-            player.role,
-            player.points_with_acceleration,
-            preference.side,
-            preference.strength,
-            player.color_difference,
-            player.color_double,
-            player.float_1,
-            player.float_2,
-            player.top_scorer,
-            player.bye_received,
-        )
-
-    def remembered_weight(matcher: Any, player_1: Any, player_2: Any) -> Any:
-        if not matcher._validity_matcher.is_allowed_pair(player_1, player_2):
-            return DynamicUint(matcher._zero_weight)
-        # One matcher is one bracket: its players' roles and the bracket's figures stay put.
-        kinds, weights = matcher.__dict__.setdefault("_club_pages_remembered", ({}, {}))
-        kind_1 = kinds.get(player_1.id) or kinds.setdefault(player_1.id, kind(player_1))
-        kind_2 = kinds.get(player_2.id) or kinds.setdefault(player_2.id, kind(player_2))
-        weight = weights.get((kind_1, kind_2))
-        if weight is None:
-            weight = weights[kind_1, kind_2] = library_weight(matcher, player_1, player_2)
-        return DynamicUint(weight)
-
-    remembered_weight.__wrapped__ = library_weight  # type: ignore[attr-defined]  # for the tests
-    BracketMatcher._get_weight = remembered_weight
-
-
-def round_robin(seeds: Sequence[int], *, double: bool = False) -> tuple[RoundPairing, ...]:
-    """Every round of a Berger-table round robin for ids in seed order (seed 1 first);
-    an odd count gets a bye each round (the dummy). Double = second cycle with colours reversed."""
-    if len(set(seeds)) != len(seeds):
-        raise ValueError("an id appears twice in the seeds")
-    if len(seeds) < 2:
-        raise PairingImpossible("a round robin needs at least two players.")
-    # An odd field plays the table of one more: whoever meets the dummy has the bye.
-    size = len(seeds) + len(seeds) % 2
-    slot: dict[int, int | None] = dict(enumerate(seeds, start=1))
-    slot.setdefault(size, None)
-
-    first_cycle = []
-    for table_round in _berger_tables(size):
-        boards: list[tuple[int, int]] = []
-        bye: int | None = None
-        for w, b in table_round:
-            white, black = slot[w], slot[b]
-            if white is None or black is None:
-                bye = white if black is None else black
-            else:
-                boards.append((white, black))
-        first_cycle.append(RoundPairing(boards=tuple(boards), bye=bye))
-    if not double:
-        return tuple(first_cycle)
-    second_cycle = [
-        RoundPairing(boards=tuple((b, w) for w, b in r.boards), bye=r.bye) for r in first_cycle
-    ]
-    return (*first_cycle, *second_cycle)
-
-
-def _berger_tables(size: int) -> list[list[tuple[int, int]]]:
-    """The FIDE Berger table for an even `size`, as (white, black) pairing numbers per board.
-
-    Round 1 is 1-n, 2-(n-1), ...; each next round starts from the previous one's last board
-    turned into its first: numbers 1..n-1 move on by n/2 places (mod n-1) while n stays put,
-    alternating colours, which is how the published tables are built."""
-    half = size // 2
-    rounds = []
-    for r in range(size - 1):
-        # Pairing number sitting at position k of the rotating ring this round.
-        def ring(k: int, r: int = r) -> int:
-            return (k + r * half) % (size - 1) + 1
-
-        # Board 1: the fixed player n against ring(0); n has black in odd rounds.
-        first = (ring(0), size) if r % 2 == 0 else (size, ring(0))
-        others = [(ring(i), ring(size - 1 - i)) for i in range(1, half)]
-        rounds.append([first, *others])
-    return rounds
+    library = Library(
+        validity_matcher=ValidityMatcher,
+        bracket_matcher=BracketMatcher,
+        dynamic_uint=DynamicUint,
+        bye_criterion=C2,
+        absolute=ColorPreferenceStrength.ABSOLUTE,
+    )
+    LIBRARY_METHODS.update(adapt(library))
