@@ -107,6 +107,22 @@ _MOVE = re.compile(
 _NO_MOVE = re.compile(
     r"\d+\.*|\.{2,3}|\u2026|\$\d+|e\.?p\.?|[!?+\-=/\u221e\u00b1\u2213\u2a72\u2a71\u25a1]{1,4}"
 )
+_COMMENT = re.compile(r"\{[^}]*\}")
+_END = r"(?=[\s{]|$)"
+_RESULT = r"(?:1-0|0-1|1/2-1/2|½-½|1/2|\*)"
+# A line of moves, move numbers, NAGs and closed comments, perhaps ending with the result, is
+# checked in one match: most movetext lines are read without a loop over their tokens; any
+# other line is read token by token, which names what is wrong. Each token is matched once,
+# never tried again another way (an atomic group in a possessive loop): with backtracking, a
+# long line that fails (a token such as "--" reads as a move and as a glyph) took time
+# exponential in its tokens. No capturing group: CPython 3.11 mistakes their spans in such a
+# loop, so whether the line has a move and a result is asked of it without its comments.
+_PLAIN_LINE = re.compile(
+    rf"(?>\s*(?:{_MOVE.pattern}|{_NO_MOVE.pattern}){_END}|\s*{_COMMENT.pattern})*+\s*"
+    rf"(?:{_RESULT}{_END}(?>\s*{_COMMENT.pattern})*+\s*)?"
+)
+_A_MOVE = re.compile(rf"(?<!\S)(?:{_MOVE.pattern}){_END}")
+_ENDS_WITH_RESULT = re.compile(rf"(?<!\S){_RESULT}\s*$")
 _PLAYED_TAGS = ("White", "Black", "Result")
 
 
@@ -199,6 +215,11 @@ class _Cut:
     def _movetext(self, number: int, text: str) -> None:
         game = self.game
         assert game is not None
+        if self.depth == 0 and self.ended is None and _PLAIN_LINE.fullmatch(text):
+            tokens = _COMMENT.sub(" ", text)
+            game.moves = game.moves or _A_MOVE.search(tokens) is not None
+            self.ended = number if _ENDS_WITH_RESULT.search(tokens) else None
+            return
         for token in _TOKEN.findall(text):
             if token[0] == "{":
                 if not token.endswith("}"):
