@@ -18,10 +18,13 @@ recognise as a move without a word. ``read_games`` cuts it line by line (``_Cut`
   that cannot be read and a brace comment that is never closed or runs into the next game's tags:
   a file is never read otherwise than its maker wrote it.
 
-python-chess reads a game's headers at about 15,000 games a second; a regular expression
-finds every Event and White tag line of a 4 MiB file in milliseconds. Each game has one of
-each, so a file whose tags alone take one event past the games limit is refused before
-its games are read. The exact count, game by game, follows in ``pgn._count``.
+The moves are recognised, not replayed: an illegal move is no reason to refuse a result, whose
+Result tag is authoritative (``pgn``). Cutting a 4.6 MB file of 2,000 games with moves takes
+about the time python-chess took to skip their moves (0.3-0.4 s on a busy machine).
+
+A regular expression finds every Event and White tag line of a 4 MiB file in milliseconds.
+Each game has one of each, so a file whose tags alone take one event past the games limit is
+refused before its games are read. The exact count, game by game, follows in ``pgn._count``.
 """
 
 from __future__ import annotations
