@@ -26,13 +26,15 @@ games are numbered and the warnings say how: ``pgn_rounds``. A game against a pl
 ``BYE`` is a bye for the other player: a full, half or zero-point bye as the Result tag gives
 that player 1, ½ or 0 points.
 
-The event's Event tag names it (never a Round or another tag); the earliest Date or EventDate
-of its games dates it (``2024.03.??`` counts as the 1st of the month when no full date is
-given), and a warning says so when its games' dates lie more than ``MAX_EVENT_SPAN`` (400 days,
-a league season, as for TRF dates) apart; the first TimeControl tag is kept;
-a player's rating is the first WhiteElo or BlackElo printed for them, their ID the first
-WhiteFideId or BlackFideId. Player keys are 1..n in order of first appearance; one name typed
-in different case is one player.
+The event's Event tag names it, never a Round or another tag: a lichess study's Event
+"<study>: <White> - <Black>" (the game's own players) names the study, and an Event that is a
+round's name ("Round 1", a study per round) names none, so the games go together, unnamed, with
+a warning (``pgn_tags.event_of``). The earliest Date or EventDate of its games dates it
+(``2024.03.??`` counts as the 1st of the month when no full date is given), and a warning says
+so when its games' dates lie more than ``MAX_EVENT_SPAN`` (400 days, a league season, as for
+TRF dates) apart. The first TimeControl tag is kept; a player's rating is the first WhiteElo
+or BlackElo printed for them, their ID the first WhiteFideId or BlackFideId. Player keys are
+1..n in order of first appearance; one name typed in different case is one player.
 
 A file holding games of several events (different Event tags; Site does not count, lichess
 writes each game's address there) is refused with ``SeveralEventsError`` listing them, unless
@@ -68,7 +70,7 @@ from .base import (
 )
 from .pgn_rounds import Seat, all_missing, number_rounds, tag_round
 from .pgn_tags import PgnGame as _Game
-from .pgn_tags import event_key, read_games, refuse_by_tag_counts
+from .pgn_tags import event_of, read_games, refuse_by_tag_counts
 from .pgn_tags import known as _known
 from .pgn_tags import read_date as _read_date
 from .pgn_tags import read_elo as _read_elo
@@ -129,7 +131,7 @@ def parse_pgn(
 
     for game in chosen:
         headers = game.headers
-        name = name or _known(headers.get("Event"))
+        name = name or event_of(headers)
         time_control = time_control or _known(headers.get("TimeControl"))
         for tag in ("Date", "EventDate"):
             found_date = _read_date(headers.get(tag))
@@ -192,6 +194,8 @@ def parse_pgn(
         warnings.append(_variants_note(variants))
     if unplayed:
         warnings.append(_unplayed_note(unplayed, players))
+    if name is None:
+        warnings.extend(_round_named_events(chosen))
     return ImportedEvent(
         name=name,
         date=start,
@@ -206,7 +210,8 @@ def parse_pgn(
 
 def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:
     """Refuse the file at the first game taking an event (``wanted`` only) past a limit."""
-    key = event_key(game.headers.get("Event") or "")
+    named = event_of(game.headers)
+    key = None if named is None else name_key(named)
     if wanted is None or key in (name_key(wanted), None):
         keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
         tallies.setdefault(key, Tally(lim)).add(
@@ -229,7 +234,7 @@ def _games_of_event(games: list[_Game], wanted: str | None) -> list[_Game]:
     groups: dict[str | None, list[_Game]] = {}
     names: dict[str, str] = {}  # name key -> the name as first written
     for game in games:
-        event_name = _known(game.headers.get("Event"))
+        event_name = event_of(game.headers)
         key = None if event_name is None else name_key(event_name)
         if key is not None:
             names.setdefault(key, event_name or "")
@@ -308,6 +313,19 @@ def _unplayed_note(unplayed: list[_Game], players: dict[str, ImportedPlayer]) ->
             f"{'is not an entrant' if one else 'are not entrants'}."
         )
     return note
+
+
+def _round_named_events(games: list[_Game]) -> list[str]:
+    """A note when the games' Event tags name a round or a game, not an event (``event_of``),
+    so the event has no name from the file."""
+    for game in games:
+        typed = _known(game.headers.get("Event"))
+        if typed is not None:
+            return [
+                f"Line {game.tag_lines.get('Event', game.line)}: Event tags such as “{typed}” "
+                "name a round or a game, not the event, so the file gives the event no name."
+            ]
+    return []
 
 
 def _listed(items: list[str], most: int = 10) -> str:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -73,6 +73,31 @@ def read_elo(value: str | None) -> int | None:
     """A WhiteElo or BlackElo: up to five digits, not 0; None otherwise."""
     text = (value or "").strip()
     return int(text) or None if text.isdigit() and text.isascii() and len(text) <= 5 else None
+
+
+# A round's name where an event's is expected: lichess names a broadcast round's study
+# "Round 1" and writes each game's Event as "<study>: <White> - <Black>" (its chapter).
+_ROUND_LABEL = re.compile(
+    r"(?:round|rd|r|runde|ronde|ronda|tour|turno|rodada)\.?\s*\d+(?:[.:]\d+)*", re.I
+)
+
+
+def event_of(headers: Mapping[str, str]) -> str | None:
+    """The name of the event a game belongs to, from its Event tag; None when it names none.
+
+    A lichess study writes each game's Event as "<study>: <White> - <Black>": the game's own
+    players name its chapter, not its event, so the game's event is the study. An Event (or a
+    study) named as a round ("Round 1", "R3") names no event: such a game is one without an
+    Event tag, so the games of a study per round are one event, not one event a game.
+    """
+    name = known(headers.get("Event"))
+    if name is None:
+        return None
+    study, colon, chapter = name.rpartition(": ")
+    white, black = known(headers.get("White")), known(headers.get("Black"))
+    if colon and white and black and name_key(chapter) == name_key(f"{white} - {black}"):
+        name = study.strip()
+    return None if not name or _ROUND_LABEL.fullmatch(name) else name
 
 
 @functools.lru_cache(maxsize=256)

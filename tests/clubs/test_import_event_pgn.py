@@ -153,3 +153,22 @@ def test_a_file_without_an_event_tag_asks_only_for_the_name(club, tmp_path):
     assert str(error).endswith(": use --name")
     out, _ = run(club.slug, path, "--name", "Showdown")
     assert Event.objects.get(pk=int(out)).date == dt.date(2024, 12, 26)
+
+
+def test_a_study_export_of_a_round_imports_as_one_event_once_named(club, tmp_path):
+    # lichess writes each game's Event as "<study>: <White> - <Black>": with a study per
+    # round ("Round 1"), no Event tag names the event.
+    path = tmp_path / "study.pgn"
+    path.write_text(
+        "\n".join(
+            f'[Event "Round 1: {white} - {black}"]\n[Date "2024.06.01"]\n[White "{white}"]\n'
+            f'[Black "{black}"]\n[Result "1-0"]\n'
+            for white, black in [("Ann", "Bob"), ("Cid", "Dan"), ("Eve", "Fay")]
+        )
+    )
+    error = run_failing(club.slug, path)
+    assert str(error).startswith(f"{path} does not give the event's name")
+    out, err = run(club.slug, path, "--name", "Club rapid")
+    event = Event.objects.get(pk=int(out))
+    assert (event.name, event.date, event.games.count()) == ("Club rapid", dt.date(2024, 6, 1), 3)
+    assert "name a round or a game, not the event" in err

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.importers import ImportedEvent, ImportFileError, SeveralEventsError, parse_file, pgn_tags
+from clubs.importers import (
+    ImportedEvent,
+    ImportFileError,
+    Limits,
+    SeveralEventsError,
+    TooLargeError,
+    parse_file,
+    pgn_tags,
+)
 from clubs.importers.pgn_tags import read_games
 from ladder.results import Result
 
@@ -173,6 +181,70 @@ def test_the_event_is_named_by_its_event_tag_never_by_a_round_or_another_tag():
     assert parse_file(text.encode(), "pgn").name is None  # import_event then asks for --name
     named = text.replace('[Site "Round 1"]', '[Event "Spring Rapid"]\n[Site "Round 1"]')
     assert parse_file(named.encode(), "pgn").name == "Spring Rapid"
+    as_round = text.replace('[Site "Round 1"]', '[Event "Round 1"]')  # a round, not an event
+    assert parse_file(as_round.encode(), "pgn").name is None
+
+
+def study(event: str, pairs: list[tuple[str, str, str]], round_tags: bool = True) -> str:
+    """A lichess study's export: each game's Event is "<study>: <White> - <Black>"."""
+    return "\n".join(
+        tags(
+            Event=f"{event}: {white} - {black}",
+            Date="2024.06.01",
+            **({"Round": f"1.{board}"} if round_tags else {}),
+            White=white,
+            Black=black,
+            Result=result,
+        )
+        for board, (white, black, result) in enumerate(pairs, start=1)
+    )
+
+
+ROUND_1 = [("Ann", "Bob", "1-0"), ("Cid", "Dan", "0-1"), ("Eve", "Fay", "1/2-1/2")]
+
+
+def test_a_study_of_a_round_is_one_event_without_a_name_never_one_event_a_game():
+    # Each game's Event names the round's study and the game's own players (its chapter):
+    # neither is the event, so the games are one event and the file gives it no name.
+    event = parse_file(study("Round 1", ROUND_1).encode(), "pgn")
+    assert games_of(event) == [
+        (1, "Ann", "Bob", Result.WHITE_WIN),
+        (1, "Cid", "Dan", Result.BLACK_WIN),
+        (1, "Eve", "Fay", Result.DRAW),
+    ]
+    assert event.name is None
+    assert event.warnings == (
+        "Line 1: Event tags such as “Round 1: Ann - Bob” name a round or a game, not the "
+        "event, so the file gives the event no name.",
+    )
+
+
+def test_a_study_of_a_whole_event_is_named_by_the_study_not_by_its_chapters():
+    text = (
+        study("Spring Open 2024", ROUND_1)
+        + "\n"
+        + study("Spring Open 2024", [("Bob", "Cid", "1-0"), ("Dan", "Eve", "0-1")]).replace(
+            '[Round "1.', '[Round "2.'
+        )
+    )
+    event = parse_file(text.encode(), "pgn")
+    assert event.name == "Spring Open 2024"
+    assert len(event.games) == 5
+    assert event.rounds == 2
+    assert event.warnings == ()
+
+
+def test_an_event_tag_naming_other_players_than_the_games_is_an_event_of_its_own():
+    text = study("Spring Open 2024", ROUND_1[:1]).replace(": Ann - Bob", ": Zed - Yan")
+    assert parse_file(text.encode(), "pgn").name == "Spring Open 2024: Zed - Yan"
+
+
+def test_the_games_of_a_study_count_together_against_the_events_limits():
+    limits = Limits(entrants=100, rounds=30, games=2, file_bytes=10**6)
+    with pytest.raises(TooLargeError) as raised:
+        parse_file(study("Round 1", ROUND_1).encode(), "pgn", limits=limits)
+    assert raised.value.what == "games"
+    assert len(parse_file(study("Round 1", ROUND_1[:2]).encode(), "pgn", limits=limits).games) == 2
 
 
 def test_games_further_apart_than_one_event_runs_are_said_so():
