@@ -126,14 +126,14 @@ _TOKEN = re.compile(r"\{[^}]*\}?|;.*|[()]|[^\s(){};]+")
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"})
 _FIGURINES = "\u2654-\u265f"
 _MOVE = re.compile(
-    r"(?:\d+\.+)?"  # a move number written against its move: 1.e4, 12...Nf6
+    r"(?:\d+(?:\.+|\u2026))?"  # a move number written against its move: 1.e4, 12...Nf6, 12…Nf6
     rf"(?:[A-Zkqrnpsltd{_FIGURINES}]?[a-h]?[1-8]?[x:-]?[a-h][1-8](?:=?[A-Z{_FIGURINES}])?"
     r"(?:e\.?p\.?)?|[O0o](?:-[O0o]){1,2}|--|Z0|0000|@@@@|[A-Z]?@[a-h][1-8])"
     r"[+#\u2020\u2021]*[!?]{0,2}(?:\$\d+)?"
 )
 # Move numbers, NAGs and the glyphs some programs print instead of them (!?, +-, =, ±, ∞).
 _NO_MOVE = re.compile(
-    r"\d+\.*|\.{2,3}|\u2026|\$\d+|e\.?p\.?|[!?+\-=/\u221e\u00b1\u2213\u2a72\u2a71\u25a1]{1,4}"
+    r"\d+(?:\.*|\u2026)|\.{2,3}|\u2026|\$\d+|e\.?p\.?|[!?+\-=/\u221e\u00b1\u2213\u2a72\u2a71\u25a1]{1,4}"
 )
 _COMMENT = re.compile(r"\{[^}]*\}")
 _END = r"(?=[\s{]|$)"

@@ -347,6 +347,7 @@ def test_text_that_is_no_part_of_a_game_is_refused_naming_its_line(text, message
         pytest.param("1.d4 Sf6 2.c4 e6 3.Sc3 Lb4 4.Dc2 O-O 5.a3 Lxc3+ 6.Dxc3 b6 1-0", id="German"),
         pytest.param("1. ♘f3 d5 2. g3 $1 ♗g4 += 3. ♗g2 ± 1-0", id="figurines, NAGs, glyphs"),
         pytest.param("1. e2-e4 e7-e5 2. Ng1-f3 0-0-0 3. exd6 e.p. e8=Q+ 1-0", id="long"),
+        pytest.param("1. e4 1… e5 2…Nc6 3. Bb5 ... a6 1-0", id="ellipses"),
         pytest.param("1. e4 ; the rest of this line is a comment: 0-1 Ke2\ne5 1-0", id=";"),
         pytest.param("1. e4 {a comment\n\nover an empty line} e5 1-0 {after the result}", id="{}"),
     ],
