@@ -1,7 +1,6 @@
 """A PGN file read game by game as its maker wrote it: a header block and its movetext are one
 game, with or without moves; text that is neither is refused naming its line (issue 33)."""
 
-import re
 from datetime import date
 
 import pytest
@@ -15,9 +14,7 @@ from clubs.importers import (
     SeveralEventsError,
     TooLargeError,
     parse_file,
-    pgn_tags,
 )
-from clubs.importers.pgn_tags import read_games
 from ladder.results import Result
 
 
@@ -400,27 +397,3 @@ def test_n_header_blocks_with_or_without_moves_are_n_games(file):
     assert [(names[game.white], game.result) for game in event.games] == expected
     assert [game.round for game in event.games] == list(range(1, len(expected) + 1))
     assert event.name == "Open"
-
-
-# --- The one-match check of a plain movetext line agrees with the token by token reading -------
-
-TOKENS = ["1.", "12...", "e4", "1.e4", "Nf3+", "O-O", "0-0-0", "--", "e8=Q", "$1", "!?", "+-",
-          "{c}", "{[%clk 0:03:00]}", "{Nf3 was best}", "(", ")", "1-0", "1/2-1/2", "*", "word",
-          "e4xyz", ";rest 1-0", "{open"]  # fmt: skip
-
-
-def outcome(text: str) -> object:
-    try:
-        return [(game.line, game.moves) for game in read_games(text.splitlines())]
-    except ImportFileError as error:
-        return error.message
-
-
-@given(st.lists(st.lists(st.sampled_from(TOKENS), max_size=12), min_size=1, max_size=4))
-@settings(max_examples=300, deadline=None, database=None)
-def test_a_line_read_in_one_match_reads_as_token_by_token(lines):
-    text = GAME + "\n" + "\n".join(" ".join(line) for line in lines) + "\n\n" + NEXT
-    quick = outcome(text)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pgn_tags, "_PLAIN_LINE", re.compile(r"(?!)"))  # never matches
-        assert outcome(text) == quick
