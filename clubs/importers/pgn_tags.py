@@ -123,7 +123,9 @@ def refuse_by_tag_counts(text: str, wanted: str | None, limits: Limits) -> None:
 # python-chess's own pattern for a tag line (chess.pgn.TAG_REGEX): one tag a line, the value
 # with its escapes still in it (``known`` undoes them).
 TAG_LINE = re.compile(r'^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r]*)"\]\s*$')
-_TOKEN = re.compile(r"\{[^}]*\}?|;.*|[()]|[^\s(){};]+")
+# A comment (to its end, or to the line's end when it goes on), the rest of a line after ";",
+# a parenthesis, or a run of other characters; a "}" alone is a token, so never skipped.
+_TOKEN = re.compile(r"\{[^}]*\}?|;.*|[()]|[^\s(){};]+|\}")
 _RESULTS = frozenset({"1-0", "0-1", "1/2-1/2", "½-½", "1/2", "*"})
 _FIGURINES = "\u2654-\u265f"
 _MOVE = re.compile(

@@ -297,6 +297,18 @@ REFUSED = [
         id="text after the result",
     ),
     pytest.param(
+        GAME + "\n1. e4 {a note} on the opening} e5 1-0\n\n" + NEXT,
+        "Line 7: “on” is not a move, a move number, a {comment} or a result of the game on "
+        "line 1; put a note between braces, or remove it.",
+        id="a comment closed twice",
+    ),
+    pytest.param(
+        GAME + "\n1. e4 e5 } 1-0\n\n" + NEXT,
+        "Line 7: “}” is not a move, a move number, a {comment} or a result of the game on "
+        "line 1; put a note between braces, or remove it.",
+        id="a brace that closes no comment",
+    ),
+    pytest.param(
         GAME + "\n1-0\n\nRound 2 below\n\n" + NEXT,
         'Line 9: a game should start here with its tags, such as [White "Smith, Anna"].',
         id="text between two games",
