@@ -329,7 +329,8 @@ def _round_named_events(games: list[_Game]) -> list[str]:
 
 
 def _listed(items: list[str], most: int = 10) -> str:
-    """ "a", "a and b", "a, b and c"; past ``most`` items, "a, b, … and 5 more"."""
+    """The items as a sentence lists them (a; a and b; a, b and c); past ``most`` of them, the
+    first ``most`` and how many more (a, b, c and 5 more)."""
     if len(items) > most:
         return f"{', '.join(items[:most])} and {len(items) - most} more"
     return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
