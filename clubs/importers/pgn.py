@@ -1,14 +1,24 @@
-"""PGN reader: one game per header block; the moves are skipped.
+"""PGN reader: a game is a header block and its movetext, with or without moves.
 
-Each game needs the tags White, Black and Result. The Result tag is authoritative:
+The file is cut into games by ``pgn_tags.read_games`` (a file of N header blocks is N games,
+with or without empty lines or moves between them; text that is no part of a game is refused
+naming its line). The moves are not replayed: each game needs the tags White, Black and Result,
+and the Result tag is authoritative:
 
-=====================================  =======================================
+=====================================  ==============================================
 Result tag                             result
-=====================================  =======================================
-``1-0``, ``0-1``, ``1/2-1/2`` (``½-½``)  WHITE_WIN, BLACK_WIN, DRAW
-``*``                                  NO_RESULT
+=====================================  ==============================================
+``1-0``, ``0-1``, ``1/2-1/2`` (``½-½``)  WHITE_WIN, BLACK_WIN, DRAW: played, moves or not
+``*`` with moves                       NO_RESULT (a game under way or never finished)
+``*`` without a move                   not played: left out, and the warnings say so
 ``+/-``, ``-/+``, ``-/-``              forfeits (written by some programs)
-=====================================  =======================================
+=====================================  ==============================================
+
+A decisive or drawn game without moves was played (a broadcast that did not relay its moves,
+a program that writes results only) and is rated like any other; the product's forfeits are
+the Result tags above, as before. A game without moves whose result is ``*`` is a pairing not
+played (a broadcast lists a round before it starts): it is left out, its players are entrants
+only if they have another game, and a file none of whose games was played is refused.
 
 Round ``3`` or ``3.1`` (round 3, board 1, or game 1 of a match in round 3) is round 3; where
 the tags do not say (none, ``?``, ``-``, the same tag on every game of an engine match), the
@@ -16,11 +26,15 @@ games are numbered and the warnings say how: ``pgn_rounds``. A game against a pl
 ``BYE`` is a bye for the other player: a full, half or zero-point bye as the Result tag gives
 that player 1, ½ or 0 points.
 
-The first Event tag names the event; the earliest Date or EventDate dates it (``2024.03.??``
-counts as the 1st of the month when no full date is given); the first TimeControl tag is kept;
-a player's rating is the first WhiteElo or BlackElo printed for them, their ID the first
-WhiteFideId or BlackFideId. Player keys are 1..n in order of first appearance; one name typed
-in different case is one player.
+The event's Event tag names it, never a Round or another tag: a lichess study's Event
+"<study>: <White> - <Black>" (the game's own players) names the study, and an Event that is a
+round's name ("Round 1", a study per round) names none, so the games go together, unnamed, with
+a warning (``pgn_tags.event_of``). The earliest Date or EventDate of its games dates it
+(``2024.03.??`` counts as the 1st of the month when no full date is given), and a warning says
+so when its games' dates lie more than ``MAX_EVENT_SPAN`` (400 days, a league season, as for
+TRF dates) apart. The first TimeControl tag is kept; a player's rating is the first WhiteElo
+or BlackElo printed for them, their ID the first WhiteFideId or BlackFideId. Player keys are
+1..n in order of first appearance; one name typed in different case is one player.
 
 A file holding games of several events (different Event tags; Site does not count, lichess
 writes each game's address there) is refused with ``SeveralEventsError`` listing them, unless
@@ -34,10 +48,9 @@ it is stored as played and never rated.
 from __future__ import annotations
 
 import functools
-import io
 import itertools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 
 from ladder.results import Result
@@ -56,8 +69,13 @@ from .base import (
     name_key,
 )
 from .pgn_rounds import Seat, all_missing, number_rounds, tag_round
-from .pgn_tags import event_key, refuse_by_tag_counts
+from .pgn_tags import PgnGame as _Game
+from .pgn_tags import event_of, read_games, refuse_by_tag_counts
 from .pgn_tags import known as _known
+from .pgn_tags import read_date as _read_date
+from .pgn_tags import read_elo as _read_elo
+from .pgn_tags import read_fide_id as _read_fide_id
+from .trf_dates import MAX_EVENT_SPAN
 
 _RESULTS: dict[str, Result] = {
     "1-0": Result.WHITE_WIN,
@@ -74,8 +92,6 @@ _BYE_FOR_SCORE: dict[float, Result] = {
     0.5: Result.BYE_HALF,
     0.0: Result.BYE_ZERO,
 }
-_TAG = re.compile(r"^\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
-_PGN_DATE = re.compile(r"^(\d{4})[.\-/](\d{2}|\?\?)[.\-/](\d{2}|\?\?)$")
 # Variant tags that mean standard chess. "From Position" is lichess's name for a standard game
 # set up from a FEN: the FEN then decides.
 _STANDARD_VARIANTS = frozenset({"standard", "chess", "from position"})
@@ -83,47 +99,22 @@ FROM_POSITION = "From Position"
 VARIANT_MAX_LENGTH = 40  # clubs.models.Game.variant
 
 
-class _CountingReader(io.StringIO):
-    """Hands python-chess one line at a time and remembers which lines each game used."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.line_number = 0
-        self.lines_read: list[tuple[int, str]] = []
-
-    # typeshed gives StringIO's bases two readline types (bytes and str); this is StringIO's.
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
-        line = super().readline(-1 if size is None else size)
-        if line:
-            self.line_number += 1
-            self.lines_read.append((self.line_number, line))
-        return line
-
-
-@dataclass
-class _Game:
-    line: int
-    headers: dict[str, str]
-    tag_lines: dict[str, int]
-
-
 def parse_pgn(
     data: bytes, *, event: str | None = None, limits: Limits | None = None
 ) -> ImportedEvent:
     """Read a PGN file; ``event`` picks one event of a file that holds several."""
-    text = "\n".join(decode_lines(data)) + "\n"
+    lines = decode_lines(data)
     if limits is not None:
-        refuse_by_tag_counts(text, event, limits)
-    reader = _CountingReader(text)
+        refuse_by_tag_counts("\n".join(lines), event, limits)
     found: list[_Game] = []
     tallies: dict[str | None, Tally] = {}
-    while (game := _next_game(reader)) is not None:
+    for game in read_games(lines):
         found.append(game)
         if limits is not None:
             _count(game, tallies, event, limits)
     if not found:
         raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
-    chosen = _games_of_event(found, event)
+    chosen, unplayed = _played(_games_of_event(found, event))
     rounds_from_order = all_missing([game.headers.get("Round") or "" for game in chosen])
     newest_first = rounds_from_order and _newest_first(chosen)
     if newest_first:
@@ -140,7 +131,7 @@ def parse_pgn(
 
     for game in chosen:
         headers = game.headers
-        name = name or _known(headers.get("Event"))
+        name = name or event_of(headers)
         time_control = time_control or _known(headers.get("TimeControl"))
         for tag in ("Date", "EventDate"):
             found_date = _read_date(headers.get(tag))
@@ -201,9 +192,14 @@ def parse_pgn(
                 f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
                 "was used as the event date."
             )
+        warnings.extend(_span_note(dates))
     warnings.extend(numbering.notes)
     if variants:
         warnings.append(_variants_note(variants))
+    if unplayed:
+        warnings.append(_unplayed_note(unplayed, players))
+    if name is None:
+        warnings.extend(_round_named_events(chosen))
     return ImportedEvent(
         name=name,
         date=start,
@@ -218,7 +214,8 @@ def parse_pgn(
 
 def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:
     """Refuse the file at the first game taking an event (``wanted`` only) past a limit."""
-    key = event_key(game.headers.get("Event") or "")
+    named = event_of(game.headers)
+    key = None if named is None else name_key(named)
     if wanted is None or key in (name_key(wanted), None):
         keys = [_counted_key(game.headers.get(tag) or "") for tag in ("White", "Black")]
         tallies.setdefault(key, Tally(lim)).add(
@@ -241,7 +238,7 @@ def _games_of_event(games: list[_Game], wanted: str | None) -> list[_Game]:
     groups: dict[str | None, list[_Game]] = {}
     names: dict[str, str] = {}  # name key -> the name as first written
     for game in games:
-        event_name = _known(game.headers.get("Event"))
+        event_name = event_of(game.headers)
         key = None if event_name is None else name_key(event_name)
         if key is not None:
             names.setdefault(key, event_name or "")
@@ -273,6 +270,88 @@ def _events_listed(events: tuple[tuple[str, int], ...], without_name: int) -> st
 
 def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
+
+
+def _played(games: list[_Game]) -> tuple[list[_Game], list[_Game]]:
+    """The games that were played, and those that were not: no move and the result ``*`` (a
+    broadcast lists a round's pairings before they are played). A game with a result and no
+    moves was played (a broadcast that did not relay its moves), and a bye has no moves to
+    show, so neither is left out; a bye whose result is ``*`` is refused (``_bye``)."""
+    played: list[_Game] = []
+    unplayed: list[_Game] = []
+    for game in games:
+        no_result = (game.headers.get("Result") or "").strip() == "*"
+        bye = any(_is_bye(_known(game.headers.get(tag)) or "") for tag in ("White", "Black"))
+        (unplayed if no_result and not game.moves and not bye else played).append(game)
+    if not played:
+        count = len(unplayed)
+        raise ImportFileError.at(
+            unplayed[0].line,
+            (
+                "the only game has no moves and the result *: it was not played"
+                if count == 1
+                else f"none of the {count} games was played: each has no moves and the result *"
+            )
+            + ", so there is nothing to import.",
+        )
+    return played, unplayed
+
+
+def _unplayed_note(unplayed: list[_Game], players: dict[str, ImportedPlayer]) -> str:
+    count = len(unplayed)
+    note = (
+        f"Line {unplayed[0].line}: {_games(count)} {'has' if count == 1 else 'have'} no moves "
+        f"and the result * (not played), so {'it was' if count == 1 else 'they were'} left "
+        f"out ({'line' if count == 1 else 'lines'} {_listed([str(g.line) for g in unplayed])})."
+    )
+    absent: dict[str, str] = {}  # name key -> name, of players with no game imported
+    for game in unplayed:
+        for tag in ("White", "Black"):
+            typed = _known(game.headers.get(tag))
+            if typed is not None and not _is_bye(typed) and name_key(typed) not in players:
+                absent.setdefault(name_key(typed), typed)
+    if absent:
+        one = len(absent) == 1
+        note += (
+            f" {_listed(list(absent.values()))} {'has' if one else 'have'} no other game, so "
+            f"{'is not an entrant' if one else 'are not entrants'}."
+        )
+    return note
+
+
+def _round_named_events(games: list[_Game]) -> list[str]:
+    """A note when the games' Event tags name a round or a game, not an event (``event_of``),
+    so the event has no name from the file."""
+    for game in games:
+        typed = _known(game.headers.get("Event"))
+        if typed is not None:
+            return [
+                f"Line {game.tag_lines.get('Event', game.line)}: Event tags such as “{typed}” "
+                "name a round or a game, not the event, so the file gives the event no name."
+            ]
+    return []
+
+
+def _listed(items: list[str], most: int = 10) -> str:
+    """The items as a sentence lists them (a; a and b; a, b and c); past ``most`` of them, the
+    first ``most`` and how many more (a, b, c and 5 more)."""
+    if len(items) > most:
+        return f"{', '.join(items[:most])} and {len(items) - most} more"
+    return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
+
+
+def _span_note(dates: list[tuple[bool, date, int]]) -> list[str]:
+    """A warning when the games' dates lie further apart than one event runs: the longest
+    span the TRF reader finds plausible (``MAX_EVENT_SPAN``, a league season)."""
+    _, first, first_line = min(dates, key=lambda item: (item[1], item[2]))
+    _, last, last_line = max(dates, key=lambda item: (item[1], -item[2]))
+    if last - first <= MAX_EVENT_SPAN:
+        return []
+    return [
+        f"Line {last_line}: the games' dates run from {first:%Y.%m.%d} (line {first_line}) to "
+        f"{last:%Y.%m.%d}, {(last - first).days} days, longer than one event runs (at most "
+        f"{MAX_EVENT_SPAN.days} days, a league season): check that the file holds one event."
+    ]
 
 
 def _newest_first(games: list[_Game]) -> bool:
@@ -310,7 +389,9 @@ def _variant(headers: dict[str, str]) -> str:
 
 
 def _is_start_position(fen: str) -> bool:
-    import chess  # here, not at the top: see _next_game
+    # Imported here, not at the top: this module is imported by every data command (through
+    # clubs.events.publishing), and python-chess is slow to import.
+    import chess
 
     try:
         board = chess.Board(fen)
@@ -322,47 +403,6 @@ def _is_start_position(fen: str) -> bool:
         and board.castling_rights == chess.BB_CORNERS
         and board.ep_square is None
     )
-
-
-def _next_game(reader: _CountingReader) -> _Game | None:
-    # python-chess is imported where a PGN is read, not at the top: this module is imported by
-    # every data command (through clubs.events.publishing), and chess.pgn is slow to import.
-    import chess.pgn
-
-    reader.lines_read = []
-    try:
-        headers = chess.pgn.read_headers(reader)
-    except ValueError:  # python-chess refuses some malformed tags
-        line = reader.lines_read[-1][0] if reader.lines_read else reader.line_number
-        raise ImportFileError.at(line, "this PGN tag could not be read.") from None
-    if headers is None:
-        return None
-    if not headers:
-        line = next((n for n, text in reader.lines_read if text.strip()), reader.line_number)
-        raise ImportFileError.at(
-            line, 'a game should start here with its tags, such as [White "Smith, Anna"].'
-        )
-    content = [
-        (number, text)
-        for number, text in reader.lines_read
-        if text.strip() and not text.startswith(("%", ";"))
-    ]
-    start = content[0][0] if content else reader.line_number
-    tag_lines: dict[str, int] = {}
-    in_headers = True
-    for number, text in content:
-        match = _TAG.match(text)
-        if in_headers and match:
-            tag_lines.setdefault(match.group(1), number)
-        elif in_headers:
-            in_headers = False
-        elif match and match.group(1) in ("Event", "White", "Black", "Round", "Result"):
-            raise ImportFileError.at(
-                number,
-                "a new game seems to start here, but the game before it (line "
-                f"{start}) has not ended; put an empty line between games.",
-            )
-    return _Game(line=start, headers=dict(headers), tag_lines=tag_lines)
 
 
 def _player_name(headers: dict[str, str], tag: str, line: int) -> str:
@@ -385,18 +425,6 @@ def _read_result(value: str | None, line: int) -> Result:
             line, f"the Result tag is {shown}; it must be 1-0, 0-1, 1/2-1/2 or *."
         )
     return result
-
-
-def _read_date(value: str | None) -> tuple[date, bool] | None:
-    """A PGN date and whether its day was unknown (``2024.03.??`` is read as 1 March)."""
-    match = _PGN_DATE.match((value or "").strip())
-    if match is None or "?" in match.group(2):
-        return None
-    year, month, day = match.groups()
-    try:
-        return date(int(year), int(month), 1 if "?" in day else int(day)), "?" in day
-    except ValueError:
-        return None
 
 
 def _player(
@@ -427,17 +455,6 @@ def _player(
         if player.fide_id is None and fide_id is not None:
             player = players[key] = replace(player, fide_id=fide_id)
     return player
-
-
-def _read_fide_id(value: str | None) -> str | None:
-    text = (value or "").strip()
-    ok = text.isdigit() and text.isascii() and len(text) <= 11 and int(text) > 0
-    return text if ok else None
-
-
-def _read_elo(value: str | None) -> int | None:
-    text = (value or "").strip()
-    return int(text) or None if text.isdigit() and text.isascii() and len(text) <= 5 else None
 
 
 def _bye(

@@ -229,17 +229,21 @@ def test_bad_pgn_is_rejected_naming_the_game_line(games, message):
     assert raised.value.line == int(message.split(":")[0].removeprefix("Line "))
 
 
-def test_games_without_an_empty_line_between_them_are_rejected():
+def test_a_game_whose_tags_follow_the_last_games_moves_without_an_empty_line_is_a_game():
+    # Once refused, as python-chess read the second game's tags as the first one's movetext;
+    # a tag line after movetext can only start a new game, ended or not.
     text = (
         '[Round "1"]\n[White "Ann"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 1-0\n'
-        '[Round "1"]\n[White "Cid"]\n[Black "Dan"]\n[Result "0-1"]\n\n1. d4 0-1\n'
+        '[Round "1"]\n[White "Cid"]\n[Black "Dan"]\n[Result "0-1"]\n\n1. d4\n'
+        '[Round "2"]\n[White "Ann"]\n[Black "Cid"]\n[Result "1/2-1/2"]\n\n1. c4 1/2-1/2\n'
     )
-    with pytest.raises(ImportFileError) as raised:
-        parse_file(text.encode(), "pgn")
-    assert raised.value.message == (
-        "Line 7: a new game seems to start here, but the game before it (line 1) has not ended; "
-        "put an empty line between games."
-    )
+    event = parse_file(text.encode(), "pgn")
+    assert games_of(event) == [
+        (1, 1, 2, Result.WHITE_WIN),
+        (1, 3, 4, Result.BLACK_WIN),
+        (2, 1, 3, Result.DRAW),
+    ]
+    assert [game.line for game in event.games] == [1, 7, 13]
 
 
 def test_pgn_with_no_games_is_rejected():
