@@ -149,9 +149,10 @@ def event_page(
         ratings = with_opponent_ratings(event, ratings)
     rules = event_tiebreaks(event)
     ranked = _final_standings(event, people, games, rules, file_ranks, ratings)
-    # An all-play-all shows its crosstable even when its file did not call it a round robin
-    # (its tie-breaks are then a Swiss's: is_round_robin).
-    all_play_all = rules.round_robin or round_robin(games)
+    # Uploaded results that form an all-play-all show its crosstable even when their file did
+    # not call them a round robin (their tie-breaks are then a Swiss's: is_round_robin); a
+    # club night shows what its system is.
+    all_play_all = rules.round_robin or (not event.pairing_system and round_robin(games))
     final = ranked.standings
     last_round = max((g[0] for g in games), default=0)
     if after is not None and not 1 <= after < last_round:

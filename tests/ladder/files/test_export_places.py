@@ -104,6 +104,9 @@ def test_a_club_nights_system_is_its_type_in_the_file():
     assert record(event_trf(night, viewer_is_director=True), "092") == ["Individual: Round-Robin"]
     swiss = all_play_all(pairing_system=PairingSystem.SWISS, round_robin=True)
     assert record(event_trf(swiss, viewer_is_director=True), "092") == ["Individual: Swiss-System"]
+    # A Swiss night whose three rounds met everyone keeps its wall chart, not a crosstable.
+    page = event_page(swiss, load_roster(swiss.club, viewer_is_director=True), "?")
+    assert (page.crosstable, page.has_wallchart) == (None, True)
 
 
 def robin_trf(kind: str) -> str:
