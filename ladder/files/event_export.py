@@ -28,7 +28,9 @@ from ladder.roster.display import initials
 from ladder.roster.rosters import load_roster
 
 
-def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
+def event_file(event: Event, *, viewer_is_director: bool, places: bool = True) -> EventFile:
+    """The event as its files hold it; with `places`, each player's final rank as the event
+    page shows it (a TRF's place column; a CSV has none, and ranking an open costs ~60 ms)."""
     entries = list(
         event.entries.order_by(F("start_rank").asc(nulls_last=True), "id").values_list(
             "id",
@@ -36,18 +38,17 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
             "player_id",
             "player__name",
             "start_rank",
-            "rank_in_file",
             "rating_in_file",
             "federation",
         )
     )
     ranks = _ranks([(entry[0], entry[4]) for entry in entries])
-    ranked = final_ranking(event)
-    places = {standing.entry_id: standing.rank for standing in ranked.standings}
+    ranked = final_ranking(event).standings if places else []
+    place = {standing.entry_id: standing.rank for standing in ranked}
     shown = {} if viewer_is_director else load_roster(event.club, viewer_is_director=False).names
     ratings = _ratings_at_start(event, {entry[2] for entry in entries if entry[2]})
     players = []
-    for entry_id, typed, player_id, player_name, _rank, _file_rank, file_rating, fed in entries:
+    for entry_id, typed, player_id, player_name, _rank, file_rating, fed in entries:
         if player_id is None:
             name = typed if viewer_is_director else initials(typed)
         else:
@@ -56,7 +57,7 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
         # that a re-import does not take an unrated no-show for a bye dummy.
         rating = ratings.get(player_id) if player_id else file_rating
         federation = fed if viewer_is_director else ""
-        players.append(FilePlayer(ranks[entry_id], name, rating, places[entry_id], federation))
+        players.append(FilePlayer(ranks[entry_id], name, rating, place.get(entry_id), federation))
     players = _distinct(players)
     games = [
         FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)
@@ -93,7 +94,7 @@ def event_trf(event: Event, *, viewer_is_director: bool) -> str:
 
 
 def event_csv(event: Event, *, viewer_is_director: bool) -> str:
-    return csv_text(event_file(event, viewer_is_director=viewer_is_director))
+    return csv_text(event_file(event, viewer_is_director=viewer_is_director, places=False))
 
 
 def file_name(event: Event, extension: str) -> str:
