@@ -185,7 +185,7 @@ def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
     for facts in standings_store.published_facts(club_id, which, standings.KEPT_FROM_ENTRANTS):
         rules = Tiebreaks(
             order,
-            round_robin=is_round_robin(facts.pairing_system, facts.games),
+            round_robin=is_round_robin(facts.pairing_system, facts.round_robin),
             rules=tiebreaks.rules_on(facts.date),
         )
         lines = {line[0]: RatingLine(*line[1:]) for line in facts.lines}

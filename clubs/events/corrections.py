@@ -79,6 +79,7 @@ def _to_json(pending: PendingCorrection) -> dict[str, Any]:
         "time_control": imported.time_control,
         "rounds": imported.rounds,
         "rounds_from_order": imported.rounds_from_order,
+        "round_robin": imported.round_robin,
         "warnings": list(imported.warnings),
         # Rows of values under their field names: a 1,000-entrant event stays small.
         "player_fields": _PLAYER_FIELDS,
@@ -112,6 +113,8 @@ def _from_json(data: dict[str, Any]) -> PendingCorrection:
         games=tuple(games),
         warnings=tuple(data["warnings"]),
         rounds_from_order=bool(data["rounds_from_order"]),
+        # A correction held before files said their type: as if the file said nothing.
+        round_robin=data.get("round_robin"),
         date_source=read[1] if read else None,
     )
     return PendingCorrection(

@@ -256,6 +256,11 @@ def _store_results(
     file_date = stored_date(imported.date, imported.date_source)
     if only_round is None and event.file_date != file_date:
         marks["file_date"] = file_date
+    # What the file says the event was (a round robin or not) goes with its results; a file
+    # that says nothing (a CSV, the grid) leaves it as it was.
+    said = imported.round_robin
+    if only_round is None and said is not None and event.round_robin != said:
+        marks["round_robin"] = said
     if marks:
         Event.objects.filter(pk=event.pk).update(**marks)
     if event.pairing_system:

@@ -61,6 +61,31 @@ class ImportedEvent:
     rounds_from_order: bool = False
     # Where ``date`` came from, for the import summary and preview; None when it is unknown.
     date_source: DateSource | None = None
+    # What the file says the tournament was: a round robin (True), a Swiss or another paired
+    # system (False), or nothing (None). Never guessed from the games (tournament_type).
+    round_robin: bool | None = None
+
+
+# The words a tournament's type is written with (TRF 092, PGN EventType), lower case.
+_ROUND_ROBIN_WORDS = frozenset({"robin", "roundrobin", "rr", "rundenturnier", "berger"})
+_ROUND_ROBIN_PHRASES = ("all play all", "toutes rondes", "todos contra todos", "all italiana")
+_PAIRED_WORDS = frozenset(
+    {"swiss", "schweizer", "suizo", "svizzero", "suisse", "dutch", "monrad", "knockout"}
+)
+
+
+def tournament_type(text: str) -> bool | None:
+    """Whether a file's stated tournament type (TRF ``092`` "Individual: Swiss-System", PGN
+    ``EventType`` "rr") is a round robin: True, False for a Swiss or another paired system,
+    None when it says neither (an empty record, a team file's bare "Team")."""
+    words = re.findall(r"[a-z]+", text.lower())
+    said = f" {' '.join(words)} "
+    phrases = any(f" {phrase} " in said for phrase in _ROUND_ROBIN_PHRASES)
+    if phrases or _ROUND_ROBIN_WORDS.intersection(words):
+        return True
+    if any(word in said for word in _PAIRED_WORDS):  # "IndividualDutch FIDE (JaVaFo)"
+        return False
+    return None
 
 
 @dataclass(frozen=True)

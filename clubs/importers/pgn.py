@@ -67,6 +67,7 @@ from .base import (
     count_rounds,
     decode_lines,
     name_key,
+    tournament_type,
 )
 from .pgn_rounds import Seat, all_missing, number_rounds, tag_round
 from .pgn_tags import PgnGame as _Game
@@ -126,6 +127,7 @@ def parse_pgn(
     seats: list[Seat] = []
     name: str | None = None
     time_control: str | None = None
+    round_robin: bool | None = None
     dates: list[tuple[bool, date, int]] = []  # (day unknown, date, line)
     variants: dict[str, list[int]] = {}  # variant name -> lines of its games
 
@@ -133,6 +135,8 @@ def parse_pgn(
         headers = game.headers
         name = name or event_of(headers)
         time_control = time_control or _known(headers.get("TimeControl"))
+        if round_robin is None:  # the PGN standard's EventType: "rr", "swiss", …
+            round_robin = tournament_type(headers.get("EventType") or "")
         for tag in ("Date", "EventDate"):
             found_date = _read_date(headers.get(tag))
             if found_date is not None:
@@ -209,6 +213,7 @@ def parse_pgn(
         games=tuple(games),
         warnings=tuple(warnings),
         rounds_from_order=numbering.from_order,
+        round_robin=round_robin,
     )
 
 

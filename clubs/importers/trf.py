@@ -2,7 +2,8 @@
 
 Only these fields are read: the ``001`` player lines (starting rank, name, rating, birth date,
 points, final rank and the round cells) and the tournament lines ``012`` (name), ``042`` (start
-date), ``122`` (time control), ``052`` (end date) and ``132`` (round dates). The last two decide
+date), ``092`` (type: whether it says round robin, ``tournament_type``), ``122`` (time
+control), ``052`` (end date) and ``132`` (round dates). The last two decide
 between the readings of a start date such as ``10.09.13`` (``read_event_dates``), and the first
 round date is the start when ``042`` is missing. A ``013`` team record only marks a team
 file, whose points column ``trf_points`` reads no bye from. Every other record (the team
@@ -28,6 +29,7 @@ from .base import (
     clean_text,
     count_rounds,
     decode_lines,
+    tournament_type,
 )
 from .pseudo import is_pseudo_name
 from .trf_dates import DateReading, date_readings, read_event_dates, read_round_dates
@@ -39,7 +41,7 @@ __all__ = ["DateReading", "date_readings", "parse_trf", "read_event_dates"]
 
 # Records that are understood and deliberately not read.
 _IGNORED_RECORDS = frozenset(
-    {"013", "022", "032", "062", "072", "082", "092", "102", "112", "142", "152"}
+    {"013", "022", "032", "062", "072", "082", "102", "112", "142", "152"}
     | {"162", "172", "182", "192", "202", "212", "222", "240", "250", "260", "299", "300"}
     | {"310", "320", "330", "352", "362", "801", "802", "DAT"}
 )
@@ -52,6 +54,7 @@ def parse_trf(
     lines = decode_lines(data)
     name: str | None = None
     time_control: str | None = None
+    round_robin: bool | None = None  # the 092 type, when it says (tournament_type)
     start_field: tuple[str, int] | None = None
     end_field: tuple[str, int] | None = None
     round_dates: list[date] = []
@@ -91,6 +94,9 @@ def parse_trf(
             value = clean_text(text[3:])
             if value and end_field is None:
                 end_field = (value, number)
+        elif code == "092":
+            if round_robin is None:
+                round_robin = tournament_type(text[3:])
         elif code == "122":
             time_control = time_control or clean_text(text[3:]) or None
         elif code == "132":
@@ -149,6 +155,7 @@ def parse_trf(
         games=tuple(games),
         warnings=tuple(sorted(warnings, key=_line_of)),
         date_source=date_source,
+        round_robin=round_robin,
     )
 
 

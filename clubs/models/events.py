@@ -86,6 +86,11 @@ class Event(models.Model):
         max_length=12, choices=PairingSystem.choices, blank=True, default=""
     )
     planned_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Results that arrived whole are a round robin only when their file says so (a TRF's 092
+    # type, a PGN's EventType): games that happen to form an all-play-all may be a Swiss
+    # (9 players, 9 rounds), whose byes count against a dummy opponent (FIDE C.07 art. 16).
+    # A club night's pairing_system says it instead.
+    round_robin = models.BooleanField(default=False)
     pairing_bye = models.CharField(
         max_length=5, choices=PairingBye.choices, default=PairingBye.FULL
     )

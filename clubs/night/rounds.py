@@ -39,10 +39,11 @@ from clubs.night.evening import boards_of, lock_night, paired_rounds
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from ladder import tiebreaks
 from ladder.changes import club_changed
-from ladder.pages.events.event_pages import Tiebreaks, club_order, is_round_robin
+from ladder.pages.events.event_pages import club_order, event_tiebreaks
+from ladder.pages.events.standings import final_standings
 from ladder.results import Result
 from ladder.roster.ladders import event_ratings
-from ladder.rules.file_ranks import file_ranking
+from ladder.store import standings as standings_store
 
 # What a director can record on a board: over the board, or a forfeit (behind a second
 # step on the phone screen, so no ordinary tap records one by accident).
@@ -392,28 +393,21 @@ def standings(event: Event, after_round: int | None = None) -> list[tiebreaks.Va
         )
         if after_round is None or row[0] <= after_round
     ]
-    entries = list(event.entries.order_by("start_rank", "id").values_list("pk", "rank_in_file"))
-    entrants = [pk for pk, _rank in entries]
-    robin = is_round_robin(event.pairing_system, rows)
-    rules = Tiebreaks(club_order(event.club), robin, tiebreaks.rules_on(event.date))
-    computed = rules.compute(entrants, rows)
+    entries = standings_store.event_entries(event.pk)
+    rules = event_tiebreaks(event)
+    computed = rules.compute([entry for entry, *_rest in entries], rows)
     last_round = max((row[0] for row in rows), default=0)
     if after_round is not None and after_round < last_round:
         return computed  # standings after a round are the club's, as on the event page
-    # The final standings follow the file's own ranks where the event page does.
-    played = {e for _r, white, black, _c, _v in rows for e in (white, black) if e is not None}
+    # The final ranking is the event page's own (its function: ranks in the file's order
+    # where the page follows them), beside the values just computed.
+    people = {entry: (player, "", start or 0) for entry, player, start, _rank in entries}
+    file_ranks = {entry: rank for entry, _player, _start, rank in entries}
+    ranked = final_standings(people, rows, rules, file_ranks).standings
     by_entry = {values.player: values for values in computed}
-    ranking = file_ranking(
-        [v.player for v in computed],
-        {v.player: v.points for v in computed},
-        played,
-        dict(entries),
-    )
-    if ranking is None:
-        return computed
-    for entry, rank in ranking:
-        by_entry[entry].rank = rank
-    return [by_entry[entry] for entry, _rank in ranking]
+    for standing in ranked:
+        by_entry[standing.entry_id].rank = standing.rank
+    return [by_entry[standing.entry_id] for standing in ranked]
 
 
 def club_tiebreak_order(event: Event) -> tuple[tiebreaks.Tiebreak, ...]:

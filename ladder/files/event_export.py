@@ -5,7 +5,9 @@ full names; the public download gets the names the event's public page shows, an
 with no player behind it (the public page says "unconfirmed player") gets initials, because
 nobody knows whether that person is a junior. Ratings are the ladder's at the event's start,
 as the stored results leave them (ladder.store.states_before), whole. The TRF's place column
-is the imported file's own final rank when every entrant kept one.
+is the event's final ranking as its page shows it (ladder.pages.events.event_pages.final_ranking:
+the club's tie-breaks, or the file's own ranks where the page follows them), and record 092
+says whether its tie-breaks are a round robin's, so a re-import ranks it the same (issue 33).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from clubs.models import Event
 from ladder import store
 from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
 from ladder.models import Ladder
+from ladder.pages.events.event_pages import event_tiebreaks, final_ranking
 from ladder.policies import get_policy
 from ladder.preview import events_before
 from ladder.results import Result
@@ -25,7 +28,9 @@ from ladder.roster.display import initials
 from ladder.roster.rosters import load_roster
 
 
-def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
+def event_file(event: Event, *, viewer_is_director: bool, places: bool = True) -> EventFile:
+    """The event as its files hold it; with `places`, each player's final rank as the event
+    page shows it (a TRF's place column; a CSV has none, and ranking an open costs ~60 ms)."""
     entries = list(
         event.entries.order_by(F("start_rank").asc(nulls_last=True), "id").values_list(
             "id",
@@ -33,16 +38,17 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
             "player_id",
             "player__name",
             "start_rank",
-            "rank_in_file",
             "rating_in_file",
             "federation",
         )
     )
     ranks = _ranks([(entry[0], entry[4]) for entry in entries])
+    ranked = final_ranking(event).standings if places else []
+    place = {standing.entry_id: standing.rank for standing in ranked}
     shown = {} if viewer_is_director else load_roster(event.club, viewer_is_director=False).names
     ratings = _ratings_at_start(event, {entry[2] for entry in entries if entry[2]})
     players = []
-    for entry_id, typed, player_id, player_name, _rank, file_rank, file_rating, fed in entries:
+    for entry_id, typed, player_id, player_name, _rank, file_rating, fed in entries:
         if player_id is None:
             name = typed if viewer_is_director else initials(typed)
         else:
@@ -51,7 +57,7 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
         # that a re-import reads the same rating back.
         rating = ratings.get(player_id) if player_id else file_rating
         federation = fed if viewer_is_director else ""
-        players.append(FilePlayer(ranks[entry_id], name, rating, file_rank, federation))
+        players.append(FilePlayer(ranks[entry_id], name, rating, place.get(entry_id), federation))
     players = _distinct(players)
     games = [
         FileGame(round_no, ranks[white], ranks[black] if black else None, Result(code), variant)
@@ -70,7 +76,8 @@ def event_file(event: Event, *, viewer_is_director: bool) -> EventFile:
             )
         ]
         games.sort(key=lambda game: game.round)  # stable: each round's games in their order
-    return EventFile(event.name, event.date, tuple(players), tuple(games))
+    robin = event_tiebreaks(event).round_robin
+    return EventFile(event.name, event.date, tuple(players), tuple(games), robin)
 
 
 def event_trf(event: Event, *, viewer_is_director: bool) -> str:
@@ -87,7 +94,7 @@ def event_trf(event: Event, *, viewer_is_director: bool) -> str:
 
 
 def event_csv(event: Event, *, viewer_is_director: bool) -> str:
-    return csv_text(event_file(event, viewer_is_director=viewer_is_director))
+    return csv_text(event_file(event, viewer_is_director=viewer_is_director, places=False))
 
 
 def file_name(event: Event, extension: str) -> str:

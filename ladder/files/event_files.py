@@ -48,7 +48,7 @@ class FilePlayer:
     rank: int  # starting rank, 1-9999, unique in the event
     name: str
     rating: int | None  # the ladder rating at the event's start; None if not on the ladder
-    place: int | None = None  # the final rank of the file the event came from, if it had one
+    place: int | None = None  # the final rank the event page shows
     # The federation the file gave (TRF columns 54-56), for the directors' files only, so
     # that a re-import keeps it.
     federation: str = ""
@@ -69,6 +69,9 @@ class EventFile:
     date: dt.date
     players: tuple[FilePlayer, ...]
     games: tuple[FileGame, ...]
+    # Whether its tie-breaks are a round robin's (record 092); None: not written. A re-import
+    # reads it back (clubs.importers.base.tournament_type), so the event ranks the same.
+    round_robin: bool | None = None
 
 
 # (white's code, black's code) in TRF round cells.
@@ -134,6 +137,8 @@ def trf_text(event: EventFile) -> str:
         f"062 {len(event.players)}",
         f"072 {rated}",
     ]
+    if event.round_robin is not None:
+        lines.append(f"092 Individual: {'Round-Robin' if event.round_robin else 'Swiss-System'}")
     rounds = max((game.round for game in event.games), default=0)
     for player in sorted(event.players, key=lambda p: p.rank):
         lines.append(
@@ -194,9 +199,9 @@ def _points(event: EventFile) -> dict[int, float]:
 
 
 def _places(players: Sequence[FilePlayer], points: dict[int, float]) -> dict[int, int]:
-    """The imported file's final ranks when every player has one (its program's tie-breaks
-    decided them); else places by points, ties by starting rank (a TRF file has a place for
-    everyone)."""
+    """The final ranks the players were given (ladder.files.event_export gives the event
+    page's); a file built without them ranks by points, ties by starting rank (a TRF file has
+    a place for everyone)."""
     given = {player.rank: player.place for player in players}
     if all(place and place <= 9999 for place in given.values()):
         return {rank: place for rank, place in given.items() if place}

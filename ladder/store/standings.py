@@ -54,6 +54,7 @@ class EventFacts(NamedTuple):
     event_id: int
     date: dt.date
     pairing_system: str
+    round_robin: bool  # as its file said (Event.round_robin)
     games: list[GameRow]
     # (start rank, rank in the file, player or None) by entry id
     entries: dict[int, tuple[int, int | None, int | None]]
@@ -202,8 +203,8 @@ def published_facts(
     events = Event.objects.published().filter(club_id=club_id, **which.lookups())
     if min_entrants:
         events = events.annotate(entrants=Count("entries")).filter(entrants__gte=min_entrants)
-    found = list(events.order_by("id").values_list("id", "date", "pairing_system"))
-    ids = [event_id for event_id, _date, _system in found]
+    found = list(events.order_by("id").values_list("id", "date", "pairing_system", "round_robin"))
+    ids = [event_id for event_id, *_rest in found]
     games: dict[int, list[GameRow]] = defaultdict(list)
     entries: dict[int, dict[int, tuple[int, int | None, int | None]]] = defaultdict(dict)
     lines: dict[int, list[Any]] = defaultdict(list)
@@ -224,8 +225,10 @@ def published_facts(
         ):
             lines[event_id].append(tuple(line))
     return [
-        EventFacts(event_id, date, system, games[event_id], entries[event_id], lines[event_id])
-        for event_id, date, system in found
+        EventFacts(
+            event_id, date, system, robin, games[event_id], entries[event_id], lines[event_id]
+        )
+        for event_id, date, system, robin in found
     ]
 
 

@@ -151,12 +151,12 @@ def event_page(
     rating_rules = club_rules(event.club, kind=event.kind)  # of the ladder its kind feeds
     if rating_rules.policy == "hsb" and ratings:
         ratings = with_opponent_ratings(event, ratings)
-    rules = Tiebreaks(
-        club_order(event.club),
-        round_robin=is_round_robin(event.pairing_system, games),
-        rules=tiebreaks.rules_on(event.date),
-    )
+    rules = event_tiebreaks(event)
     ranked, keep_missed = _final_standings(event, people, games, rules, file_ranks, ratings)
+    # Uploaded results that form an all-play-all show its crosstable even when their file did
+    # not call them a round robin (their tie-breaks are then a Swiss's: is_round_robin); a
+    # club night shows what its system is.
+    all_play_all = rules.round_robin or (not event.pairing_system and round_robin(games))
     final = ranked.standings
     last_round = max((g[0] for g in games), default=0)
     if after is not None and not 1 <= after < last_round:
@@ -173,7 +173,7 @@ def event_page(
     page = EventPage(
         event=event,
         standings=shown,
-        crosstable=_crosstable(final, games) if rules.round_robin else None,
+        crosstable=_crosstable(final, games) if all_play_all else None,
         rating_changes=changes,
         after=after,
         last_round=last_round,
@@ -181,7 +181,7 @@ def event_page(
         ranks_from_file=ranked.ranks_from_file and after is None,
         hides_tiebreaks=hides_tiebreaks,
         club_rules=rating_rules,
-        has_wallchart=not rules.round_robin and bool(games),
+        has_wallchart=not all_play_all and bool(games),
         rounds_played=tuple(sorted({g[0] for g in games})),
         rounds_fit_one_page=len(games) <= BOARDS_ON_ONE_PAGE,
         changes_apart=len(changes) > CHANGES_ON_EVENT_PAGE,
@@ -192,6 +192,26 @@ def event_page(
     chart_rounds, chart_rows = wall_chart([s.entry_id for s in final], games)
     chart = list(zip(final, chart_rows, strict=True))
     return replace(page, wallchart_rounds=chart_rounds, wallchart=chart)
+
+
+def event_tiebreaks(event: Event) -> Tiebreaks:
+    """How the event's ties are broken: the club's order, whether it is a round robin (as
+    its file or its pairing system says), the regulations of its date."""
+    return Tiebreaks(
+        club_order(event.club),
+        round_robin=is_round_robin(event.pairing_system, event.round_robin),
+        rules=tiebreaks.rules_on(event.date),
+    )
+
+
+def final_ranking(event: Event) -> standings.Ranked:
+    """The event's final ranking as its page shows it (without rating lines): by the club's
+    tie-breaks, or the file's own ranks where the page follows them. The one ranking the
+    page, the `standings` command and the TRF export's place column share (issue 33)."""
+    entries = standings_store.event_entries(event.pk)
+    people = {entry: (player, "", start or 0) for entry, player, start, _rank in entries}
+    file_ranks = {entry: rank for entry, _player, _start, rank in entries}
+    return standings.final_standings(people, event_games(event), event_tiebreaks(event), file_ranks)
 
 
 def _final_standings(
@@ -328,7 +348,7 @@ def winners_of(
     player_of: dict[int, int | None] = {}
     file_ranks: dict[int, int | None] = {}
     dates: dict[int, dt.date] = {}
-    systems: dict[int, str] = {}
+    systems: dict[int, tuple[str, bool]] = {}
     for row in (
         Game.objects.filter(event__in=events.values("id"))
         .order_by("event_id", "round", "id")
@@ -344,18 +364,19 @@ def winners_of(
             "white__rank_in_file",
             "black__rank_in_file",
             "event__pairing_system",
+            "event__round_robin",
         )
     ):
         event_id, round_no, white, black, code, white_player, black_player, day = row[:8]
         games[event_id].append((round_no, white, black, code, ""))
-        dates[event_id], systems[event_id] = day, row[10]
+        dates[event_id], systems[event_id] = day, (row[10], row[11])
         player_of[white], file_ranks[white] = white_player, row[8]
         if black is not None:
             player_of[black], file_ranks[black] = black_player, row[9]
     found: dict[int, tuple[Winner, ...]] = {}
     for event_id, rows in games.items():
         first = first_place(
-            rows, order, tiebreaks.rules_on(dates[event_id]), file_ranks, systems[event_id]
+            rows, order, tiebreaks.rules_on(dates[event_id]), file_ranks, *systems[event_id]
         )
         if first:
             found[event_id] = tuple(_winner(player_of[e], roster, unconfirmed) for e in first)
@@ -368,6 +389,7 @@ def first_place(
     rules: tiebreaks.Rules = tiebreaks.Rules.FIDE_2026,
     file_ranks: Mapping[int, int | None] | None = None,
     system: str = "",
+    declared_round_robin: bool = False,
 ) -> list[int]:
     """The entries ranked first; none when nobody scored. The file's rank 1 when the event
     page follows the file's ranks (`file_ranks` of every entry, ladder.rules.file_ranks).
@@ -391,9 +413,8 @@ def first_place(
     leaders = [entry for entry, score in points.items() if score == best]
     if len(leaders) == 1:
         return leaders
-    values = Tiebreaks(order, is_round_robin(system, games), rules).compute(
-        sorted(points), games, leaders_only=True
-    )
+    robin = is_round_robin(system, declared_round_robin)
+    values = Tiebreaks(order, robin, rules).compute(sorted(points), games, leaders_only=True)
     return [v.player for v in values if v.rank == 1]
 
 

@@ -53,16 +53,21 @@ def club_order(club: Club) -> Sequence[tiebreaks.Tiebreak]:
         return tiebreaks.DEFAULT_ORDER
 
 
-def is_round_robin(system: str, games: Iterable[GameRow]) -> bool:
-    """A club night knows whether it is a round robin (its table is fixed before a game is
-    played, so also half-way and with a withdrawal); an upload is one when its games say so."""
-    return system in ROUND_ROBINS if system else round_robin(games)
+def is_round_robin(system: str, declared: bool) -> bool:
+    """Whether the event's tie-breaks are a round robin's (C.07 art. 16 does not apply): a
+    club night knows (its table is fixed before a game is played, so also half-way and with
+    a withdrawal); results that arrived whole are one when their file said so
+    (Event.round_robin), never because their games happen to form an all-play-all: a Swiss
+    of 9 players and 9 rounds does, and its pairing-allocated byes would lose their dummy
+    opponent (issue 33)."""
+    return system in ROUND_ROBINS if system else declared
 
 
 def round_robin(games: Iterable[GameRow]) -> bool:
-    """Whether the games are a round robin: at least three players, every pair of them met,
-    and each pair the same number of times (once in a single round robin, twice in a
-    double one). Byes do not count; a forfeit is a meeting (its pairing was made)."""
+    """Whether the games form an all-play-all: at least three players, every pair of them
+    met, and each pair the same number of times (once in a single round robin, twice in a
+    double one). Byes do not count; a forfeit is a meeting (its pairing was made). Only what
+    the page shows (a crosstable rather than a wall chart) follows it, never a tie-break."""
     meetings = [(w, b) for _r, w, b, _c, _v in games if b is not None and b != w]
     players = {player for pair in meetings for player in pair}
     pairs = len(players) * (len(players) - 1) // 2

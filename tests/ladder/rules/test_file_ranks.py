@@ -15,7 +15,7 @@ from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
 from ladder.changes import club_changed
 from ladder.files.event_export import event_trf
-from ladder.pages.events.event_pages import first_place
+from ladder.pages.events.event_pages import final_ranking, first_place
 from ladder.results import Result
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
@@ -228,7 +228,11 @@ def test_results_saved_in_the_grid_drop_the_files_ranks_and_the_export_computes_
         p.key: p.rank
         for p in parse_file(event_trf(event, viewer_is_director=True).encode(), "trf").players
     }
-    assert sorted(places.values()) == list(range(1, 53))  # one place each, by points
+    # The places are the page's ranking by the club's tie-breaks (players still tied after
+    # all of them share one, as on the page), no longer the file's (issue 33).
+    start = dict(event.entries.values_list("pk", "start_rank"))
+    page = {start[s.entry_id]: s.rank for s in final_ranking(event).standings}
+    assert places == page
     assert places != {p.key: p.rank for p in original.players}
 
 
