@@ -120,7 +120,8 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     if kind not in kinds:
         kind = None  # an unknown kind shows every event rather than failing
     roster = rosters.load_roster(visit.club, visit.is_director)
-    events = event_pages.event_summaries(visit.club, kind, roster, _("unconfirmed player"))
+    number = event_pages.read_after(request.GET.get("page"))
+    page = event_pages.events_page(visit.club, kind, roster, _("unconfirmed player"), number)
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
@@ -129,7 +130,8 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
         request,
         "ladder/pages/events.html",
         visit.context(
-            events=events,
+            events=page.events,
+            page=page,
             kinds=kinds.items(),
             kind=kind,
             section="events",
