@@ -11,13 +11,12 @@ that page (and of its cache entry). Each ladder's page and its ladder downloads 
 
 from __future__ import annotations
 
-import json
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from clubs.access import NOT_FOUND
+from ladder.files import json_text
 from ladder.files.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
@@ -135,7 +134,7 @@ def ladder_json(request: HttpRequest, visit: Visit, ladder: str | None = None) -
         "players": public_ladder(rows),
     }
     return HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1),
+        json_text.indented(data),
         content_type="application/json; charset=utf-8",
     )
 
