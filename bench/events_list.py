@@ -24,7 +24,7 @@ from bench.kit.measure import repeat
 def main() -> None:
     setup_django(quiet_queries=False)
     from clubs.models import Club
-    from ladder.pages.events.event_pages import event_summaries
+    from ladder.pages.events.event_list import event_summaries
     from ladder.roster.rosters import load_roster
 
     club = Club.objects.get(slug=LARGE_SLUG)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from itertools import chain
 from json.encoder import encode_basestring
 
@@ -51,7 +51,7 @@ def _rows(rows: list[object]) -> str | None:
     for row in rows:
         if type(row) is not dict or not row:
             return None
-    values = chain.from_iterable(map(dict.values, rows))  # type: ignore[arg-type]
+    values: Iterator[object] = chain.from_iterable(row.values() for row in rows)  # type: ignore[attr-defined]
     if not _PLAIN_TYPES.issuperset(map(type, values)):
         return None
     flat = json.dumps(rows, ensure_ascii=False, separators=(_IN_ROW, ": "))

@@ -226,9 +226,14 @@ def ladder_body(
     provisional = escape(_("provisional"))
     tag = f' <span class="tag">{provisional}</span>'
     up, down = escape(_("up")), escape(_("down"))
-    date = _memo(f.date)
-    change = _memo(lambda value: _marked_change(f, value, up, down))
-    to_go = _memo(lambda games: tag + _to_go(games_to_go(games, provisional_below)))
+
+    def marked(value: float | None) -> str:
+        return _marked_change(f, value, up, down)
+
+    def provisional_marker(games: int) -> str:
+        return tag + _to_go(games_to_go(games, provisional_below))
+
+    date, change, to_go = _memo(f.date), _memo(marked), _memo(provisional_marker)
     out = []
     for row in rows:
         p = row.player
@@ -257,10 +262,11 @@ def roster_body(
         "provisional": escape(_("provisional")),
         "established": escape(_("established")),
     }
-    date = _memo(f.date)
-    to_go = _memo(
-        lambda games: status["provisional"] + _to_go(games_to_go(games, provisional_below))
-    )
+
+    def provisional_status(games: int) -> str:
+        return status["provisional"] + _to_go(games_to_go(games, provisional_below))
+
+    date, to_go = _memo(f.date), _memo(provisional_status)
     out = []
     for p in players:
         kind = roster_status(p)

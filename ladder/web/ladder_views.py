@@ -27,9 +27,11 @@ from ladder.files.export import (
 )
 from ladder.models import Ladder
 from ladder.pages.list_pages import ladder_list
+from ladder.pages.tables import ladder_body
 from ladder.roster import rosters
 from ladder.web import dated
 from ladder.web.club_view import Visit, club_view
+from ladder.web.long_tables import ROWS_HERE, with_rows
 
 
 def _ladders(visit: Visit, slug: str | None) -> tuple[Ladder, list[Ladder]]:
@@ -67,13 +69,15 @@ def _page(
     rows, active_only = _rows(request, visit, ladder, on)
     links = dated.context(on, active_only)
     listed = ladder_list(rows, request.GET, links["keep"])
-    return render(
+    below = rosters.provisional_below(visit.club, ladder)
+    response = render(
         request,
         "ladder/pages/ladder.html",
         visit.context(
             rows=rows,
             listed=listed,
-            provisional_below=rosters.provisional_below(visit.club, ladder),
+            rows_here=ROWS_HERE,
+            provisional_below=below,
             active_only=active_only,
             section="ladder",
             ladder=ladder,
@@ -83,6 +87,7 @@ def _page(
             **links,
         ),
     )
+    return with_rows(response, ladder_body(listed["shown"], visit.base, below))
 
 
 @club_view(one_ladder=True)

@@ -5,9 +5,11 @@ import datetime as dt
 import re
 
 import pytest
+from django.db import transaction
 
-from clubs.models import Club, Event, Player
-from ladder.pages.events import event_pages
+from clubs.models import Club, Event, Game, Player
+from ladder.changes import club_changed
+from ladder.pages.events import event_list
 from ladder.results import Result
 from tests.factories import make_club, make_event
 from tests.ladder.pages.test_pages import replay, table, tables, url
@@ -25,7 +27,7 @@ def public(owner):
 
 @pytest.fixture
 def small_pages(monkeypatch):
-    monkeypatch.setattr(event_pages, "EVENTS_PER_PAGE", PER_PAGE)
+    monkeypatch.setattr(event_list, "EVENTS_PER_PAGE", PER_PAGE)
 
 
 @pytest.fixture
@@ -145,7 +147,7 @@ def test_a_club_of_250_events_shows_100_a_page(client, public):
     )
     first = client.get(url(public, "events/"))
     last = client.get(url(public, "events/"), {"page": 3})
-    assert len(names(first)) == event_pages.EVENTS_PER_PAGE == 100
+    assert len(names(first)) == event_list.EVENTS_PER_PAGE == 100
     assert names(first)[0] == "Evening 249" and names(last)[-1] == "Evening 000"
     assert len(names(last)) == 50
     said = "Events 201–250 of 250, newest first: 19 Feb 2026 back to 1 Jan 2026."
@@ -155,6 +157,77 @@ def test_a_club_of_250_events_shows_100_a_page(client, public):
 
 def test_the_unpaged_summaries_still_list_every_event(public, seven, small_pages):
     # The season report reads the whole list (ladder.seasons.report).
-    listed = event_pages.event_summaries(public)
+    listed = event_list.event_summaries(public)
     assert [e.name for e in listed] == [f"Night {n}" for n in range(6, -1, -1)]
-    assert [e.kind for e in event_pages.event_summaries(public, "blitz")] == ["Blitz"] * 3
+    assert [e.kind for e in event_list.event_summaries(public, "blitz")] == ["Blitz"] * 3
+
+
+# --- the winners, kept per process by the club's versions --------------------------------------
+
+
+def corrected(club: Club, event_name: str, kind: str) -> None:
+    """The event's one game won by black instead, as a correction writes it (through the
+    door), and the replay the commit queues (a test's transaction never commits)."""
+    with transaction.atomic():
+        Game.objects.filter(event__name=event_name).update(result=Result.BLACK_WIN)
+        club_changed(club.pk, inputs=True, kinds=[kind])
+    replay(club)
+
+
+def winner_of(client, club: Club, event_name: str) -> str:
+    rows = table(client.get(url(club, "events/")), "events")
+    return next(row[3] for row in rows if row[1] == event_name)
+
+
+def test_a_corrected_result_names_the_new_winner_on_the_next_page(client, public, seven):
+    assert winner_of(client, public, "Night 6") == "Player 6"
+    corrected(public, "Night 6", "standard")
+    assert winner_of(client, public, "Night 6") == "Player 7"
+
+
+def test_a_directors_list_names_the_new_winner_before_the_replay(client, owner, public, seven):
+    # A director's pages are never kept whole: only the first places' versions are asked.
+    client.force_login(owner)
+    assert winner_of(client, public, "Night 6") == "Player 6"
+    with transaction.atomic():
+        Game.objects.filter(event__name="Night 6").update(result=Result.BLACK_WIN)
+        club_changed(public.pk, inputs=True, kinds=["standard"])
+    assert winner_of(client, public, "Night 6") == "Player 7"
+
+
+def test_so_does_a_change_that_moves_no_ladder(client, owner, public, seven):
+    client.force_login(owner)
+    assert winner_of(client, public, "Night 5") == "Player 5"
+    ladder = public.ladders.get()
+    ladder.kinds = ["standard"]  # no ladder rates blitz now
+    ladder.save(update_fields=["kinds"])
+    with transaction.atomic():
+        Game.objects.filter(event__name="Night 5").update(result=Result.BLACK_WIN)
+        club_changed(public.pk, inputs=True, kinds=["blitz"])  # the club's pages_version
+    assert winner_of(client, public, "Night 5") == "Player 6"
+
+
+def test_a_renamed_winner_is_listed_under_the_new_name(client, public, seven):
+    assert winner_of(client, public, "Night 2") == "Player 2"
+    with transaction.atomic():
+        Player.objects.filter(pk=seven[2].pk).update(name="Renamed Two")
+        club_changed(public.pk, shown=True)
+    assert winner_of(client, public, "Night 2") == "Renamed Two"
+
+
+def test_each_events_first_place_is_computed_once_for_the_same_versions(
+    client, public, seven, small_pages, monkeypatch
+):
+    asked: list[list[int]] = []
+    first_players = event_list.first_players
+
+    def counting(events, order):
+        found = first_players(events, order)
+        asked.append(sorted(events.values_list("name", flat=True)))
+        return found
+
+    monkeypatch.setattr(event_list, "first_players", counting)
+    for _ in range(2):
+        client.get(url(public, "events/"))
+        client.get(url(public, "events/"), {"page": 2})
+    assert asked == [["Night 4", "Night 5", "Night 6"], ["Night 1", "Night 2", "Night 3"]]
