@@ -48,6 +48,7 @@ class Roster:
     # The whole ladder's rows, made the first time they are asked for: a roster is kept per
     # process, and its ladder is every ladder page's and download's start (issue 34).
     _whole_ladder: list[LadderRow] = field(default_factory=list, compare=False, repr=False)
+    _by_name: list[RosterPlayer] = field(default_factory=list, compare=False, repr=False)
 
     def ladder(self, active_since: dt.date | None = None) -> list[LadderRow]:
         """Established players by rating, then provisional ones; no one without a rated game."""
@@ -82,7 +83,9 @@ class Roster:
         return Roster(players, self.names).ladder(active_since)
 
     def by_name(self) -> list[RosterPlayer]:
-        return sorted(self.players, key=lambda p: (p.name.casefold(), p.id))
+        if not self._by_name and self.players:
+            self._by_name[:] = sorted(self.players, key=lambda p: (p.name.casefold(), p.id))
+        return list(self._by_name)  # a copy, as ladder()'s
 
     def rank_of(self, player_id: int) -> int | None:
         for row in self.ladder():
