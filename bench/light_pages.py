@@ -1,5 +1,6 @@
-"""Pages that stay light as a history grows (issue 27): a 3,000-event player, a 284-entrant
-open and a 2,000-entrant event, built on every request, beside a bare Django page.
+"""Pages that stay light as a history grows (issues 27 and 34): a 3,000-event player, a
+284-entrant open and a 2,000-entrant event, the events list of 3,000 events and the ladder,
+roster and ladder.json of 2,284 players, built on every request, beside a bare Django page.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/cp_pagesize DEBUG=true \\
         .venv/bin/python bench/light_pages.py [--seconds 10] [--connections 4] [--port 18327] \\
@@ -45,7 +46,11 @@ from bench.kit.machine import load_average  # noqa: E402
 from bench.kit.measure import repeat, row, table_head  # noqa: E402
 from bench.kit.servers import Servers, deployment_env, gunicorn, http_status, rate  # noqa: E402
 
-KARL_MALA = ROOT.parent / "shared" / "trf-corpus" / "karl_mala_gedenkturnier_2005.trf"
+# ../shared beside the checkout, or beside the folder of worktrees (/work/wt/NAME).
+SHARED = next(
+    (p / "shared" for p in ROOT.parents if (p / "shared").is_dir()), ROOT.parent / "shared"
+)
+KARL_MALA = SHARED / "trf-corpus" / "karl_mala_gedenkturnier_2005.trf"
 HISTORY, OPEN = "bench-history", "bench-open"
 EVENTS, PLAYERS, PER_EVENT, ROUNDS = 3_000, 60, 8, 3
 BIG_EVENT, BIG_ROUNDS = 2_000, 9
@@ -132,6 +137,11 @@ def paths() -> dict[str, str]:
         "wall chart, 284 entrants": f"/c/{open_.slug}/events/{karl.pk}/wallchart/",
         "wall chart, 2,000 entrants (page 1)": f"/c/{open_.slug}/events/{big.pk}/wallchart/",
         "rounds, 2,000 entrants (round 1)": f"/c/{open_.slug}/events/{big.pk}/rounds/",
+        # The whole-club pages (issue 34): a club of 3,000 events, a ladder of 2,284 players.
+        "events list, 3,000 events": f"/c/{history.slug}/events/",
+        "ladder, 2,284 players": f"/c/{open_.slug}/",
+        "roster, 2,284 players": f"/c/{open_.slug}/players/",
+        "ladder.json, 2,284 players": f"/c/{open_.slug}/ladder.json",
     }
 
 

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+from ladder.pages.events import event_list
 from ladder.roster import rosters
 from ladder.web import page_cache
 from tests.factories import make_club, make_user
@@ -52,6 +53,7 @@ def _services(request: pytest.FixtureRequest):
     # Test databases reuse ids and versions, so a page kept by one test could answer another.
     caches[page_cache.CACHE_ALIAS].clear()
     rosters.forget_rosters()
+    event_list.forget_first_places()
     # override_settings, not the `settings` fixture: some tests name a parameter `settings`.
     with override_settings(**overrides):
         yield

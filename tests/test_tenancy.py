@@ -27,6 +27,9 @@ def club_scoped_requests(club):
         ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
         # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
+        # A later page of the list of events (ladder.web.views.events_page), by kind too.
+        ("get", reverse("club_events", args=[club.slug]) + "?page=2"),
+        ("get", reverse("club_events", args=[club.slug]) + "?kind=blitz&page=2"),
         ("get", reverse("audit_log", args=[club.slug])),
         ("get", reverse("player_erase", args=[club.slug, player.pk])),
         ("post", reverse("player_erase", args=[club.slug, player.pk])),

@@ -11,9 +11,10 @@ page structure and call them through the tags in ladder_pages.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from decimal import Decimal
 from html import escape
+from typing import TypeVar
 
 from django.utils import dateformat
 from django.utils.dates import MONTHS, MONTHS_3, MONTHS_AP
@@ -25,6 +26,8 @@ from django.utils.translation import ngettext
 from ladder.pages.list_options import ListOptions, games_to_go
 from ladder.pages.page_texts import half_up
 from ladder.roster.rosters import LadderRow, RosterPlayer
+
+_K = TypeVar("_K", bound=Hashable)
 
 MINUS = "\u2212"
 DASH = "—"
@@ -201,6 +204,21 @@ def sort_heads(
     return mark_safe("".join(out))
 
 
+def _memo(write: Callable[[_K], str]) -> Callable[[_K], str]:
+    """`write` remembered for one table: a long table repeats few dates, changes and
+    counts of games to go, and formatting each again was most of a 2,284-row ladder's time
+    (issue 34). Only for one call of a body: the language and the words are the table's."""
+    written: dict[_K, str] = {}
+
+    def cached(value: _K) -> str:
+        text = written.get(value)
+        if text is None:
+            text = written[value] = write(value)
+        return text
+
+    return cached
+
+
 def ladder_body(
     rows: Iterable[LadderRow], base: str, provisional_below: int | None = None
 ) -> SafeString:
@@ -208,18 +226,29 @@ def ladder_body(
     provisional = escape(_("provisional"))
     tag = f' <span class="tag">{provisional}</span>'
     up, down = escape(_("up")), escape(_("down"))
+
+    def marked(value: float | None) -> str:
+        return _marked_change(f, value, up, down)
+
+    def provisional_marker(games: int) -> str:
+        return tag + _to_go(games_to_go(games, provisional_below))
+
+    date, change, to_go = _memo(f.date), _memo(marked), _memo(provisional_marker)
     out = []
     for row in rows:
         p = row.player
-        grey, marker = (' class="provisional"', tag) if p.provisional else ("", "")
         if p.provisional:
-            marker += _to_go(games_to_go(p.rated_games, provisional_below))
+            grey, marker = ' class="provisional"', to_go(p.rated_games)
+        else:
+            grey, marker = "", ""
+        rating = p.rating
         out.append(
             f'<tr{grey}><td class="num">{row.rank}</td>'
             f'<td><a href="{base}players/{p.id}/">{escape(p.name)}</a>{marker}</td>'
-            f'<td class="num">{p.rating_whole}</td><td class="num">{p.rated_games}</td>'
-            f"<td>{f.date(p.last_played)}</td>"
-            f'<td class="num">{_marked_change(f, p.last_change, up, down)}</td></tr>\n'
+            f'<td class="num">{None if rating is None else half_up(rating)}</td>'
+            f'<td class="num">{p.rated_games}</td>'
+            f"<td>{date(p.last_played)}</td>"
+            f'<td class="num">{change(p.last_change)}</td></tr>\n'
         )
     return mark_safe("".join(out))
 
@@ -233,18 +262,21 @@ def roster_body(
         "provisional": escape(_("provisional")),
         "established": escape(_("established")),
     }
+
+    def provisional_status(games: int) -> str:
+        return status["provisional"] + _to_go(games_to_go(games, provisional_below))
+
+    date, to_go = _memo(f.date), _memo(provisional_status)
     out = []
     for p in players:
         kind = roster_status(p)
         grey = ' class="provisional"' if kind != "established" else ""
         rating = p.rating_whole if p.on_ladder else DASH
-        shown = status[kind]
-        if kind == "provisional":
-            shown += _to_go(games_to_go(p.rated_games, provisional_below))
+        shown = to_go(p.rated_games) if kind == "provisional" else status[kind]
         out.append(
             f'<tr{grey}><td><a href="{base}players/{p.id}/">{escape(p.name)}</a></td>'
             f'<td class="num">{rating}</td><td>{shown}</td>'
-            f'<td class="num">{p.rated_games}</td><td>{f.date(p.last_played)}</td></tr>\n'
+            f'<td class="num">{p.rated_games}</td><td>{date(p.last_played)}</td></tr>\n'
         )
     return mark_safe("".join(out))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clubs.models import Club
@@ -45,16 +45,25 @@ class RosterPlayer:
 class Roster:
     players: list[RosterPlayer]  # in ladder order, players not on the ladder included
     names: dict[int, str]
+    # The whole ladder's rows, made the first time they are asked for: a roster is kept per
+    # process, and its ladder is every ladder page's and download's start (issue 34).
+    _whole_ladder: list[LadderRow] = field(default_factory=list, compare=False, repr=False)
+    _by_name: list[RosterPlayer] = field(default_factory=list, compare=False, repr=False)
 
     def ladder(self, active_since: dt.date | None = None) -> list[LadderRow]:
         """Established players by rating, then provisional ones; no one without a rated game."""
+        if active_since is None and self._whole_ladder:
+            return list(self._whole_ladder)  # a copy: a caller may sort or cut its list
         rows = [
             p
             for p in self.players
             if p.on_ladder
             and (active_since is None or (p.last_played and p.last_played >= active_since))
         ]
-        return [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
+        ladder = [LadderRow(rank, p) for rank, p in enumerate(rows, start=1)]
+        if active_since is None:
+            self._whole_ladder[:] = ladder
+        return ladder
 
     def ladder_on(
         self,
@@ -74,7 +83,9 @@ class Roster:
         return Roster(players, self.names).ladder(active_since)
 
     def by_name(self) -> list[RosterPlayer]:
-        return sorted(self.players, key=lambda p: (p.name.casefold(), p.id))
+        if not self._by_name and self.players:
+            self._by_name[:] = sorted(self.players, key=lambda p: (p.name.casefold(), p.id))
+        return list(self._by_name)  # a copy, as ladder()'s
 
     def rank_of(self, player_id: int) -> int | None:
         for row in self.ladder():

@@ -10,7 +10,8 @@ from decimal import Decimal
 from clubs.models import Club
 from ladder.files.export import ladder_rows
 from ladder.models import Ladder
-from ladder.pages.events.event_pages import EventSummary, club_order, event_summaries, winners_of
+from ladder.pages.events.event_list import EventSummary, event_summaries, winners_of
+from ladder.pages.events.event_pages import club_order
 from ladder.roster.rosters import Roster
 from ladder.seasons import reading, summary
 from ladder.seasons.dates import Season, season_of

@@ -11,13 +11,12 @@ that page (and of its cache entry). Each ladder's page and its ladder downloads 
 
 from __future__ import annotations
 
-import json
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from clubs.access import NOT_FOUND
+from ladder.files import json_text
 from ladder.files.export import (
     LADDER_FIELDS,
     SEEDING_FIELDS,
@@ -28,9 +27,11 @@ from ladder.files.export import (
 )
 from ladder.models import Ladder
 from ladder.pages.list_pages import ladder_list
+from ladder.pages.tables import ladder_body
 from ladder.roster import rosters
 from ladder.web import dated
 from ladder.web.club_view import Visit, club_view
+from ladder.web.long_tables import ROWS_HERE, with_rows
 
 
 def _ladders(visit: Visit, slug: str | None) -> tuple[Ladder, list[Ladder]]:
@@ -68,13 +69,15 @@ def _page(
     rows, active_only = _rows(request, visit, ladder, on)
     links = dated.context(on, active_only)
     listed = ladder_list(rows, request.GET, links["keep"])
-    return render(
+    below = rosters.provisional_below(visit.club, ladder)
+    response = render(
         request,
         "ladder/pages/ladder.html",
         visit.context(
             rows=rows,
             listed=listed,
-            provisional_below=rosters.provisional_below(visit.club, ladder),
+            rows_here=ROWS_HERE,
+            provisional_below=below,
             active_only=active_only,
             section="ladder",
             ladder=ladder,
@@ -84,6 +87,7 @@ def _page(
             **links,
         ),
     )
+    return with_rows(response, ladder_body(listed["shown"], visit.base, below))
 
 
 @club_view(one_ladder=True)
@@ -135,7 +139,7 @@ def ladder_json(request: HttpRequest, visit: Visit, ladder: str | None = None) -
         "players": public_ladder(rows),
     }
     return HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1),
+        json_text.indented(data),
         content_type="application/json; charset=utf-8",
     )
 

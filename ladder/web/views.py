@@ -26,14 +26,16 @@ from clubs.access import (
 from clubs.models import Club, Event, Player
 from ladder.changes import request_full_rebuild
 from ladder.models import Ladder
-from ladder.pages.events import event_pages
+from ladder.pages.events import event_list, event_pages
 from ladder.pages.list_pages import roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown, club_rules, ladder_timelines
 from ladder.pages.player_page import player_page as player_page_data
+from ladder.pages.tables import roster_body
 from ladder.roster import rosters
 from ladder.rules import rating_rules
 from ladder.web import ladder_parts
 from ladder.web.club_view import Visit, club_view
+from ladder.web.long_tables import ROWS_HERE, with_rows
 
 
 @club_view()
@@ -42,11 +44,18 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     players = roster.by_name()
     listed = roster_list(players, request.GET)
     below = rosters.provisional_below(visit.club)
-    return render(
+    response = render(
         request,
         "ladder/pages/roster.html",
-        visit.context(players=players, listed=listed, provisional_below=below, section="players"),
+        visit.context(
+            players=players,
+            listed=listed,
+            rows_here=ROWS_HERE,
+            provisional_below=below,
+            section="players",
+        ),
     )
+    return with_rows(response, roster_body(listed["shown"], visit.base, below))
 
 
 @club_view()
@@ -120,16 +129,20 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     if kind not in kinds:
         kind = None  # an unknown kind shows every event rather than failing
     roster = rosters.load_roster(visit.club, visit.is_director)
-    events = event_pages.event_summaries(visit.club, kind, roster, _("unconfirmed player"))
+    number = event_pages.read_after(request.GET.get("page"))
+    ladders = visit.ladders
+    versions = tuple((ladder.pk, ladder.data_version) for ladder in ladders)
+    unconfirmed = _("unconfirmed player")
+    page = event_list.events_page(visit.club, kind, roster, unconfirmed, number, versions)
     # Club nights being played now (drafts run here), each with its live page.
     playing = visit.club.events.not_deleted().filter(status=Event.Status.DRAFT)
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
-    ladders = visit.ladders
     return render(
         request,
         "ladder/pages/events.html",
         visit.context(
-            events=events,
+            events=page.events,
+            page=page,
             kinds=kinds.items(),
             kind=kind,
             section="events",

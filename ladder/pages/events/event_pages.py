@@ -5,16 +5,16 @@ ladder.pages.events.event_rounds."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, QuerySet
-
-from clubs.models import Club, Event, Game
+from clubs.models import Event
 from ladder import tiebreaks
 from ladder.pages.events import standings
+
+# The list of events' first place, asked of here by its tests.
+from ladder.pages.events.event_list import first_place as first_place
 from ladder.pages.events.event_ratings import RatingLine, rating_lines, with_opponent_ratings
 
 # Tiebreaks, club_order, is_round_robin, read_after and round_robin are used from here too.
@@ -33,9 +33,8 @@ from ladder.pages.events.standings import Standing as Standing
 from ladder.pages.events.wallchart import WallRow, wall_chart
 from ladder.pages.page_texts import score_symbol
 from ladder.pages.player_page import ClubRules, club_rules
-from ladder.results import BUGHOUSE, RESULT_SCORES, Result, moves_ladder
+from ladder.results import BUGHOUSE, Result
 from ladder.roster.rosters import Roster
-from ladder.rules.file_ranks import file_order
 from ladder.store import standings as standings_store
 
 # One crosstable row: the player and, per column, the symbols of their games against that
@@ -284,141 +283,3 @@ def _crosstable(standings: list[Standing], games: Sequence[GameRow]) -> list[Cro
         (s, [tuple(cells[s.entry_id, b]) if s.entry_id != b else None for b in ids])
         for s in players
     ]
-
-
-# --- the list of events and the sitemap -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Winner:
-    player_id: int | None  # None: an entrant not yet matched to a player of the roster
-    name: str
-
-
-@dataclass(frozen=True)
-class EventSummary:
-    id: int
-    name: str
-    date: dt.date
-    kind: str  # the kind's label in the page's language
-    rated: bool  # rated by the director and not bughouse: the event moves the ladder
-    players: int
-    # Rank 1 after the tie-breaks: more than one when they share first place; none
-    # before any game.
-    winners: tuple[Winner, ...] = ()
-
-
-def event_summaries(
-    club: Club, kind: str | None = None, roster: Roster | None = None, unconfirmed: str = ""
-) -> list[EventSummary]:
-    """The club's published events, newest first; only those of `kind` when given. With
-    the club's `roster`, each with its winners (one more query for every event's games)."""
-    events = club.events.published()
-    if kind:
-        events = events.filter(kind=kind)
-    rows = (
-        events.order_by("-date", "-order_in_day", "-created_at", "-id")
-        .annotate(players=Count("entries"))
-        .values_list("id", "name", "date", "kind", "rated", "players")
-    )
-    labels = dict(Event.Kind.choices)
-    winners = {} if roster is None else winners_of(events, roster, unconfirmed, club_order(club))
-    return [
-        EventSummary(
-            pk,
-            name,
-            date,
-            str(labels.get(kind, kind)),
-            moves_ladder(rated, kind),
-            players,
-            winners.get(pk, ()),
-        )
-        for pk, name, date, kind, rated, players in rows
-    ]
-
-
-def winners_of(
-    events: QuerySet[Event], roster: Roster, unconfirmed: str, order: Sequence[tiebreaks.Tiebreak]
-) -> dict[int, tuple[Winner, ...]]:
-    """Every event's rank-1 players, from one query over all their games.
-
-    Entrants without a game are left out: they have no points and cannot be first
-    while anyone scored, and when nobody scored there is no winner to show."""
-    games: dict[int, list[GameRow]] = defaultdict(list)
-    player_of: dict[int, int | None] = {}
-    file_ranks: dict[int, int | None] = {}
-    dates: dict[int, dt.date] = {}
-    systems: dict[int, tuple[str, bool]] = {}
-    for row in (
-        Game.objects.filter(event__in=events.values("id"))
-        .order_by("event_id", "round", "id")
-        .values_list(
-            "event_id",
-            "round",
-            "white_id",
-            "black_id",
-            "result",
-            "white__player_id",
-            "black__player_id",
-            "event__date",
-            "white__rank_in_file",
-            "black__rank_in_file",
-            "event__pairing_system",
-            "event__round_robin",
-        )
-    ):
-        event_id, round_no, white, black, code, white_player, black_player, day = row[:8]
-        games[event_id].append((round_no, white, black, code, ""))
-        dates[event_id], systems[event_id] = day, (row[10], row[11])
-        player_of[white], file_ranks[white] = white_player, row[8]
-        if black is not None:
-            player_of[black], file_ranks[black] = black_player, row[9]
-    found: dict[int, tuple[Winner, ...]] = {}
-    for event_id, rows in games.items():
-        first = first_place(
-            rows, order, tiebreaks.rules_on(dates[event_id]), file_ranks, *systems[event_id]
-        )
-        if first:
-            found[event_id] = tuple(_winner(player_of[e], roster, unconfirmed) for e in first)
-    return found
-
-
-def first_place(
-    games: Sequence[GameRow],
-    order: Sequence[tiebreaks.Tiebreak],
-    rules: tiebreaks.Rules = tiebreaks.Rules.FIDE_2026,
-    file_ranks: Mapping[int, int | None] | None = None,
-    system: str = "",
-    declared_round_robin: bool = False,
-) -> list[int]:
-    """The entries ranked first; none when nobody scored. The file's rank 1 when the event
-    page follows the file's ranks (`file_ranks` of every entry, ladder.rules.file_ranks).
-
-    A sole leader on points needs no tie-break: the points alone say so, for a few
-    microseconds instead of the milliseconds of every entrant's tie-breaks (a list of
-    300 events computes them only for the events whose lead is shared)."""
-    points: dict[int, float] = defaultdict(float)
-    for _round, white, black, code, _variant in games:
-        white_points, black_points = RESULT_SCORES[Result(code)]
-        points[white] += white_points
-        if black is not None:
-            points[black] += black_points
-    best = max(points.values(), default=0.0)
-    if best == 0:
-        return []
-    if file_ranks is not None:
-        in_file_order = file_order(points, file_ranks)
-        if in_file_order is not None:
-            return in_file_order[:1]
-    leaders = [entry for entry, score in points.items() if score == best]
-    if len(leaders) == 1:
-        return leaders
-    robin = is_round_robin(system, declared_round_robin)
-    values = Tiebreaks(order, robin, rules).compute(sorted(points), games, leaders_only=True)
-    return [v.player for v in values if v.rank == 1]
-
-
-def _winner(player_id: int | None, roster: Roster, unconfirmed: str) -> Winner:
-    name = roster.names.get(player_id) if player_id is not None else None
-    # A player no longer on the roster (merged, erased) has no page to link to.
-    return Winner(player_id, name) if name is not None else Winner(None, unconfirmed)

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ladder.labels.tiebreaks import TIEBREAK_LABELS
-from ladder.pages.events.event_pages import EventPage, EventSummary, Standing, Winner
+from ladder.pages.events.event_list import EventSummary, Winner
+from ladder.pages.events.event_pages import EventPage, Standing
 from ladder.pages.events.event_ratings import RatingLine
 from ladder.pages.events.event_rounds import Board
 from ladder.pages.events.wallchart import cell_text
