@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -13,14 +12,10 @@ from django.urls import reverse
 from clubs.importers import parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from ladder.results import Result
+from tests.corpus import TRF_CORPUS
 from tests.factories import make_event, make_players, set_standing
 
-KARL_MALA = (
-    Path(__file__).resolve().parents[4]
-    / "shared"
-    / "trf-corpus"
-    / "karl_mala_gedenkturnier_2005.trf"
-)
+KARL_MALA = TRF_CORPUS / "karl_mala_gedenkturnier_2005.trf"
 W = Result.WHITE_WIN
 pytestmark = pytest.mark.django_db
 

@@ -19,12 +19,13 @@ from ladder.pages.events.event_pages import final_ranking, first_place
 from ladder.results import Result
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
+from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import replay, table, url
 
 W, D = Result.WHITE_WIN, Result.DRAW
 FILE_SENTENCE = "Ranks as in the tournament file: its tie-breaks decided the order."
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 DONOSTIA = CORPUS / "open_gros_donostia_2010_round5_input.trf"
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from pathlib import Path
 
 import pytest
 from django.core.cache import caches
@@ -24,12 +23,13 @@ from ladder.replay import bring_up_to_date, keep_standings
 from ladder.results import Result
 from ladder.store.standings import Which
 from ladder.web.page_cache import CACHE_ALIAS
+from tests.corpus import TRF_CORPUS
 from tests.factories import imported_event, make_club, make_event
 
 pytestmark = pytest.mark.django_db
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
-CORPUS = Path(__file__).resolve().parents[5] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 CORPUS_FILES = sorted(CORPUS.glob("*.trf")) if CORPUS.is_dir() else []
 RESULTS = [W, D, B, W, D, B, Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN]
 BYES = [Result.BYE_PAIRING, Result.BYE_HALF, Result.BYE_ZERO, Result.BYE_FULL]

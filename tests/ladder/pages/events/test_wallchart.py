@@ -8,7 +8,6 @@ import re
 from collections import defaultdict
 from fractions import Fraction
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -19,10 +18,11 @@ from ladder.pages.events.wallchart import WallGame, cell_text, wall_chart
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.roster.rosters import load_roster
+from tests.corpus import TRF_CORPUS
 from tests.factories import imported_event, make_club, make_event
 
 W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
-CORPUS = Path(__file__).resolve().parents[5] / "shared" / "trf-corpus"
+CORPUS = TRF_CORPUS
 CORPUS_FILES = sorted(CORPUS.glob("*.trf")) if CORPUS.is_dir() else []
 
 
