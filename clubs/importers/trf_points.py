@@ -34,7 +34,7 @@ from ladder.results import Result
 
 from .base import ImportedGame
 from .trf_players import Cell, PlayerLine
-from .trf_results import CELL_POINTS, pairing_bye_worth
+from .trf_results import CELL_POINTS, pairing_byes_worth
 
 _BYES = {1: Result.BYE_HALF, 2: Result.BYE_FULL}  # by half points
 _BYE_NAMES = {1: "half-point bye", 2: "full-point bye"}
@@ -76,13 +76,14 @@ def check_points(
 ) -> list[ImportedGame]:
     """The games with the byes that only the points column records (the module's rule), and a
     note for each player whose points column the round cells do not add up to."""
-    worth = {**CELL_POINTS, "U": pairing_bye_worth(players)}
+    byes_worth = pairing_byes_worth(players)
     played = sorted({game.round for game in games if game.black is not None})
     restored: list[ImportedGame] = []
     replaced: set[tuple[int, int]] = set()  # (round, player) of a Z the points column outvotes
     for player in players.values():
         if player.points is None:
             continue
+        worth = {**CELL_POINTS, "U": byes_worth[player.key]}
         counted = sum(worth.get(cell.code, 0.0) for cell in player.cells.values())
         difference = player.points - counted
         if abs(difference) <= 0.01:

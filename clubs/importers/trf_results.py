@@ -89,8 +89,32 @@ def pairing_bye_worth(players: dict[int, PlayerLine]) -> float:
     return candidates.pop() if len(candidates) == 1 else 1.0
 
 
+def pairing_byes_worth(players: dict[int, PlayerLine]) -> dict[int, float]:
+    """Each player's U, in points: the file's one value (`pairing_bye_worth`), except for a
+    player whose points column that value over-counts and whose own column gives every U of
+    the line one usual value (1, ½ or 0). An event may score its pairing byes differently
+    (a director's correction of one bye, a rule changed mid-season), and our own export
+    writes each as U: the column is then the one record of its worth. A column that counts
+    *less* than the file's value cannot be explained by a bye the cells leave out (that only
+    adds points), so reading the player's own value there is the only reading."""
+    usual = pairing_bye_worth(players)
+    worths: dict[int, float] = {}
+    for player in players.values():
+        worths[player.key] = usual
+        byes = sum(cell.code == "U" for cell in player.cells.values())
+        if not byes or player.points is None:
+            continue
+        others = sum(
+            CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
+        )
+        own = round((player.points - others) / byes, 2)
+        if own < usual and own in _PAIRING_BYES:
+            worths[player.key] = own
+    return worths
+
+
 def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[ImportedGame]:
-    pairing_bye = _PAIRING_BYES[pairing_bye_worth(players)]
+    worths = pairing_byes_worth(players)
     games: list[ImportedGame] = []
     byes: list[ImportedGame] = []
     paired_rounds: set[int] = set()
@@ -101,7 +125,7 @@ def pair_rounds(players: dict[int, PlayerLine], warnings: list[str]) -> list[Imp
             if cell.opponent is None:
                 result = _BYES_WITHOUT_OPPONENT.get(cell.code)
                 if cell.code == "U":
-                    result = pairing_bye
+                    result = _PAIRING_BYES[worths[player.key]]
                 if result is not None:
                     byes.append(ImportedGame(cell.round, player.key, None, result, player.line))
                 continue

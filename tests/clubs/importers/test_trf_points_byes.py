@@ -151,3 +151,36 @@ def test_greek_team_file_names_each_player_whose_points_disagree():
     for warning in disagreeing:
         key = int(warning.split(" for player ")[1].split(" ")[0])
         assert f"for player {key} ({names[key]}), but" in warning
+
+
+@pytest.mark.parametrize(
+    ("column", "read_as"),
+    [("1.5", Result.BYE_PAIRING_HALF), ("1.0", Result.BYE_PAIRING_ZERO)],
+    ids=["a half-point U", "a zero-point U"],
+)
+def test_a_pairing_bye_worth_less_than_the_files_others_is_read_from_its_own_points_column(
+    column, read_as
+):
+    """Two U byes in one event, scored differently (our export writes each as U): the file's
+    usual value stays for the player whose column it fits; the other reads its own."""
+    event = parse_trf(
+        player(1, "Ann", (2, "w", "1"), (0, "-", "U"), (3, "b", "0"), points=column),
+        player(2, "Bob", (1, "b", "0"), (3, "w", "1"), (0, "-", "U"), points="2.0"),
+        player(3, "Cid", (0, "-", "U"), (2, "b", "0"), (1, "w", "1"), points="2.0"),
+    )
+    assert byes_of(event, 1) == [(2, read_as)]
+    assert byes_of(event, 2) == [(3, Result.BYE_PAIRING)]
+    assert byes_of(event, 3) == [(1, Result.BYE_PAIRING)]
+    assert not any("Line 1:" in warning for warning in event.warnings)
+
+
+def test_a_column_that_counts_more_than_a_full_point_u_is_no_reading_of_the_u():
+    """More than the cells give is a bye left out of the cells (the module's rule) or a
+    mistake, never a U worth more than a full point."""
+    event = parse_trf(
+        player(1, "Ann", (2, "w", "1"), (0, "-", "U"), (3, "b", "0"), points="2.5"),
+        player(2, "Bob", (1, "b", "0"), (3, "w", "1"), (0, "-", "U"), points="2.0"),
+        player(3, "Cid", (0, "-", "U"), (2, "b", "0"), (1, "w", "1"), points="2.0"),
+    )
+    assert byes_of(event, 1) == [(2, Result.BYE_PAIRING)]
+    assert any(warning.startswith("Line 1:") for warning in event.warnings)

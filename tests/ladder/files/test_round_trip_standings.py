@@ -194,11 +194,6 @@ def three_with(result: Result, *, black: int | None = None) -> Event:
     return make_event(club, rounds, date=dt.date(2025, 6, 3))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TRF16 writes every pairing-allocated bye as U; a half-point one is read back as a "
-    "full point unless the importer trusts the points column (the trfin worktree's fix)",
-)
 def test_a_half_point_pairing_bye_reads_back_as_half_a_point(tmp_path):
     original = three_with(R.BYE_PAIRING_HALF)
     assert_same(original, read_back(tmp_path, original))
