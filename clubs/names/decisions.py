@@ -92,6 +92,9 @@ class NameReview:
     player_id: int | None  # the confirmed link, if any
     player_name: str | None
     candidates: tuple[Candidate, ...] = field(default=())
+    # Points without a game at the board (a bye worth something, a forfeit win): a person who
+    # came or was owed, never a placeholder; leaving them out would change the standings.
+    scored: bool = False
     # Where a new player made from this entrant starts without a director's estimate, and
     # whether that is the file's rating (the event's newcomer_start) or the club's.
     new_start: float | None = None
@@ -147,14 +150,18 @@ def review_names(
     entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
     games: dict[int, int] = {}
     played_games: dict[int, int] = {}
+    scored: set[int] = set()
     over_the_board = {result.value for result in Result if played(result)}  # 30,000 games
+    scores = {result.value: result.scores for result in Result}
     for white, black, result in event.games.values_list("white_id", "black_id", "result"):
         at_board = result in over_the_board
-        for side in (white, black):
+        for side, points in zip((white, black), scores[result], strict=True):
             if side is not None:
                 games[side] = games.get(side, 0) + 1
                 if at_board:
                     played_games[side] = played_games.get(side, 0) + 1
+                elif points:
+                    scored.add(side)
     shown = [e for e in entries if include_confirmed or e.player_id is None]
     if not shown:
         return []
@@ -193,6 +200,7 @@ def review_names(
                 junior_in_file=entry.junior_in_file,
                 games=games.get(entry.pk, 0),
                 played=played_games.get(entry.pk, 0),
+                scored=entry.pk in scored,
                 player_id=entry.player_id,
                 player_name=entry.player.name if entry.player is not None else None,
                 candidates=candidates,
@@ -381,15 +389,17 @@ class AutomaticDecisions:
 
 
 def automatic_decisions(reviews: Iterable[NameReview], *, link_exact: bool) -> AutomaticDecisions:
-    """What a bulk import may decide alone: an entrant without a played game gets no player,
-    a name without any candidate a new player, and (with `link_exact`) a name that is the same
-    after normalisation as exactly one player that player. Everything else waits."""
+    """What a bulk import may decide alone: an entrant without a played game and without
+    points gets no player, a name without any candidate a new player, and (with
+    `link_exact`) a name that is the same after normalisation as exactly one player that
+    player. Everything else waits. An entrant whose only points are a bye or a forfeit win
+    is named like any other: leaving them out would take their points off the standings."""
     decisions: list[NameDecision] = []
     pending: list[str] = []
     for review in reviews:
         if review.player_id is not None:
             continue
-        if review.played_no_game:
+        if review.played_no_game and not review.scored:
             decisions.append(NameDecision(review.entry_id, Action.NONE))
         elif not review.candidates:
             decisions.append(NameDecision(review.entry_id, Action.NEW))

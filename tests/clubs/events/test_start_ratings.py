@@ -128,7 +128,8 @@ def test_import_event_start_ratings_file_starts_a_newcomer_at_the_file_rating_on
     club, trf_file
 ):
     run(club.slug, trf_file, "--start-ratings", "file", "--publish")
-    assert starts() == {"Kandic, Milan": 2558.0, "Hendriks, Mila": 1900.0}
+    # Una's pairing-allocated bye is a point of hers: a player too, with no rating to start at.
+    assert starts() == {"Kandic, Milan": 2558.0, "Hendriks, Mila": 1900.0, "Unrated, Una": None}
     assert set(rated_players().values_list("start_games", flat=True)) == {0}
     milan = PlayerEventResult.objects.get(player__name="Kandic, Milan")
     # Still a newcomer: provisional, with the newcomers' K, only the rating is the file's.
@@ -144,7 +145,7 @@ def test_import_event_without_start_ratings_file_starts_every_newcomer_at_the_cl
     club, trf_file, option
 ):
     run(club.slug, trf_file, *option, "--publish")
-    assert starts() == {"Kandic, Milan": None, "Hendriks, Mila": None}
+    assert starts() == {"Kandic, Milan": None, "Hendriks, Mila": None, "Unrated, Una": None}
     milan = PlayerEventResult.objects.get(player__name="Kandic, Milan")
     assert milan.pre_rating == 1200.0
     assert Event.objects.get().newcomer_start == NewcomerStart.CLUB

@@ -83,3 +83,18 @@ def test_the_event_publishes_without_a_decision_about_its_no_shows(client, uploa
     assert response.status_code == 302
     assert fresh(event).is_published
     assert not Player.objects.filter(name__in=["Dogwood, Dan", "Elm, Eve"]).exists()
+
+
+def test_a_bulk_import_leaves_out_only_entrants_without_points():
+    """import_event decides 'no player' alone for a no-show without points; one whose only
+    points are a bye or a forfeit win is named like anyone else."""
+    from clubs.names.decisions import Action, NameReview, automatic_decisions
+
+    def review(entry_id: int, *, scored: bool) -> NameReview:
+        return NameReview(entry_id, f"Name {entry_id}", entry_id, None, None, 2, 0, None, None,
+                          scored=scored)  # fmt: skip
+
+    decided = automatic_decisions([review(1, scored=False), review(2, scored=True)],
+                                  link_exact=False)  # fmt: skip
+    actions = {d.entry_id: d.action for d in decided.decisions}
+    assert actions == {1: Action.NONE, 2: Action.NEW}

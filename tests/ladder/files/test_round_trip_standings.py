@@ -199,11 +199,6 @@ def test_a_half_point_pairing_bye_reads_back_as_half_a_point(tmp_path):
     assert_same(original, read_back(tmp_path, original))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the names step of import_event leaves out an entrant with only byes and forfeits "
-    "(as a 'spielfrei' placeholder) and deletes their byes, so the re-import loses them",
-)
 def test_an_entrant_with_only_a_bye_and_a_forfeit_reads_back(tmp_path):
     original = three_with(R.BYE_FULL, black=1)
     assert_same(original, read_back(tmp_path, original))
