@@ -1,7 +1,8 @@
 """PostgreSQL restarted under traffic: what visitors get while it goes down and comes back.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubpages_restart \\
-    DEBUG=true .venv/bin/python bench/db_restart.py [--workers 2] [--clients 6] [--before 4] [--after 10]
+    DEBUG=true .venv/bin/python bench/db_restart.py [--workers 2] [--clients 6] \\
+    [--before 4] [--after 10]
 
 **Restarts the machine's PostgreSQL cluster** (`pg_ctlcluster VERSION main restart`, as root):
 run it on a development machine where nothing else is using that server. The database
