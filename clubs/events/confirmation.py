@@ -23,7 +23,7 @@ from clubs.access import AuthedRequest
 from clubs.events import changes as event_changes
 from clubs.events import corrections, pending_changes
 from clubs.events.drafts import PublishingError, fields_of
-from clubs.events.forms import EventDetailsForm
+from clubs.events.forms import ROUND_ROBIN, SWISS, SYSTEM_CHOICES, SYSTEM_LABEL, EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
 from clubs.models import Event, Player
 from clubs.names.decisions import DecisionsApplied
@@ -147,7 +147,9 @@ def _described(event: Event, change: pending_changes.PendingChange) -> dict[str,
 
 
 def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[dict[str, str]]:
-    labels = EventDetailsForm.Meta.labels  # the labels of the form the director used
+    # The labels of the form the director used.
+    labels = {**EventDetailsForm.Meta.labels, "round_robin": SYSTEM_LABEL}
+    systems = dict(SYSTEM_CHOICES)
     new = fields_of(change.details.checked())
 
     def shown(field: str, value: object) -> str:
@@ -157,6 +159,8 @@ def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[di
             return str(Event.Kind(str(value)).label)
         if field == "rated":
             return _("yes") if value else _("no")
+        if field == "round_robin":
+            return str(systems[ROUND_ROBIN if value else SWISS])
         return str(value)
 
     return [
