@@ -20,6 +20,7 @@ from clubs.events import changes as event_changes
 from clubs.events import pending_changes
 from clubs.events.drafts import EventDetails, PublishingError, update_event
 from clubs.models import AuditEntry, Club, Event, PairingSystem
+from ladder.changes import club_changed
 from ladder.models import EventStandings
 from ladder.pages.events import standings
 from ladder.replay import keep_standings, replay_ladder
@@ -165,6 +166,7 @@ def test_a_published_events_choice_waits_for_confirmation_then_ranks_it_anew_eve
     page = shown.content.decode()
     assert "Confirm the new details" in page
     assert "Swiss or another paired system" in page and "Round robin (all-play-all)" in page
+    assert shown.context["impact"].moved == 0  # no rating depends on it
     assert stored(event) == before  # nothing until confirmed
     assert page_buchholz(event) == AS_SWISS
     with django_capture_on_commit_callbacks(execute=True):
@@ -267,3 +269,39 @@ def test_a_held_choice_survives_the_session_and_an_older_held_change_leaves_it(p
     older = change.to_json()
     del older["round_robin"]
     assert event_changes.PendingDetails.from_json(older).details.round_robin is None
+
+
+def test_the_events_list_names_the_winner_the_declared_round_robin_gives(
+    signed_in, public, django_capture_on_commit_callbacks
+):
+    """Ann and Cid both score 2 in four players' three rounds with forfeits. As a Swiss a
+    forfeit counts against a dummy opponent and Ann leads on the tie-breaks; as a round
+    robin it counts against its opponent and Cid does. The list's first places are kept
+    per process by the club's versions: the change must move one."""
+    ann, bob, cid, dee = make_players(public, ["Ann Alder", "Bob Birch", "Cid Cedar", "Dee Dunn"])
+    games = [
+        (1, ann, dee, Result.WHITE_FORFEIT_WIN),
+        (1, bob, cid, W),
+        (2, ann, cid, Result.BLACK_FORFEIT_WIN),
+        (2, dee, bob, D),
+        (3, ann, bob, Result.WHITE_FORFEIT_WIN),
+        (3, cid, dee, Result.WHITE_FORFEIT_WIN),
+    ]
+    event = make_event(public, games, date=dt.date(2025, 5, 1), name="May open")
+    replay_ladder(public.pk)
+    events_list = reverse("club_events", args=[public.slug])
+    listed = Client().get(events_list).content.decode()
+    assert "Ann Alder" in listed and "Cid Cedar" not in listed
+    shown = edit(signed_in, event, round_robin="roundrobin")
+    with django_capture_on_commit_callbacks(execute=True):
+        signed_in.post(
+            reverse("event_confirm", args=[public.slug, event.pk]),
+            {"token": shown.context["pending"].token},
+        )
+    listed = Client().get(events_list).content.decode()
+    assert "Cid Cedar" in listed and "Ann Alder" not in listed
+
+
+def test_a_ranked_event_is_something_the_pages_show(public):
+    with pytest.raises(ValueError, match="something the pages show"):
+        club_changed(public.pk, inputs=True, ranked_event=1)
