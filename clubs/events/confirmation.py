@@ -101,11 +101,26 @@ def confirm_page(
         now = event.games.all()
         if change.round_no is not None:
             now = now.filter(round=change.round_no)
-        context.update(games=len(change.imported.games), games_now=now.count())
+        context.update(
+            games=len(change.imported.games),
+            games_now=now.count(),
+            type_change=_type_change(event, change),
+        )
         return render(request, "clubs/events/correction.html", context)
     return render(
         request, "clubs/events/confirm_change.html", {**context, **_described(event, change)}
     )
+
+
+def _type_change(event: Event, change: corrections.PendingCorrection) -> str:
+    """What the corrected file's own type would change (results.py stores what a whole file
+    says it was), so that a director who set the pairing system sees the file set it again."""
+    said = change.imported.round_robin
+    if event.pairing_system or change.round_no is not None or said in (None, event.round_robin):
+        return ""
+    if said:
+        return _("The file says this event is a round robin: its standings will be ranked as one (now as a Swiss).")  # fmt: skip  # noqa: E501
+    return _("The file says this event is a Swiss: its standings will be ranked as one (now as a round robin).")  # fmt: skip  # noqa: E501
 
 
 def _described(event: Event, change: pending_changes.PendingChange) -> dict[str, object]:

@@ -10,6 +10,7 @@ import io
 import json
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
@@ -21,6 +22,7 @@ from clubs.events import pending_changes
 from clubs.events.drafts import EventDetails, PublishingError, update_event
 from clubs.models import AuditEntry, Club, Event, PairingSystem
 from ladder.changes import club_changed
+from ladder.files.event_files import FilePlayer, player_line
 from ladder.models import EventStandings
 from ladder.pages.events import standings
 from ladder.replay import keep_standings, replay_ladder
@@ -305,3 +307,43 @@ def test_the_events_list_names_the_winner_the_declared_round_robin_gives(
 def test_a_ranked_event_is_something_the_pages_show(public):
     with pytest.raises(ValueError, match="something the pages show"):
         club_changed(public.pk, inputs=True, ranked_event=1)
+
+
+def robin_trf(kind: str, result: str = "1") -> bytes:
+    """The all-play-all above as a TRF (Ann-Bob's result given); record 092 says its type."""
+    back = {"1": "0", "=": "=", "0": "1"}[result]
+    lines = [
+        player_line(
+            FilePlayer(1, "Ann Alder", None), 2.5, 1, [f"   2 w {result}", "0000 - U", "   3 b ="]
+        ),
+        player_line(
+            FilePlayer(2, "Bob Birch", None), 1.5, 3, [f"   1 b {back}", "   3 w =", "0000 - U"]
+        ),
+        player_line(FilePlayer(3, "Cid Cedar", None), 2.0, 2, ["0000 - U", "   2 b =", "   1 w ="]),
+    ]
+    return "\n".join(["012 May open", "042 2025/05/01", f"092 Individual: {kind}", *lines]).encode()
+
+
+def test_a_corrected_file_that_states_its_type_says_so_before_it_sets_it_again(signed_in, public):
+    """The director said round robin; a corrected file that says Swiss would set it back,
+    and the correction's confirm page says so before anything is stored."""
+    event = all_play_all(public, round_robin=True)
+    replay_ladder(public.pk)
+    upload = reverse("event_upload", args=[public.slug, event.pk])
+    data = {"format": "trf", "version": Event.objects.get(pk=event.pk).edit_version}
+    file = SimpleUploadedFile("may.trf", robin_trf("Swiss-System", result="="))
+    shown = signed_in.post(upload, {**data, "file": file}, follow=True)
+    assert "Confirm the correction" in shown.content.decode()
+    assert "The file says this event is a Swiss" in shown.content.decode()
+    assert Event.objects.get(pk=event.pk).round_robin is True
+    signed_in.post(
+        reverse("event_confirm", args=[public.slug, event.pk]),
+        {"token": shown.context["pending"].token},
+    )
+    assert Event.objects.get(pk=event.pk).round_robin is False
+    # A file that says what the event already is, or nothing, adds no such note.
+    file = SimpleUploadedFile("may.trf", robin_trf("Swiss-System"))
+    data["version"] = Event.objects.get(pk=event.pk).edit_version
+    shown = signed_in.post(upload, {**data, "file": file}, follow=True)
+    assert "Confirm the correction" in shown.content.decode()
+    assert "The file says" not in shown.content.decode()
