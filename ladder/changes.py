@@ -40,6 +40,7 @@ def club_changed(
     kinds: Collection[str] | None = None,
     ladder_ids: Collection[int] | None = None,
     ranking: bool = False,
+    ranked_event: int | None = None,
 ) -> None:
     """Record that a write changed the club's ladder inputs, what its pages show, or both.
 
@@ -60,12 +61,14 @@ def club_changed(
 
     `ranking` (with `shown`): the club's tie-break order, which ranks every event's
     standings; their kept rows (ladder.replay.keep_standings) are ranked again when it commits.
+    `ranked_event` (with `shown`): one published event whose standings rank otherwise (its
+    director said whether it is a round robin); its kept row is ranked again when it commits.
     """
     if not (inputs or shown):
         raise ValueError("club_changed() needs inputs=True, shown=True or both")
     if (from_date is not None or kinds is not None or ladder_ids is not None) and not inputs:
         raise ValueError("from_date, kinds and ladder_ids are about a changed ladder input")
-    if ranking and not shown:
+    if (ranking or ranked_event is not None) and not shown:
         raise ValueError("a new ranking of the standings is something the pages show")
     updates: dict[str, Any] = {}
     moved = False
@@ -97,6 +100,10 @@ def club_changed(
         # No replay to keep the events' standings after it: an event no ladder rates
         # changed, or the order that ranks them all did.
         transaction.on_commit(partial(jobs.enqueue_standings, club_id))
+    if ranked_event is not None and not ranking:
+        # Its kept row's hash no longer matches, so its page would rank it live until a
+        # first read queued this; a replay keeps only the events dated on replay_from.
+        transaction.on_commit(partial(jobs.enqueue_event_standings, club_id, ranked_event))
 
 
 def _mark_ladders(

@@ -53,6 +53,7 @@ _EVENT_FIELDS: dict[str, Promise] = {
     "order_in_day": gettext_lazy("order in the day"),
     "kind": gettext_lazy("kind"),
     "rated": gettext_lazy("rated flag"),
+    "round_robin": gettext_lazy("pairing system"),
 }
 _PAGE_FIELDS: dict[str, Promise] = {
     "visibility": gettext_lazy("who can see it"),
@@ -267,6 +268,20 @@ def _event(f: _Facts) -> object:
     return f.event()
 
 
+def _event_updated(f: _Facts) -> str:
+    """The fields changed; whether the event is a round robin with its old and new word."""
+    changed, said = f.get("changed"), f.get("round_robin")
+    if not (isinstance(changed, list) and isinstance(said, list) and len(said) == 2):
+        fields = _changes(_EVENT_FIELDS, changed, _plain)
+        return _("%(who)s changed the %(fields)s of %(event)s.") % f.fmt(fields=fields, event=_event(f))  # fmt: skip  # noqa: E501
+    words = {False: _("Swiss"), True: _("round robin")}
+    params = f.fmt(event=f.event(), old=words[bool(said[0])], new=words[bool(said[1])])
+    if others := [field for field in changed if field != "round_robin"]:
+        said_too = _("%(who)s changed the %(fields)s of %(event)s, and its pairing system from %(old)s to %(new)s.")  # fmt: skip  # noqa: E501
+        return said_too % {**params, "fields": _changes(_EVENT_FIELDS, others, _plain)}
+    return _("%(who)s changed the pairing system of %(event)s from %(old)s to %(new)s.") % params
+
+
 def _board_result(f: _Facts) -> str:
     """Names both players and, for a change, the old result (older entries only the board)."""
     if not f.get("board"):
@@ -337,11 +352,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         gettext_lazy("%(who)s removed %(account)s as a director."), account=_Facts.account
     ),
     "event.created": _simple(gettext_lazy("%(who)s created the event %(event)s."), event=_event),
-    "event.updated": _simple(
-        gettext_lazy("%(who)s changed the %(fields)s of %(event)s."),
-        event=_event,
-        fields=lambda f: _changes(_EVENT_FIELDS, f.get("changed"), _plain),
-    ),
+    "event.updated": _event_updated,
     "event.published": _simple(gettext_lazy("%(who)s published %(event)s."), event=_event),
     "event.unpublished": _simple(
         gettext_lazy("%(who)s took %(event)s back to draft."), event=_event

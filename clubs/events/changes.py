@@ -49,6 +49,8 @@ class PendingDetails:
             order_in_day=int(data["order_in_day"]),
             kind=str(data["kind"]),
             rated=bool(data["rated"]),
+            # Held before the director could say so, or for a club night: left as it is.
+            round_robin=None if data.get("round_robin") is None else bool(data["round_robin"]),
         )
         return cls(int(data["event_id"]), int(data["version"]), details, str(data["token"]))
 

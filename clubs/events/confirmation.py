@@ -23,7 +23,7 @@ from clubs.access import AuthedRequest
 from clubs.events import changes as event_changes
 from clubs.events import corrections, pending_changes
 from clubs.events.drafts import PublishingError, fields_of
-from clubs.events.forms import EventDetailsForm
+from clubs.events.forms import ROUND_ROBIN, SWISS, SYSTEM_CHOICES, SYSTEM_LABEL, EventDetailsForm
 from clubs.importers import ImportedEvent, ImportFileError
 from clubs.models import Event, Player
 from clubs.names.decisions import DecisionsApplied
@@ -101,11 +101,26 @@ def confirm_page(
         now = event.games.all()
         if change.round_no is not None:
             now = now.filter(round=change.round_no)
-        context.update(games=len(change.imported.games), games_now=now.count())
+        context.update(
+            games=len(change.imported.games),
+            games_now=now.count(),
+            type_change=_type_change(event, change),
+        )
         return render(request, "clubs/events/correction.html", context)
     return render(
         request, "clubs/events/confirm_change.html", {**context, **_described(event, change)}
     )
+
+
+def _type_change(event: Event, change: corrections.PendingCorrection) -> str:
+    """What the corrected file's own type would change (results.py stores what a whole file
+    says it was), so that a director who set the pairing system sees the file set it again."""
+    said = change.imported.round_robin
+    if event.pairing_system or change.round_no is not None or said in (None, event.round_robin):
+        return ""
+    if said:
+        return _("The file says this event is a round robin: its standings will be ranked as one (now as a Swiss).")  # fmt: skip  # noqa: E501
+    return _("The file says this event is a Swiss: its standings will be ranked as one (now as a round robin).")  # fmt: skip  # noqa: E501
 
 
 def _described(event: Event, change: pending_changes.PendingChange) -> dict[str, object]:
@@ -147,7 +162,9 @@ def _described(event: Event, change: pending_changes.PendingChange) -> dict[str,
 
 
 def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[dict[str, str]]:
-    labels = EventDetailsForm.Meta.labels  # the labels of the form the director used
+    # The labels of the form the director used.
+    labels = {**EventDetailsForm.Meta.labels, "round_robin": SYSTEM_LABEL}
+    systems = dict(SYSTEM_CHOICES)
     new = fields_of(change.details.checked())
 
     def shown(field: str, value: object) -> str:
@@ -157,6 +174,8 @@ def _details_rows(event: Event, change: event_changes.PendingDetails) -> list[di
             return str(Event.Kind(str(value)).label)
         if field == "rated":
             return _("yes") if value else _("no")
+        if field == "round_robin":
+            return str(systems[ROUND_ROBIN if value else SWISS])
         return str(value)
 
     return [

@@ -57,6 +57,10 @@ class EventDetails:
     order_in_day: int = 0
     kind: str = Event.Kind.STANDARD
     rated: bool = True
+    # Whether uploaded results are a round robin, as the director says (Event.round_robin:
+    # its tie-breaks are then a round robin's, not a Swiss's); None leaves it as it is (the
+    # form of a new event, a club night's, whose pairing system says it).
+    round_robin: bool | None = None
 
     def checked(self) -> EventDetails:
         name = clean_name(self.name)  # no invisible or bidi characters, plain spaces
@@ -71,7 +75,9 @@ class EventDetails:
             raise PublishingError(_("Choose the kind of event from the list."))
         if not 0 <= self.order_in_day <= 32767:
             raise PublishingError(_("The order in the day must be between 0 and 32767."))
-        return EventDetails(name, self.date, self.order_in_day, self.kind, self.rated)
+        return EventDetails(
+            name, self.date, self.order_in_day, self.kind, self.rated, self.round_robin
+        )
 
 
 def create_event(
@@ -89,23 +95,38 @@ def create_event(
 
 
 def update_event(event_id: int, version: int, details: EventDetails, user: User | None) -> Event:
-    """Change the name, date, order in the day, kind or rated flag."""
+    """Change the name, date, order in the day, kind, rated flag or, for uploaded results,
+    whether they are a round robin."""
     details = details.checked()
     with transaction.atomic():
         event = claim(event_id, version)
+        if details.round_robin is not None and event.pairing_system:
+            raise PublishingError(
+                _("A club night is ranked by the system it was paired with, which stays.")
+            )
         new = fields_of(details)
         changed = sorted(name for name, value in new.items() if getattr(event, name) != value)
         Event.objects.filter(pk=event.pk).update(**new)
-        audit.record(event.club_id, user, "event.updated", event_id=event.pk, changed=changed)
+        said: dict[str, object] = {}
+        if "round_robin" in changed:  # the old and the new word, for the log's sentence
+            said["round_robin"] = [event.round_robin, new["round_robin"]]
+        audit.record(
+            event.club_id, user, "event.updated", event_id=event.pk, changed=changed, **said
+        )
         inputs = event.is_published and bool(set(changed) & set(_LADDER_FIELDS))
-        if inputs or "name" in changed:
+        # A round robin's tie-breaks rank the standings otherwise but change no rating: what
+        # the pages show moves (the event page, the list's winners, the export's places).
+        shown = bool({"name", "round_robin"} & set(changed))
+        if inputs or shown:
             club_changed(
                 event.club_id,
                 inputs=inputs,
-                shown="name" in changed,
+                shown=shown,
                 from_date=min(event.date, new.get("date", event.date)) if inputs else None,
                 # Both kinds when it changed: the ladder it left and the one it joins.
                 kinds={event.kind, new.get("kind", event.kind)} if inputs else None,
+                # Its kept standings no longer match (their hash holds the flag): kept anew.
+                ranked_event=event.pk if "round_robin" in changed and event.is_published else None,
             )
     return reload_event(event_id)
 
@@ -137,13 +158,17 @@ def reload_event(event_id: int) -> Event:
 
 
 def fields_of(details: EventDetails) -> dict[str, Any]:
-    return {
+    """The event's fields the details set (round_robin only when they say it)."""
+    fields: dict[str, Any] = {
         "name": details.name,
         "date": details.date,
         "order_in_day": details.order_in_day,
         "kind": details.kind,
         "rated": details.rated,
     }
+    if details.round_robin is not None:
+        fields["round_robin"] = details.round_robin
+    return fields
 
 
 def listed(names: Sequence[str], limit: int = 10) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django import forms
@@ -57,8 +58,55 @@ class EventDetailsForm(forms.ModelForm):
         )
 
 
+# How the director says whether uploaded results are a round robin (Event.round_robin): the
+# choice's values, and its words here, on the confirm page and in the audit log.
+SWISS, ROUND_ROBIN = "swiss", "roundrobin"
+SYSTEM_LABEL = _("Pairing system")
+SYSTEM_CHOICES = (
+    (SWISS, _("Swiss or another paired system")),
+    (ROUND_ROBIN, _("Round robin (all-play-all)")),
+)
+
+
 class EventEditForm(EventDetailsForm):
+    """The details of an event; for uploaded results, also whether they are a round robin,
+    which decides how byes and forfeits count in the tie-breaks (FIDE C.07 art. 16 is a
+    Swiss's). A club night's pairing system says it, so its form has no such choice and
+    refuses one posted."""
+
     version = VersionField()
+    round_robin = forms.ChoiceField(
+        label=SYSTEM_LABEL,
+        choices=SYSTEM_CHOICES,
+        widget=forms.RadioSelect,
+        # Not posted (a page opened before the choice was offered): left as it is.
+        required=False,
+        help_text=_(
+            "It decides the tie-breaks: in a Swiss a bye or an unplayed game counts as one "
+            "against a dummy opponent, in a round robin it does not. Games that happen to meet "
+            "everyone once do not make a round robin. Uploading a file that states its type "
+            "sets this again."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pairing_system:
+            del self.fields["round_robin"]
+        else:
+            self.initial["round_robin"] = ROUND_ROBIN if self.instance.round_robin else SWISS
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        if "round_robin" not in self.fields and "round_robin" in self.data:
+            raise forms.ValidationError(
+                _("A club night is ranked by the system it was paired with, which stays.")
+            )
+        return self.cleaned_data
+
+    def details(self) -> EventDetails:
+        chosen = self.cleaned_data.get("round_robin")
+        return replace(super().details(), round_robin=chosen == ROUND_ROBIN if chosen else None)
 
 
 class ActionForm(forms.Form):
