@@ -17,6 +17,10 @@ Here:
   zeroes weights in place).
 - Finalising a pair and adding to a player's weights run the library's steps in a loop of
   their own instead of a method call per pair.
+- "Can the round still be completed?" (before the round and after each bracket) is answered
+  yes by a perfect matching found in Python (witness.py) when the quick search finds one;
+  otherwise the library's own validity graph, brought up to date, answers. The answer is a
+  yes or no that does not depend on which maximum matching is found, so it is the library's.
 
 The graphs get the same weights, set in the same order, so the pairings stay the library's,
 bit for bit: tests/clubs/night/test_pairing_speed.py pairs thousands of rounds and the
@@ -27,6 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from clubs.night.pairing.witness import perfect_matching
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,10 @@ def adapt(library: Library) -> dict[tuple[Any, str], Any]:
     replacements = {
         (validity, "_set_up_computer"): _validity_set_up(library),
         (validity, "is_allowed_pair"): _is_allowed_pair,
+        (validity, "finalize_match"): _validity_finalize,
+        (validity, "is_valid_matching"): _is_valid_matching(
+            validity.finalize_match, validity.is_valid_matching
+        ),
         (bracket, "_set_up_computer"): _bracket_set_up(library, bracket._get_weight),
         (bracket, "finalize_match"): _finalize_match,
         (bracket, "add_to_weights"): _add_to_weights,
@@ -94,8 +104,66 @@ def _validity_set_up(library: Library) -> Any:
             for i, player in enumerate(players):
                 allowed = library.bye_criterion.evaluate(player, player)
                 set_edge_weight(i, len(players), int(allowed))
+        _witness_set_up(matcher, library)
 
     return set_up
+
+
+def _witness_set_up(matcher: Any, library: Library) -> None:
+    """The validity graph as witness.py reads it, the same edges as the library's: vertex i
+    and j > i apart when the id of j is barred for i (that order: C.1 need not be symmetric),
+    the bye (vertex len(players), odd fields only) apart from those C.2 refuses it."""
+    players = matcher._players
+    position = {p.id: i for i, p in enumerate(players)}
+    blocked: list[set[int]] = [set() for _ in range(matcher._len)]
+    for i, player in enumerate(players):
+        for other in matcher._club_pages_barred[player.id]:
+            j = position.get(other)
+            if j is not None and j > i:
+                blocked[i].add(j)
+                blocked[j].add(i)
+    if len(players) % 2 == 1:
+        for i, player in enumerate(players):
+            if not library.bye_criterion.evaluate(player, player):
+                blocked[i].add(len(players))
+                blocked[len(players)].add(i)
+    matcher._club_pages_blocked = blocked
+    matcher._club_pages_forced = {}  # vertex -> the mate a finalised pair gave it
+    matcher._club_pages_pending = []  # finalised pairs not yet told to the library's graph
+    matcher._club_pages_witness = None  # the last perfect matching found
+    matcher._club_pages_unsure = False  # a finalised pair this module does not model
+
+
+def _validity_finalize(matcher: Any, player_1: Any, player_2: Any) -> None:
+    """ValidityMatcher.finalize_match, recorded: the library's graph gets it (in order) only
+    if it is asked to answer, since its answer does not depend on when it was told."""
+    i, j = matcher._index_dict[player_1], matcher._index_dict[player_2]
+    forced = matcher._club_pages_forced
+    if i == j or i in forced or j in forced:
+        matcher._club_pages_unsure = True  # the library's own graph decides from now on
+    forced[i], forced[j] = j, i
+    matcher._club_pages_pending.append((player_1, player_2))
+
+
+def _is_valid_matching(library_finalize: Any, library_is_valid: Any) -> Any:
+    def is_valid_matching(matcher: Any) -> bool:
+        if not matcher._club_pages_unsure:
+            witness = perfect_matching(
+                matcher._len,
+                matcher._club_pages_blocked,
+                matcher._club_pages_forced,
+                matcher._club_pages_witness,
+            )
+            if witness is not None:
+                matcher._club_pages_witness = witness
+                return True
+        # No proof found quickly (or a case not modelled): only the library can say no.
+        for player_1, player_2 in matcher._club_pages_pending:
+            library_finalize(matcher, player_1, player_2)
+        matcher._club_pages_pending.clear()
+        return bool(library_is_valid(matcher))
+
+    return is_valid_matching
 
 
 def _is_allowed_pair(matcher: Any, player_1: Any, player_2: Any) -> bool:
