@@ -79,6 +79,7 @@ def test_the_engine_is_adapted_only_for_the_release_read(plain):
         (BracketMatcher, "_set_up_computer"),
         (BracketMatcher, "finalize_match"),
         (BracketMatcher, "add_to_weights"),
+        (BracketMatcher, "remove_weights"),
         (BracketMatcher, "update_matching"),
     }
     for (cls, name), library_method in swiss.LIBRARY_METHODS.items():
