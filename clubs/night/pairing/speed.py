@@ -15,8 +15,13 @@ Here:
   floats, topscorer, bye had), so the library's own `_get_weight` computes it once per
   bracket and kind of pair, and the other pairs of that kind get a copy (copies: the library
   zeroes weights in place).
-- Finalising a pair and adding to a player's weights run the library's steps in a loop of
-  their own instead of a method call per pair.
+- Finalising a pair, adding to a player's weights and removing them run the library's steps
+  in a loop of their own instead of a method call per pair.
+- "Can the round still be completed?" (before the round and after each bracket) is answered
+  yes by a perfect matching found in Python (witness.py) when the quick search finds one;
+  otherwise the library's own validity graph, built then and told of the pairs chosen so
+  far, answers. The answer is a yes or no that does not depend on which maximum matching is
+  found, so it is the library's.
 
 The graphs get the same weights, set in the same order, so the pairings stay the library's,
 bit for bit: tests/clubs/night/test_pairing_speed.py pairs thousands of rounds and the
@@ -27,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from clubs.night.pairing.witness import perfect_matching
 
 
 @dataclass(frozen=True)
@@ -46,9 +53,14 @@ def adapt(library: Library) -> dict[tuple[Any, str], Any]:
     replacements = {
         (validity, "_set_up_computer"): _validity_set_up(library),
         (validity, "is_allowed_pair"): _is_allowed_pair,
+        (validity, "finalize_match"): _validity_finalize,
+        (validity, "is_valid_matching"): _is_valid_matching(
+            library, validity.finalize_match, validity.is_valid_matching
+        ),
         (bracket, "_set_up_computer"): _bracket_set_up(library, bracket._get_weight),
         (bracket, "finalize_match"): _finalize_match,
         (bracket, "add_to_weights"): _add_to_weights,
+        (bracket, "remove_weights"): _remove_weights,
         (bracket, "update_matching"): _update_matching,
     }
     originals = {key: getattr(*key) for key in replacements}
@@ -81,21 +93,90 @@ def _barred_pairs(matcher: Any, absolute: Any) -> dict[int, set[int]]:
 def _validity_set_up(library: Library) -> Any:
     def set_up(matcher: Any) -> None:
         matcher._club_pages_barred = _barred_pairs(matcher, library.absolute)
-        computer, players = matcher._computer, matcher._players
-        for _ in range(matcher._len):
-            computer.add_vertex()
-        set_edge_weight = computer.set_edge_weight
-        ids = [p.id for p in players]
-        for i, pid in enumerate(ids):
-            barred = matcher._club_pages_barred[pid]
-            for j in range(i + 1, len(ids)):
-                set_edge_weight(i, j, 0 if ids[j] in barred else 1)
-        if len(players) % 2 == 1:
-            for i, player in enumerate(players):
-                allowed = library.bye_criterion.evaluate(player, player)
-                set_edge_weight(i, len(players), int(allowed))
+        _witness_set_up(matcher, library)
+        # The library's own graph is built only if it is ever asked (_is_valid_matching).
+        matcher._club_pages_graph_built = False
 
     return set_up
+
+
+def _validity_graph(matcher: Any, library: Library) -> None:
+    """ValidityMatcher._set_up_computer: a vertex a player (and one for the bye of an odd
+    field), joined (1) when they may meet, apart (0) otherwise."""
+    computer, players = matcher._computer, matcher._players
+    for _ in range(matcher._len):
+        computer.add_vertex()
+    set_edge_weight = computer.set_edge_weight
+    ids = [p.id for p in players]
+    for i, pid in enumerate(ids):
+        barred = matcher._club_pages_barred[pid]
+        for j in range(i + 1, len(ids)):
+            set_edge_weight(i, j, 0 if ids[j] in barred else 1)
+    if len(players) % 2 == 1:
+        for i, player in enumerate(players):
+            allowed = library.bye_criterion.evaluate(player, player)
+            set_edge_weight(i, len(players), int(allowed))
+
+
+def _witness_set_up(matcher: Any, library: Library) -> None:
+    """The validity graph as witness.py reads it, the same edges as the library's: vertex i
+    and j > i apart when the id of j is barred for i (that order: C.1 need not be symmetric),
+    the bye (vertex len(players), odd fields only) apart from those C.2 refuses it."""
+    players = matcher._players
+    position = {p.id: i for i, p in enumerate(players)}
+    blocked: list[set[int]] = [set() for _ in range(matcher._len)]
+    for i, player in enumerate(players):
+        for other in matcher._club_pages_barred[player.id]:
+            j = position.get(other)
+            if j is not None and j > i:
+                blocked[i].add(j)
+                blocked[j].add(i)
+    if len(players) % 2 == 1:
+        for i, player in enumerate(players):
+            if not library.bye_criterion.evaluate(player, player):
+                blocked[i].add(len(players))
+                blocked[len(players)].add(i)
+    matcher._club_pages_blocked = blocked
+    matcher._club_pages_forced = {}  # vertex -> the mate a finalised pair gave it
+    matcher._club_pages_pending = []  # finalised pairs not yet told to the library's graph
+    matcher._club_pages_witness = None  # the last perfect matching found
+    matcher._club_pages_unsure = False  # a finalised pair this module does not model
+
+
+def _validity_finalize(matcher: Any, player_1: Any, player_2: Any) -> None:
+    """ValidityMatcher.finalize_match, recorded: the library's graph gets it (in order) only
+    if it is asked to answer, since its answer does not depend on when it was told."""
+    i, j = matcher._index_dict[player_1], matcher._index_dict[player_2]
+    forced = matcher._club_pages_forced
+    if i == j or i in forced or j in forced:
+        matcher._club_pages_unsure = True  # the library's own graph decides from now on
+    forced[i], forced[j] = j, i
+    matcher._club_pages_pending.append((player_1, player_2))
+
+
+def _is_valid_matching(library: Library, library_finalize: Any, library_is_valid: Any) -> Any:
+    def is_valid_matching(matcher: Any) -> bool:
+        if not matcher._club_pages_unsure:
+            witness = perfect_matching(
+                matcher._len,
+                matcher._club_pages_blocked,
+                matcher._club_pages_forced,
+                matcher._club_pages_witness,
+            )
+            if witness is not None:
+                matcher._club_pages_witness = witness
+                return True
+        # No proof found quickly (or a case not modelled): only the library can say no, from
+        # its graph built as it builds it and told of every pair chosen since, in order.
+        if not matcher._club_pages_graph_built:
+            _validity_graph(matcher, library)
+            matcher._club_pages_graph_built = True
+        for player_1, player_2 in matcher._club_pages_pending:
+            library_finalize(matcher, player_1, player_2)
+        matcher._club_pages_pending.clear()
+        return bool(library_is_valid(matcher))
+
+    return is_valid_matching
 
 
 def _is_allowed_pair(matcher: Any, player_1: Any, player_2: Any) -> bool:
@@ -190,6 +271,20 @@ def _add_to_weights(
             rows[i][j] = rows[j][i] = weight
             set_edge_weight(i, j, weight)
         value += int(increment)
+
+
+def _remove_weights(matcher: Any, player: Any, player_list: list[Any]) -> None:
+    """BracketMatcher.remove_weights: remove_weight for each in turn (zeroed in place, as
+    _remove_weight does; a zero weight is no edge and is left alone)."""
+    index, zero = matcher._club_pages_index, matcher._zero_weight
+    i = index[player.id]
+    row, set_edge_weight = matcher._weights[i], matcher._computer.set_edge_weight
+    for other in player_list:
+        j = index[other.id]
+        weight = row[j]
+        if weight is not zero and weight:
+            weight &= 0
+            set_edge_weight(i, j, weight)
 
 
 def _update_matching(matcher: Any) -> None:

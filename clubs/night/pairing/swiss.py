@@ -77,7 +77,7 @@ class DirectorRules:
 NO_DIRECTOR_RULES = DirectorRules()
 
 # Above this many players a later Swiss round takes seconds to pair (round 2, the longest:
-# about 1.3 s of CPU at 500, 2.7 s at 700, 8 s at 1,000 on the 2-core bench machine;
+# about 0.9 s of CPU at 500, 2.1 s at 700, 6.2 s at 1,000 on the 2-core bench machine;
 # bench/pairing.py), so the evening page says so. Round 1 is paired at once at any size.
 SLOW_PAIRING_FIELD = 500
 

@@ -74,9 +74,12 @@ def test_the_engine_is_adapted_only_for_the_release_read(plain):
     assert set(swiss.LIBRARY_METHODS) == {
         (ValidityMatcher, "_set_up_computer"),
         (ValidityMatcher, "is_allowed_pair"),
+        (ValidityMatcher, "finalize_match"),
+        (ValidityMatcher, "is_valid_matching"),
         (BracketMatcher, "_set_up_computer"),
         (BracketMatcher, "finalize_match"),
         (BracketMatcher, "add_to_weights"),
+        (BracketMatcher, "remove_weights"),
         (BracketMatcher, "update_matching"),
     }
     for (cls, name), library_method in swiss.LIBRARY_METHODS.items():
@@ -240,3 +243,73 @@ def test_every_round_of_the_corpus_pairs_alike_both_ways(plain, name):
             break
         history += played
     assert compared >= 1
+
+
+def test_the_library_answers_whenever_no_quick_proof_is_found(plain, monkeypatch):
+    """The question "can the round still be completed?" is answered yes by a perfect
+    matching found in Python (witness.py), else by the library's own validity graph, told
+    then of every pair chosen so far. Both paths pair as the library does, and a "no" (a
+    bracket collapsed, a round refused) is reached only through the library."""
+    from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
+
+    from clubs.night.pairing import speed
+
+    answers: list[tuple[bool, bool]] = []  # (a quick proof found, the answer)
+    ours = ValidityMatcher.is_valid_matching
+
+    def recorded(matcher) -> bool:
+        proof = speed.perfect_matching(
+            matcher._len,
+            matcher._club_pages_blocked,
+            matcher._club_pages_forced,
+            matcher._club_pages_witness,
+        )
+        answer = ours(matcher)
+        answers.append((proof is not None, answer))
+        return answer
+
+    monkeypatch.setattr(ValidityMatcher, "is_valid_matching", recorded)
+    assert sum(play_both_ways(seed, plain) for seed in range(60)) >= 250
+    assert (True, True) in answers and (False, False) in answers
+    assert (True, False) not in answers  # a proof found is never overruled
+    # Never a quick proof: the library answers every time, from its graph brought up to date.
+    answers.clear()
+    monkeypatch.setattr(speed, "perfect_matching", lambda *args: None)
+    assert sum(play_both_ways(seed, plain) for seed in range(60, 100)) >= 150
+    assert {proof for proof, _ in answers} == {False}
+    assert {answer for _, answer in answers} == {True, False}
+
+
+def play_open(players: int, rounds: int, plain: Callable[..., Outcome] | None, seed: int) -> int:
+    """A large open: round 1 paired as the site does (tested against the engine above on
+    smaller fields: it takes the plain engine minutes at this size), then rounds 2.. `rounds`
+    paired both ways when `plain` is given. Returns the boards of the last round."""
+    rng = random.Random(seed)
+    entrants = [Entrant(id=50_000 + s, seed=s, rating=2600 - s) for s in range(1, players + 1)]
+    ids = [e.id for e in entrants]
+    history: list[PastGame] = []
+    boards = 0
+    for rnd in range(1, rounds + 1):
+        absent = set(rng.sample(ids, players // 50)) if rnd > 1 else set()
+        ours = outcome(entrants, history, rnd, 9, absent)
+        assert isinstance(ours, RoundPairing), ours
+        if plain is not None and rnd > 1:
+            assert ours == plain(entrants, history, rnd, 9, absent), (players, rnd)
+        boards = len(ours.boards)
+        history += [PastGame(rnd, w, b, random_result(rng)) for w, b in ours.boards]
+        if ours.bye is not None:
+            history.append(PastGame(rnd, ours.bye, None, Result.BYE_PAIRING, allocated=True))
+        history += [PastGame(rnd, pid, None, Result.BYE_ZERO) for pid in absent]
+    return boards
+
+
+@pytest.mark.parametrize("players", [301, 400])
+def test_rounds_two_and_three_of_a_big_open_pair_alike_both_ways(plain, players):
+    assert play_open(players, 3, plain, seed=players) >= (players - players // 50) // 2 - 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1000, 1001])
+def test_rounds_two_and_three_of_a_thousand_pair_alike_both_ways(plain, players):
+    """The size of issue 34's goal (about a minute per field: the plain engine is slow)."""
+    assert play_open(players, 3, plain, seed=players) >= 480
