@@ -76,17 +76,25 @@ def pairing_bye_worth(players: dict[int, PlayerLine]) -> float:
     player with a U add up, or the usual 1 when the columns do not all agree on one."""
     candidates: set[float] = set()
     for player in players.values():
-        byes = sum(cell.code == "U" for cell in player.cells.values())
-        if not byes or player.points is None:
+        worth = _column_worth(player)
+        if worth is None:
             continue
-        others = sum(
-            CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
-        )
-        worth = round((player.points - others) / byes, 2)
         if worth not in _PAIRING_BYES:
             return 1.0
         candidates.add(worth)
     return candidates.pop() if len(candidates) == 1 else 1.0
+
+
+def _column_worth(player: PlayerLine) -> float | None:
+    """What each U of the line is worth by its points column (None without a U or a column):
+    the column less every other cell's points, shared among the U cells."""
+    byes = sum(cell.code == "U" for cell in player.cells.values())
+    if not byes or player.points is None:
+        return None
+    others = sum(
+        CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
+    )
+    return round((player.points - others) / byes, 2)
 
 
 def pairing_byes_worth(players: dict[int, PlayerLine]) -> dict[int, float]:
@@ -100,16 +108,10 @@ def pairing_byes_worth(players: dict[int, PlayerLine]) -> dict[int, float]:
     usual = pairing_bye_worth(players)
     worths: dict[int, float] = {}
     for player in players.values():
-        worths[player.key] = usual
-        byes = sum(cell.code == "U" for cell in player.cells.values())
-        if not byes or player.points is None:
-            continue
-        others = sum(
-            CELL_POINTS.get(cell.code, 0.0) for cell in player.cells.values() if cell.code != "U"
+        own = _column_worth(player)
+        worths[player.key] = (
+            own if own is not None and own < usual and own in _PAIRING_BYES else usual
         )
-        own = round((player.points - others) / byes, 2)
-        if own < usual and own in _PAIRING_BYES:
-            worths[player.key] = own
     return worths
 
 
