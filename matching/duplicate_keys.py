@@ -51,7 +51,8 @@ _TWO_TYPOS = 8
 _WHOLE_TWO_TYPOS = 12
 _END = _WHOLE_TWO_TYPOS // 2
 _MIDDLE_NAMES = 2
-# Spellings one spelling is compared with in a key's group (see MAX_PARTNERS).
+# Members of a key's group one name or spelling is compared with, at most (as the names
+# screen ranks at most 1,000 pool entries a typed name): the work stays linear in a crowd.
 MAX_SCAN = 1_000
 
 Word = tuple[str, str]  # (unit, core), as in rules
@@ -249,7 +250,7 @@ def _two_typos(texts: list[str], side: int, close: set[tuple[str, str]]) -> None
             by_form.setdefault(form, []).append(end)
     for end, spellings in by_end.items():
         near_ends = dict.fromkeys(e for form in deletions(end, 1) for e in by_form[form])
-        others = [text for e in near_ends for text in by_end[e]][:MAX_SCAN]
+        others = list(islice((text for e in near_ends for text in by_end[e]), MAX_SCAN))
         for one in spellings:
             found = process.extract(
                 one, others, scorer=OSA.distance, score_cutoff=2, limit=MAX_PARTNERS
