@@ -1,6 +1,7 @@
 """Name matching: the evaluation table and the 60 and 1,000 x 10,000 timings, as Markdown.
 
     .venv/bin/python bench/matching.py
+    .venv/bin/python bench/matching.py --duplicates   # possible_duplicates' growth only
 
 The roster is synthetic (fixed seed): 10,000 names from mixed first names and
 surnames (Dutch particles, accents, some Cyrillic, middle names, Jr./Sr., some
@@ -9,10 +10,15 @@ director's file might (case, order, initials, a typo, accents dropped, a
 nickname, a title) and 15 newcomers. The names step of a large open is 1,000 typed
 names (750 respelt roster names, 250 newcomers) against the same roster, and the
 bound on the work per name is shown against 10,000 near-identical names.
+
+With --duplicates: possible_duplicates on generated rosters of 1,000, 3,000 and 10,000 names
+(a tenth of them another name respelt), its best CPU time and the ratio 10,000 / 1,000
+(10 for linear growth), then on rosters built to defeat its keys.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import random
@@ -176,5 +182,38 @@ def large_event(roster: list[str], rng: random.Random, keys: list[str]) -> list[
     return rows
 
 
+def duplicates_growth() -> None:
+    """possible_duplicates' CPU time by roster size (profiles remembered, as in a process
+    that has read the roster before), and its work on crowds."""
+    cpu_ms: dict[int, float] = {}
+    print(table_head("possible_duplicates", "names", "pairs", "best CPU ms", align="lrrr"))
+    for size in (1_000, 3_000, 10_000):
+        rng = random.Random(size)
+        base = synthetic_roster(size * 10 // 11, rng)
+        names = base + [respelt(name, rng) for name in rng.sample(base, size - len(base))]
+        rng.shuffle(names)
+        runs = repeat(lambda names=names: possible_duplicates(names, limit=10**9), 3, keep=True)
+        cpu_ms[size] = min(runs.cpus) * 1000
+        print(row("generated roster", f"{size:,} | {len(runs.value):,} | {cpu_ms[size]:.0f}"))
+    crowds = {
+        "one name 10,000 times": ["Jan Jansen"] * 10_000,
+        "10,000 names a typo apart": [
+            f"Jan Jans{chr(97 + at % 26)}n {chr(97 + at // 26 % 26)}" for at in range(10_000)
+        ],
+    }
+    for label, names in crowds.items():
+        runs = repeat(lambda names=names: possible_duplicates(names), 1, keep=True)
+        print(row(label, f"10,000 | {len(runs.value)} | {min(runs.cpus) * 1000:.0f}"))
+    print()
+    print(f"CPU time 10,000 / 1,000 names: {cpu_ms[10_000] / cpu_ms[1_000]:.1f}")
+
+
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--duplicates", action="store_true", help="possible_duplicates' growth only"
+    )
+    if parser.parse_args().duplicates:
+        duplicates_growth()
+    else:
+        main()

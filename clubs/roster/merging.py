@@ -98,8 +98,8 @@ def duplicate_candidates(club: Club, limit: int = MAX_DUPLICATES) -> list[Duplic
 
 def _duplicate_pairs(club: Club, limit: int) -> list[tuple[int, int, str, float]]:
     """(first id, second id, reason, score) of `possible_duplicates` over the active players,
-    kept in Django's cache under the roster's version: a 10,000-player roster takes
-    seconds to compare, and the screen is opened again after every merge or dismissal."""
+    kept in Django's cache under the roster's version: a 10,000-player roster takes about
+    half a second to compare, and the screen is opened again after every merge or dismissal."""
     key = f"{_roster_key(club)}:duplicates:{limit}"
     found: list[tuple[int, int, str, float]] | None = cache.get(key)
     if found is None:
