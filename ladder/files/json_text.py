@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain
 from json.encoder import encode_basestring
 
@@ -45,7 +45,7 @@ _IN_ROW = ",\n   "
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
-def _rows(rows: list[object]) -> str | None:
+def _rows(rows: Sequence[object]) -> str | None:
     """A list of non-empty dicts of plain values, at depth one; None for any other list (an
     empty one is "[]" either way)."""
     if not rows:
@@ -69,7 +69,7 @@ class Written(str):
 _VALUE_AT = len('{\n "": ')
 
 
-def written_list(rows: list[object]) -> Written:
+def written_list(rows: Sequence[object]) -> Written:
     """`rows` written as indented() writes a list that is a value of its dict: for a dict
     value of indented(), which puts it in as it is."""
     text = _rows(rows)

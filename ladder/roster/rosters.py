@@ -22,10 +22,11 @@ from ladder.store import dated
 
 ACTIVE_DAYS = 365
 T = TypeVar("T")
-# What a page built from a kept roster keeps with it (Roster.kept): a few entries a roster (a
-# table's rows per language and club address, orders, ladder.json's players), the oldest
-# dropped first, so a roster of 2,284 players keeps at most a few MB beside it.
-KEPT_PER_ROSTER = 12
+# What a page built from a kept roster keeps with it (Roster.kept), the oldest dropped first:
+# a table's row texts per language and club address (under 1 MB for 2,284 players), an order
+# of its list (references only), ladder.json's players. Room for every language and address
+# of both tables beside their orders, so a visitor's sort never drops the rows' texts.
+KEPT_PER_ROSTER = 32
 
 
 @dataclass(slots=True)

@@ -56,7 +56,9 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
         ),
     )
     # A row's text depends on its player and on these: kept with the roster for them.
-    row_texts = roster.kept(("roster rows", translation.get_language(), visit.base, below), dict)
+    row_texts: dict[int, bytes] = roster.kept(
+        ("roster rows", translation.get_language(), visit.base, below), dict
+    )
     return with_rows(response, roster_body_kept(listed["shown"], visit.base, below, row_texts))
 
 
