@@ -6,14 +6,16 @@ every value through nested generators, and for a ladder of 2,284 players that wa
 the file's time (8.6 ms of 15, issue 34). The file keeps its indented form (scripts and
 people read it, and it is what the page has always sent), so the common shape (a dict of
 plain values and lists of flat dicts of plain values) is written here with the C string
-encoder; any other value goes to json.dumps, which also says what cannot be written.
+encoder; any other value goes to json.dumps, which also says what cannot be written. A list
+can be written ahead (written_list), kept, and handed in as a value (issue 34: the players of
+a kept roster's ladder are the same every request).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import chain
 from json.encoder import encode_basestring
 
@@ -43,7 +45,7 @@ _IN_ROW = ",\n   "
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
-def _rows(rows: list[object]) -> str | None:
+def _rows(rows: Sequence[object]) -> str | None:
     """A list of non-empty dicts of plain values, at depth one; None for any other list (an
     empty one is "[]" either way)."""
     if not rows:
@@ -59,14 +61,43 @@ def _rows(rows: list[object]) -> str | None:
     return "[\n  {\n   " + body + "\n  }\n ]"
 
 
+class Written(str):
+    """A list's text as indented() writes it as a value of its dict (written_list)."""
+
+
+# json.dumps({"": value}, indent=1) is this, the value's text as a dict's value, and "\n}".
+_VALUE_AT = len('{\n "": ')
+
+
+def written_list(rows: Sequence[object]) -> Written:
+    """`rows` written as indented() writes a list that is a value of its dict: for a dict
+    value of indented(), which puts it in as it is."""
+    text = _rows(rows)
+    if text is None:
+        text = json.dumps({"": rows}, ensure_ascii=False, indent=1)[_VALUE_AT:-2]
+    return Written(text)
+
+
 def indented(data: Mapping[str, object]) -> str:
-    """`json.dumps(data, ensure_ascii=False, indent=1)`."""
+    """`json.dumps(data, ensure_ascii=False, indent=1)`, a Written value (written_list)
+    as the list it was written from."""
     if type(data) is not dict or not data:
-        return json.dumps(data, ensure_ascii=False, indent=1)
+        return json.dumps(_read_back(data), ensure_ascii=False, indent=1)
     parts = []
     for key, value in data.items():
-        written = _rows(value) if type(value) is list else _plain(value)
+        if type(value) is Written:
+            written: str | None = value
+        else:
+            written = _rows(value) if type(value) is list else _plain(value)
         if not isinstance(key, str) or written is None:
-            return json.dumps(data, ensure_ascii=False, indent=1)
+            return json.dumps(_read_back(data), ensure_ascii=False, indent=1)
         parts.append(f"{encode_basestring(key)}: {written}")
     return "{\n " + ",\n ".join(parts) + "\n}"
+
+
+def _read_back(data: object) -> object:
+    """`data` with each Written value read back into its list, for json.dumps (which would
+    write it as a string)."""
+    if isinstance(data, Mapping):
+        return {k: json.loads(v) if type(v) is Written else v for k, v in data.items()}
+    return data

@@ -3,7 +3,7 @@ column heads that link to the other orders. The rules live in ladder.pages.list_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from django.utils.safestring import SafeString
@@ -23,11 +23,20 @@ from ladder.roster.rosters import LadderRow, RosterPlayer
 
 _STATUS_ORDER = {"established": 0, "provisional": 1, "unrated": 2}
 
+# kept(key, build): `build()`, or what it made before for `key` (ladder.roster.rosters.Roster
+# .keeper, for rows that are a kept roster's own).
+Keeper = Callable[[Hashable, Callable[[], Any]], Any]
+
 
 def ladder_list(
-    rows: list[LadderRow], params: Mapping[str, str], keep: dict[str, str]
+    rows: list[LadderRow],
+    params: Mapping[str, str],
+    keep: dict[str, str],
+    kept: Keeper | None = None,
 ) -> dict[str, Any]:
-    """Context for the ladder table: ranks stay the ladder's whatever the order shown."""
+    """Context for the ladder table: ranks stay the ladder's whatever the order shown.
+    With `kept` (the same `rows` every time it is given) each order of the whole list is
+    sorted once; a search is sorted every time."""
     options = read_options(params, LADDER_COLUMNS)
     keys: dict[str, Any] = {
         "rank": lambda r: r.rank,
@@ -46,10 +55,14 @@ def ladder_list(
         ("played", _("Last played"), False),
         ("change", _("Last change"), True),
     ]
-    return _context(sorted_rows(found, options, keys), len(rows), options, columns, keep)
+    shown = _ordered(found, options, keys, kept)
+    return _context(shown, len(rows), options, columns, keep)
 
 
-def roster_list(players: list[RosterPlayer], params: Mapping[str, str]) -> dict[str, Any]:
+def roster_list(
+    players: list[RosterPlayer], params: Mapping[str, str], kept: Keeper | None = None
+) -> dict[str, Any]:
+    """Context for the roster table; `kept` as ladder_list's."""
     options = read_options(params, ROSTER_COLUMNS)
     keys: dict[str, Any] = {
         "name": lambda p: (folded(p.name), p.id),
@@ -66,7 +79,16 @@ def roster_list(players: list[RosterPlayer], params: Mapping[str, str]) -> dict[
         ("games", _("Rated games"), True),
         ("played", _("Last played"), False),
     ]
-    return _context(sorted_rows(found, options, keys), len(players), options, columns, {})
+    return _context(_ordered(found, options, keys, kept), len(players), options, columns, {})
+
+
+def _ordered(
+    rows: list[Any], options: ListOptions, keys: dict[str, Any], kept: Keeper | None
+) -> list[Any]:
+    if options.q or kept is None:
+        return sorted_rows(rows, options, keys)
+    order = (options.sort, options.dir)
+    return list(kept(order, lambda: sorted_rows(rows, options, keys)))  # a copy, as kept's
 
 
 def _context(

@@ -222,6 +222,31 @@ def _memo(write: Callable[[_K], str]) -> Callable[[_K], str]:
 def ladder_body(
     rows: Iterable[LadderRow], base: str, provisional_below: int | None = None
 ) -> SafeString:
+    return mark_safe("".join(map(_ladder_row_writer(base, provisional_below), rows)))
+
+
+def ladder_body_kept(
+    rows: Iterable[LadderRow],
+    base: str,
+    provisional_below: int | None,
+    kept: dict[tuple[int, int], bytes],
+) -> bytes:
+    """ladder_body's text, UTF-8, each row's taken from `kept` (by rank and player) or
+    written and put there. `kept` is one roster's (ladder.roster.rosters.Roster.kept) for one
+    language, `base` and `provisional_below`: a row's text is then a function of its rank
+    and its player, and a page of a ladder of 2,284 players writes none (issue 34)."""
+    out, write = [], None
+    for row in rows:
+        key = (row.rank, row.player.id)
+        text = kept.get(key)
+        if text is None:
+            write = write or _ladder_row_writer(base, provisional_below)
+            text = kept[key] = write(row).encode()
+        out.append(text)
+    return b"".join(out)
+
+
+def _ladder_row_writer(base: str, provisional_below: int | None) -> Callable[[LadderRow], str]:
     f = Formats()
     provisional = escape(_("provisional"))
     tag = f' <span class="tag">{provisional}</span>'
@@ -234,15 +259,15 @@ def ladder_body(
         return tag + _to_go(games_to_go(games, provisional_below))
 
     date, change, to_go = _memo(f.date), _memo(marked), _memo(provisional_marker)
-    out = []
-    for row in rows:
+
+    def write(row: LadderRow) -> str:
         p = row.player
         if p.provisional:
             grey, marker = ' class="provisional"', to_go(p.rated_games)
         else:
             grey, marker = "", ""
         rating = p.rating
-        out.append(
+        return (
             f'<tr{grey}><td class="num">{row.rank}</td>'
             f'<td><a href="{base}players/{p.id}/">{escape(p.name)}</a>{marker}</td>'
             f'<td class="num">{None if rating is None else half_up(rating)}</td>'
@@ -250,12 +275,35 @@ def ladder_body(
             f"<td>{date(p.last_played)}</td>"
             f'<td class="num">{change(p.last_change)}</td></tr>\n'
         )
-    return mark_safe("".join(out))
+
+    return write
 
 
 def roster_body(
     players: Iterable[RosterPlayer], base: str, provisional_below: int | None = None
 ) -> SafeString:
+    return mark_safe("".join(map(_roster_row_writer(base, provisional_below), players)))
+
+
+def roster_body_kept(
+    players: Iterable[RosterPlayer],
+    base: str,
+    provisional_below: int | None,
+    kept: dict[int, bytes],
+) -> bytes:
+    """roster_body's text, UTF-8, each row's taken from `kept` (by player) or written and
+    put there: as ladder_body_kept, for one roster, language, `base` and `provisional_below`."""
+    out, write = [], None
+    for p in players:
+        text = kept.get(p.id)
+        if text is None:
+            write = write or _roster_row_writer(base, provisional_below)
+            text = kept[p.id] = write(p).encode()
+        out.append(text)
+    return b"".join(out)
+
+
+def _roster_row_writer(base: str, provisional_below: int | None) -> Callable[[RosterPlayer], str]:
     f = Formats()
     status = {
         "unrated": escape(_("not rated yet")),
@@ -267,18 +315,19 @@ def roster_body(
         return status["provisional"] + _to_go(games_to_go(games, provisional_below))
 
     date, to_go = _memo(f.date), _memo(provisional_status)
-    out = []
-    for p in players:
+
+    def write(p: RosterPlayer) -> str:
         kind = roster_status(p)
         grey = ' class="provisional"' if kind != "established" else ""
         rating = p.rating_whole if p.on_ladder else DASH
         shown = to_go(p.rated_games) if kind == "provisional" else status[kind]
-        out.append(
+        return (
             f'<tr{grey}><td><a href="{base}players/{p.id}/">{escape(p.name)}</a></td>'
             f'<td class="num">{rating}</td><td>{shown}</td>'
             f'<td class="num">{p.rated_games}</td><td>{date(p.last_played)}</td></tr>\n'
         )
-    return mark_safe("".join(out))
+
+    return write
 
 
 def roster_status(p: RosterPlayer) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from clubs.models import Club
 from ladder.models import Ladder
@@ -20,6 +21,12 @@ from ladder.roster.display import NameFacts, shown_names
 from ladder.store import dated
 
 ACTIVE_DAYS = 365
+T = TypeVar("T")
+# What a page built from a kept roster keeps with it (Roster.kept), the oldest dropped first:
+# a table's row texts per language and club address (under 1 MB for 2,284 players), an order
+# of its list (references only), ladder.json's players. Room for every language and address
+# of both tables beside their orders, so a visitor's sort never drops the rows' texts.
+KEPT_PER_ROSTER = 32
 
 
 @dataclass(slots=True)
@@ -49,11 +56,43 @@ class Roster:
     # process, and its ladder is every ladder page's and download's start (issue 34).
     _whole_ladder: list[LadderRow] = field(default_factory=list, compare=False, repr=False)
     _by_name: list[RosterPlayer] = field(default_factory=list, compare=False, repr=False)
+    _kept: OrderedDict[Hashable, Any] = field(
+        default_factory=OrderedDict, compare=False, repr=False
+    )
+
+    def kept(self, key: Hashable, build: Callable[[], T]) -> T:
+        """What `build` makes of this roster, made once and kept with it (issue 34): the
+        roster is kept on the versions of everything it shows (load_roster), so what is
+        made of it alone is never stale either. `key` names what is made and all it depends
+        on besides the roster (the language, the club's address, ...). The value is shared
+        by every later caller: a caller must not change it."""
+        with _rosters_lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]  # type: ignore[no-any-return]
+        value = build()
+        with _rosters_lock:
+            self._kept[key] = value
+            while len(self._kept) > KEPT_PER_ROSTER:
+                self._kept.popitem(last=False)
+        return value
+
+    def keeper(self, *prefix: Hashable) -> Keeper:
+        """kept() with `prefix` before every key: for a caller that knows one part of it."""
+        return lambda key, build: self.kept((*prefix, key), build)
 
     def ladder(self, active_since: dt.date | None = None) -> list[LadderRow]:
         """Established players by rating, then provisional ones; no one without a rated game."""
         if active_since is None and self._whole_ladder:
             return list(self._whole_ladder)  # a copy: a caller may sort or cut its list
+        if active_since is not None:
+            # Kept too: the active ladder's rows are the ones its kept table rows are of.
+            return list(
+                self.kept(("active ladder", active_since), lambda: self._ladder(active_since))
+            )
+        return self._ladder(None)
+
+    def _ladder(self, active_since: dt.date | None) -> list[LadderRow]:
         rows = [
             p
             for p in self.players
@@ -101,6 +140,10 @@ class Roster:
 class LadderRow:
     rank: int
     player: RosterPlayer
+
+
+# Roster.keeper's: kept(key, build) with a part of the key already given.
+Keeper = Callable[[Hashable, Callable[[], Any]], Any]
 
 
 def provisional_below(club: Club, ladder: Ladder | None = None) -> int | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubs.access import NOT_FOUND
 from ladder.files import json_text
@@ -27,7 +27,7 @@ from ladder.files.export import (
 )
 from ladder.models import Ladder
 from ladder.pages.list_pages import ladder_list
-from ladder.pages.tables import ladder_body
+from ladder.pages.tables import ladder_body_kept
 from ladder.roster import rosters
 from ladder.web import dated
 from ladder.web.club_view import Visit, club_view
@@ -53,22 +53,32 @@ def _rows(
     request: HttpRequest, visit: Visit, ladder: Ladder, on: dated.AskedDay | None = None
 ) -> tuple[list[rosters.LadderRow], bool]:
     """The ladder today, or at the end of `on`'s day (active: in the year before it)."""
+    rows, active_only, _kept = _kept_rows(request, visit, ladder, on)
+    return rows, active_only
+
+
+def _kept_rows(
+    request: HttpRequest, visit: Visit, ladder: Ladder, on: dated.AskedDay | None = None
+) -> tuple[list[rosters.LadderRow], bool, rosters.Keeper | None]:
+    """_rows, and where what is made of those rows is kept with the kept roster (its keys
+    name the list: the whole ladder, or the active one since a day); None for a ladder on a
+    date, read anew from what the replay stored."""
     active_only = request.GET.get("active") == "1"
     day = timezone.localdate() if on is None or on.day is None else on.day
     since = rosters.active_since(day) if active_only else None
     roster = rosters.load_roster(visit.club, visit.is_director, ladder)
     if on is None or on.day is None:
-        return roster.ladder(since), active_only
-    return roster.ladder_on(visit.club, on.day, since, ladder), active_only
+        return roster.ladder(since), active_only, roster.keeper("ladder", since)
+    return roster.ladder_on(visit.club, on.day, since, ladder), active_only, None
 
 
 def _page(
     request: HttpRequest, visit: Visit, ladder: Ladder, ladders: list[Ladder]
 ) -> HttpResponse:
     on = dated.asked_day(visit.club, request.GET)
-    rows, active_only = _rows(request, visit, ladder, on)
+    rows, active_only, kept = _kept_rows(request, visit, ladder, on)
     links = dated.context(on, active_only)
-    listed = ladder_list(rows, request.GET, links["keep"])
+    listed = ladder_list(rows, request.GET, links["keep"], kept)
     below = rosters.provisional_below(visit.club, ladder)
     response = render(
         request,
@@ -87,7 +97,11 @@ def _page(
             **links,
         ),
     )
-    return with_rows(response, ladder_body(listed["shown"], visit.base, below))
+    # Each row's text depends on its rank and player (the list's), and on these: kept with
+    # the roster for them (a ladder on a date, read anew, keeps its rows for this page only).
+    texts = (translation.get_language(), visit.base, below)
+    row_texts: dict[tuple[int, int], bytes] = {} if kept is None else kept(texts, dict)
+    return with_rows(response, ladder_body_kept(listed["shown"], visit.base, below, row_texts))
 
 
 @club_view(one_ladder=True)
@@ -129,14 +143,20 @@ def ladder_csv(request: HttpRequest, visit: Visit, ladder: str | None = None) ->
 def ladder_json(request: HttpRequest, visit: Visit, ladder: str | None = None) -> HttpResponse:
     shown, _ladders_of_club = _ladders(visit, ladder)
     on = dated.asked_day(visit.club, request.GET)
-    rows, active_only = _rows(request, visit, shown, on)
+    rows, active_only, kept = _kept_rows(request, visit, shown, on)
+    # The players' part, the file's bulk, depends on the rows alone: kept with the roster.
+    players = (
+        json_text.written_list(public_ladder(rows))
+        if kept is None
+        else (kept("ladder.json players", lambda: json_text.written_list(public_ladder(rows))))
+    )
     data: dict[str, object] = {
         "club": visit.club.name,
         "ladder": shown.slug,
         "ladder_is_current": shown.is_current,
         "active_only": active_only,
         **({"on": on.day.isoformat()} if on.day else {}),
-        "players": public_ladder(rows),
+        "players": players,
     }
     return HttpResponse(
         json_text.indented(data),

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -30,7 +30,7 @@ from ladder.pages.events import event_list, event_pages
 from ladder.pages.list_pages import roster_list
 from ladder.pages.player_page import RECENT_LIMIT, Shown, club_rules, ladder_timelines
 from ladder.pages.player_page import player_page as player_page_data
-from ladder.pages.tables import roster_body
+from ladder.pages.tables import roster_body_kept
 from ladder.roster import rosters
 from ladder.rules import rating_rules
 from ladder.web import ladder_parts
@@ -42,7 +42,7 @@ from ladder.web.long_tables import ROWS_HERE, with_rows
 def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     roster = rosters.load_roster(visit.club, visit.is_director)
     players = roster.by_name()
-    listed = roster_list(players, request.GET)
+    listed = roster_list(players, request.GET, roster.keeper("roster order"))
     below = rosters.provisional_below(visit.club)
     response = render(
         request,
@@ -55,7 +55,11 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
             section="players",
         ),
     )
-    return with_rows(response, roster_body(listed["shown"], visit.base, below))
+    # A row's text depends on its player and on these: kept with the roster for them.
+    row_texts: dict[int, bytes] = roster.kept(
+        ("roster rows", translation.get_language(), visit.base, below), dict
+    )
+    return with_rows(response, roster_body_kept(listed["shown"], visit.base, below, row_texts))
 
 
 @club_view()

@@ -7,7 +7,7 @@ import math
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ladder.files.json_text import indented
+from ladder.files.json_text import indented, written_list
 
 # Text with what JSON escapes: quotes, backslashes, control characters, line separators,
 # and what it does not (accents, Cyrillic, emoji, lone surrogates' neighbours).
@@ -38,6 +38,18 @@ def reference(data: object) -> str:
 @example({"n": 10**30, "b": [{"t": True, "f": False, "none": None, "f1": 1e-7, "f2": 1e16}]})
 def test_the_text_is_json_dumps_with_indent_one(data):
     assert indented(data) == reference(data)
+
+
+@settings(max_examples=300)
+@given(DATA)
+@example({"players": [{"a": 1}], 1: "a key json.dumps turns into text"})
+@example({"players": [1, [2, {"a": {"b": []}}]], "x": 1})  # not rows: the standard encoder's
+@example({"players": [{"a": 1}], "bad": math.nan, "k": (1, 2)})  # a tuple: the fallback
+def test_a_list_written_ahead_is_the_list_written_in_place(data):
+    """ladder.json's players are written once per kept roster (written_list) and put in as
+    they are: the same file as the list written with the rest."""
+    ahead = {k: written_list(v) if type(v) is list else v for k, v in data.items()}
+    assert indented(ahead) == reference(data)
 
 
 def test_a_ladder_as_the_page_writes_it():
