@@ -13,6 +13,7 @@ from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils.cache import patch_cache_control
 
+from config.errors import database_unavailable
 from matching import clean_sent_text
 
 if TYPE_CHECKING:
@@ -99,66 +100,42 @@ def _as_typed(field: str) -> bool:
 
 
 class RetryLostConnection:
-    """A page asked for on a database connection that died since the last request (a
-    PostgreSQL restart, a backend terminated, a proxy's idle timeout) is built again on a new
-    connection instead of answering 500.
+    """A page whose database went away under it (a PostgreSQL restart or fail-over, a backend
+    terminated, a proxy's idle timeout) is built again once the database answers, instead of
+    answering 500.
 
     CONN_HEALTH_CHECKS (settings) already tests a kept connection before a request's first
-    query; this covers what slips past that test (the server going away between the test and
-    the query). Retried once, and only when nothing can have been written: a GET or HEAD
-    whose first query, a SELECT, failed on a connection kept from an earlier request. A
-    request that had a query answered, or that met the error inside a transaction, is left
-    to fail as before. Last in MIDDLEWARE, so every other middleware's process_view ran and
-    the view is all that runs again.
-
-    A request that cannot reach the database at all (PostgreSQL restarting: the connection
-    is refused before any statement runs) waits for it, up to DATABASE_WAIT_SECONDS, and
-    is then built; past that it gets a 503 with Retry-After. Nothing ran, so this holds for
-    every method.
+    query; this covers the rest, and only where building the page again cannot do anything
+    twice:
+    - no statement ran (the connection was refused, as while PostgreSQL restarts): nothing
+      was read or written, whatever the method;
+    - a GET or HEAD whose statements so far were all reads.
+    The request waits for the database (up to DATABASE_WAIT_SECONDS) and the view runs once
+    more on a new connection. A request that wrote, or that met the error inside a
+    transaction, fails as before: the 500 handler (config.errors) answers a database error
+    with a 503 and Retry-After. Last in MIDDLEWARE, so every other middleware's process_view
+    ran and the view is all that runs again.
     """
 
     def __init__(self, get_response: View) -> None:
         self.get_response = get_response
-        self._kept: dict[int, bool] = {}
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        # Whether this request started on a connection kept from an earlier one: the other
-        # middleware ahead of this one read nothing yet (sessions and users load lazily).
-        self._kept[id(request)] = connection.connection is not None
-        try:
-            return self.get_response(request)
-        finally:
-            self._kept.pop(id(request), None)
+        return self.get_response(request)
 
     def process_view(
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
     ) -> HttpResponse | None:
-        watch = _FirstStatement()
+        watch = _Statements()
         try:
             with connection.execute_wrapper(watch):
                 response: HttpResponse = view(request, *args, **kwargs)
                 return response
         except (OperationalError, InterfaceError) as error:
-            if watch.statements == 0 and not connection.in_atomic_block:
-                # No statement ran: the database could not be reached at all, so nothing was
-                # read or written, whatever the method.
-                return self._when_the_database_is_back(request, view, args, kwargs, error)
-            if (
-                request.method not in ("GET", "HEAD")
-                or not self._kept.get(id(request))
-                or not watch.failed_reading
-                or connection.in_atomic_block
-            ):
+            read_only = request.method in ("GET", "HEAD") and not watch.wrote
+            if connection.in_atomic_block or not (watch.statements == 0 or read_only):
                 raise
-            logger.warning(
-                "The database connection was lost since the last request (%s); building %s "
-                "again on a new one",
-                type(error).__name__,
-                request.path,
-            )
-            connection.close()
-            retried: HttpResponse = view(request, *args, **kwargs)
-            return retried
+            return self._when_the_database_is_back(request, view, args, kwargs, error)
 
     def _when_the_database_is_back(
         self,
@@ -172,10 +149,11 @@ class RetryLostConnection:
         build the page; if it is still away after DATABASE_WAIT_SECONDS, say so with a 503
         and Retry-After rather than a 500 that reads as a bug."""
         logger.warning(
-            "The database could not be reached (%s); waiting up to %s s to build %s",
+            "The database connection was lost or refused (%s); building %s again once it "
+            "answers (waiting up to %s s)",
             type(error).__name__,
-            DATABASE_WAIT_SECONDS,
             request.path,
+            DATABASE_WAIT_SECONDS,
         )
         deadline = time.monotonic() + DATABASE_WAIT_SECONDS
         pause = 0.1
@@ -198,34 +176,16 @@ class RetryLostConnection:
 DATABASE_WAIT_SECONDS = 8.0
 
 
-def database_unavailable() -> HttpResponse:
-    """A plain page (no template: a template's context may read the database) that tells a
-    visitor the site is briefly unavailable, and a client when to try again."""
-    response = HttpResponse(
-        "<!doctype html><title>Back in a moment</title><h1>Back in a moment</h1>"
-        "<p>The club pages cannot reach their database just now (it is probably"
-        " restarting). Nothing you sent was stored: please try again in a few seconds.</p>",
-        status=503,
-    )
-    response["Retry-After"] = "5"
-    patch_cache_control(response, no_store=True)
-    return response
-
-
-class _FirstStatement:
-    """An execute wrapper noting whether the first statement a view ran was a read that
-    failed: then nothing before it was answered, and it changed nothing."""
+class _Statements:
+    """An execute wrapper counting the statements a view ran and noting whether any of them
+    could have written (anything but a SELECT)."""
 
     def __init__(self) -> None:
         self.statements = 0
-        self.failed_reading = False
+        self.wrote = False
 
     def __call__(self, execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
         self.statements += 1
-        first = self.statements == 1
-        self.failed_reading = False  # a later statement ran: the view went on after a failure
-        try:
-            return execute(sql, *rest)
-        except (OperationalError, InterfaceError):
-            self.failed_reading = first and sql.lstrip().upper().startswith("SELECT")
-            raise
+        if not sql.lstrip().upper().startswith("SELECT"):
+            self.wrote = True
+        return execute(sql, *rest)

@@ -99,3 +99,5 @@ urlpatterns = [
 
 # A 404 under a club the visitor may see links back to it (ladder.web.not_found).
 handler404 = "ladder.web.not_found.page_not_found"
+# A database that is away is a 503 with Retry-After, any other fault the 500 page.
+handler500 = "config.errors.server_error"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
-from config.urls import handler404  # noqa: F401  (the site's 404 page, kept for these tests)
+from config.urls import handler404, handler500  # noqa: F401  (the site's own error pages)
 from config.urls import urlpatterns as site_urlpatterns
 
 

@@ -99,3 +99,21 @@ def test_a_director_only_club_gets_no_link_from_its_404():
     club = make_club(slug="closed-club", name="Closed Knights", visibility=Club.Visibility.DIRECTOR)
     response = Client().get(f"/c/{club.slug}/players/1/")
     assert response.status_code == 404 and "Closed Knights" not in response.content.decode()
+
+
+@LIVE
+def test_a_page_whose_database_stays_away_gets_a_503_with_retry_after():
+    club = make_club(slug="busy-club", visibility=Club.Visibility.PUBLIC)
+    client = Client(raise_request_exception=False)
+    with connection.execute_wrapper(_refuse_queries):
+        response = client.get(f"/c/{club.slug}/players/")
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert "Traceback" not in response.content.decode()
+
+
+@LIVE
+def test_a_missing_page_while_the_database_is_away_is_still_a_404():
+    club = make_club(slug="busy-club", name="Busy Knights", visibility=Club.Visibility.PUBLIC)
+    with connection.execute_wrapper(_refuse_queries):
+        response = Client(raise_request_exception=False).get(f"/c/{club.slug}/no/such/page/")
+    assert response.status_code == 404 and "<h1>Page not found</h1>" in response.content.decode()

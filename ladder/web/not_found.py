@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.template import loader
 
@@ -35,5 +36,9 @@ def club_home(request: HttpRequest) -> tuple[str, str] | None:
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    try:
+        home = club_home(request)
+    except DatabaseError:
+        home = None  # the database is away (restarting): the 404 without the way back
     template = loader.get_template("404.html")
-    return HttpResponseNotFound(template.render({"club_home": club_home(request)}, request))
+    return HttpResponseNotFound(template.render({"club_home": home}, request))
