@@ -1,6 +1,6 @@
 """The one settings module. Every deployment difference is an environment variable.
 
-Defaults let a fresh checkout run on SQLite with jobs run in-process; the README
+Defaults let a fresh checkout run on SQLite with jobs run in-process; docs/operations.md
 lists every variable.
 """
 
@@ -146,7 +146,7 @@ _RQ_URL = url_with_timeouts(
 )
 # The replays ("default", ladder.jobs.REPLAY_QUEUE) and the large files being read
 # ("uploads", UPLOAD_QUEUE) on queues of their own, so a file never holds up a replay
-# (README, "Workers": which worker serves which).
+# (docs/operations.md, "Workers": which worker serves which).
 RQ_QUEUES = {
     "default": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
     "uploads": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},

@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 # same queue waited until it was done. Replays, kept standings and the cron's jobs go on
 # REPLAY_QUEUE; files on UPLOAD_QUEUE. A worker serving both lists REPLAY_QUEUE first
 # (rq takes the first non-empty queue in the order given); a deployment runs one worker
-# for REPLAY_QUEUE alone beside it (README, "Workers").
+# for REPLAY_QUEUE alone beside it (docs/operations.md, "Workers").
 REPLAY_QUEUE = "default"
 UPLOAD_QUEUE = "uploads"
 WORKER_QUEUES = (REPLAY_QUEUE, UPLOAD_QUEUE)

@@ -350,7 +350,8 @@ def code_version() -> str:
 
 def forget_shared_pages() -> int:
     """Delete every page kept in Redis (tests, whose databases repeat ids and versions; an
-    edit made straight in the database, see the README's runbook). The number deleted."""
+    edit made straight in the database, see the runbook in docs/operations.md). The number
+    deleted."""
     store = _shared_store()
     if store is None:
         return 0

@@ -1,4 +1,4 @@
-"""The administrators' commands (README, "Administrators' commands"): their output and exit codes.
+"""The administrators' commands (docs/commands.md): their output and exit codes.
 
 These are contracts that support staff and scripts depend on. Each command is
 run through call_command; a CommandError is what the command line turns into

@@ -1,5 +1,5 @@
-"""add_ladder, and --ladder on export_ladder and import_roster (README, "Administrators'
-commands"): a CommandError is what the command line turns into stderr and exit status 1."""
+"""add_ladder, and --ladder on export_ladder and import_roster (docs/commands.md): a
+CommandError is what the command line turns into stderr and exit status 1."""
 
 from __future__ import annotations
 
