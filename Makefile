@@ -1,11 +1,12 @@
 # The two commands a newcomer needs: `make run` and `make test`.
+# `make test-fast`: the pure, quick tests only (no database, server or browser), under a minute.
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 export DEBUG ?= true
 
 
-.PHONY: install install-dev run test test-long lint typecheck format worker cron migrate demo lock ci bench clean
+.PHONY: install install-dev run test test-fast test-long lint typecheck format worker cron migrate demo lock ci bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -34,6 +35,12 @@ run: demo
 
 test: install-dev
 	$(BIN)/pytest
+
+# The inner loop: no test that opens the database or a live server (marked `db` by
+# tests/conftest.py), drives Chromium (`browser`), needs PostgreSQL or Redis, is `slow`, or is a
+# pure test of several seconds (`heavy`). `make test` still runs all but `slow`.
+test-fast: install-dev
+	$(BIN)/pytest -m "not db and not browser and not postgres and not redis and not slow and not heavy"
 
 # The long versions of the load and fault tests (marked `slow`), bounded by their own timeouts.
 test-long: install-dev

@@ -15,6 +15,7 @@ from ladder.pages.events import event_list
 from ladder.roster import rosters
 from ladder.web import page_cache
 from tests.factories import make_club, make_user
+from tests.markers import added_markers
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -80,3 +81,15 @@ def outsider(db):
 @pytest.fixture
 def club(owner, director):
     return make_club(slug="rooks", owner=owner, directors=[director])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark browser and database tests so `make test-fast` can leave them out (tests/markers.py)."""
+    for item in items:
+        extra = added_markers(
+            path=item.path,
+            fixturenames=getattr(item, "fixturenames", ()),
+            markers=(marker.name for marker in item.iter_markers()),
+        )
+        for name in sorted(extra):
+            item.add_marker(name)

@@ -138,6 +138,7 @@ def histories(draw: st.DrawFn) -> tuple[list[EventInput], dict[int, PlayerState]
     return events, states
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("policy", POLICY_PARAMS)
 @settings(max_examples=200)
 @given(history=histories(), data=st.data())

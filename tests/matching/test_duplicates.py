@@ -91,6 +91,7 @@ def all_pairs(names: list[str]) -> dict[tuple[int, int], tuple[float, Reason]]:
     return found
 
 
+@pytest.mark.heavy
 @settings(max_examples=12)
 @given(rosters())
 def test_the_pairs_are_those_a_comparison_of_every_pair_shows(names):
@@ -139,6 +140,7 @@ def test_names_two_typos_apart_share_a_form_of_one_end(letters, data):
     )
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     "crowd",
     [

@@ -193,6 +193,7 @@ def test_prepare_refuses_keys_or_owners_that_do_not_line_up():
         prepare_roster(CLUB, owners=[1])
 
 
+@pytest.mark.heavy
 @settings(max_examples=300, deadline=None)
 @given(
     typed=st.one_of(

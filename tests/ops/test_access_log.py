@@ -59,6 +59,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@pytest.mark.heavy
 @pytest.mark.timeout(120)
 def test_gunicorn_started_from_the_project_logs_no_secret(tmp_path):
     """The real server, as the image starts it: gunicorn.conf.py names the logger."""

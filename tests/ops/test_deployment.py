@@ -121,6 +121,7 @@ def test_only_the_tls_proxy_publishes_a_port_and_it_forwards_to_web():
     assert "trusted_proxies" not in caddyfile
 
 
+@pytest.mark.heavy
 def test_the_shipped_environment_sends_hsts_and_redirects_plain_http():
     """Settings loaded in a fresh interpreter from compose.yaml's own environment."""
     given = {"SECRET_KEY": "compose-test-secret-key-long-enough-0123456789abcdef-xyz"}

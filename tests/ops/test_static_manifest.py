@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.timeout(180)
+# Each test runs collectstatic or gunicorn in a new process: out of `make test-fast`.
+pytestmark = [pytest.mark.timeout(180), pytest.mark.heavy]
 COLLECTSTATIC = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"]
 
 

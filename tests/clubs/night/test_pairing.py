@@ -244,6 +244,7 @@ def play_event(seed, stats, on_round=None):
         history.extend(PastGame(rnd, pid, None, Result.BYE_HALF) for pid in requested)
 
 
+@pytest.mark.heavy
 def test_generated_swiss_rounds_keep_the_fide_absolute_criteria():
     stats = Counter()
     seed = 0
@@ -311,6 +312,7 @@ def caissify_pairing(entrants, history, rnd, total, absent):
     return RoundPairing(boards=boards, bye=byes[0] if byes else None)
 
 
+@pytest.mark.heavy
 def test_a_second_dutch_engine_agrees_on_most_rounds():
     """caissify-pairings states 0 discrepancies with bbpPairings up to 20 players; we compare
     who meets whom (and the bye) on events of at most 20.
@@ -365,6 +367,7 @@ def library_weights(monkeypatch):
     return pair_plainly
 
 
+@pytest.mark.heavy
 def test_remembered_pair_weights_give_the_library_s_own_pairings(library_weights):
     """The 500-round check again, each round also paired by py4swiss's own weights."""
     stats = Counter()
@@ -379,6 +382,7 @@ def test_remembered_pair_weights_give_the_library_s_own_pairings(library_weights
         seed += 1
 
 
+@pytest.mark.heavy
 def test_remembered_pair_weights_give_the_library_s_own_pairings_in_a_large_open(
     library_weights,
 ):

@@ -36,6 +36,8 @@ CORPUS = next(
 )
 
 Outcome = RoundPairing | str  # a pairing, or the refusal's message
+# Seconds a test (77 s in all on 2 cores): `make test` runs them, `make test-fast` does not.
+pytestmark = pytest.mark.heavy
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@
 import json
 import math
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,7 @@ def reference(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
+@pytest.mark.heavy
 @settings(max_examples=400)
 @given(DATA)
 @example({})
@@ -40,6 +42,7 @@ def test_the_text_is_json_dumps_with_indent_one(data):
     assert indented(data) == reference(data)
 
 
+@pytest.mark.heavy
 @settings(max_examples=300)
 @given(DATA)
 @example({"players": [{"a": 1}], 1: "a key json.dumps turns into text"})
