@@ -231,7 +231,7 @@ def _replay_one(club: Club, ladder: Ladder, kinds: list[str], *, full: bool) -> 
     """Rebuild one ladder (under the club's lock) and mark it built at the version read."""
     version = ladder.data_version
     started = timezone.now()
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         from_position, events_rated = _rebuild(club, ladder, kinds, from_start=full)
     Ladder.objects.filter(pk=ladder.pk).update(built_version=version)
     # Only when no change arrived meanwhile: otherwise the next pass needs both.
@@ -250,7 +250,7 @@ def _replay_one(club: Club, ladder: Ladder, kinds: list[str], *, full: bool) -> 
 
 
 @contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
+def cyclic_gc_paused() -> Iterator[None]:
     """Python's cycle collector off for a rebuild, and back as it was afterwards.
 
     A full replay builds some 300,000 tuples and dicts, none of them in a

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import transaction
-
 from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.impact.what_if import Ladder as States
-from ladder.impact.what_if import current_ladder, replayed_ladder
+from ladder.impact.what_if import current_ladder, replayed_ladder, rolled_back
 from ladder.models import Ladder
 from ladder.policies import get_policy
 
@@ -31,29 +29,25 @@ class LadderMove:
     impact: LadderImpact
 
 
-class _DryRun(Exception):
-    """Raised to roll a dry run's savepoint back."""
-
-
 def moves_impact(club_id: int, write: Callable[[], object]) -> list[LadderMove]:
     """Each ladder whose kinds `write` changes (or that it creates), in ladder order, with
     what its ratings would do. The write's own errors reach the caller."""
     ladders = list(Ladder.objects.for_club(club_id))
     kinds_before = {ladder.pk: list(ladder.kinds) for ladder in ladders}
     before = {ladder.pk: current_ladder(ladder) for ladder in ladders}
-    after: list[tuple[Ladder, States]] = []
-    try:
-        with transaction.atomic():
-            write()
-            for ladder in Ladder.objects.for_club(club_id):
-                if kinds_before.get(ladder.pk) == list(ladder.kinds):
-                    continue
-                policy = get_policy(ladder.rating_policy)
-                settings = policy.parse_settings(ladder.rating_settings)
-                after.append((ladder, replayed_ladder(ladder, policy, settings)))
-            raise _DryRun
-    except _DryRun:
-        pass
+
+    def write_and_replay() -> list[tuple[Ladder, States]]:
+        write()
+        replayed: list[tuple[Ladder, States]] = []
+        for ladder in Ladder.objects.for_club(club_id):
+            if kinds_before.get(ladder.pk) == list(ladder.kinds):
+                continue
+            policy = get_policy(ladder.rating_policy)
+            settings = policy.parse_settings(ladder.rating_settings)
+            replayed.append((ladder, replayed_ladder(ladder, policy, settings)))
+        return replayed
+
+    after = rolled_back(write_and_replay)
     return [
         LadderMove(
             slug=ladder.slug,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.db import transaction
 
@@ -21,7 +22,7 @@ from ladder.history import rate_events
 from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import PlayerState, PolicySettings
-from ladder.replay import _cyclic_gc_paused
+from ladder.replay import cyclic_gc_paused
 
 Ladder = dict[int, PlayerState | None]
 
@@ -30,7 +31,7 @@ def replayed_ladder(ladder: models.Ladder, policy: Policy, settings: PolicySetti
     """Every player's final state after the ladder's published events, rated with `settings`."""
     current = store.starting_states(ladder.club_id, ladder.pk, policy.start_rating(settings))
     events, _dates = store.event_inputs(ladder.club_id, ladder.event_kinds())
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         # Only the final states are wanted: each step is dropped as soon as it is rated.
         deque(rate_events(policy, settings, events, current), maxlen=0)
     return dict(current)
@@ -59,8 +60,26 @@ def settings_impact(
     return compare_ladders(current_ladder(ladder), replayed_ladder(ladder, policy, settings))
 
 
-class _DryRun(Exception):
+T = TypeVar("T")
+
+
+class _RolledBack(Exception):
     """Raised to roll a dry run's savepoint back."""
+
+
+def rolled_back(work: Callable[[], T]) -> T:
+    """What `work` returns, made inside a savepoint that is then rolled back: a dry run of a
+    write sees everything the write does, and nothing it did stays (its rows, audit entries,
+    triggers' marks and queued replays go with the savepoint). Its own errors reach the
+    caller."""
+    done: list[T] = []
+    try:
+        with transaction.atomic():
+            done.append(work())
+            raise _RolledBack
+    except _RolledBack:
+        pass
+    return done[0]
 
 
 def write_impact(club_id: int, write: Callable[[], object]) -> LadderImpact:
@@ -77,18 +96,18 @@ def write_impact(club_id: int, write: Callable[[], object]) -> LadderImpact:
     ladders = list(models.Ladder.objects.for_club(club_id))
     before = {ladder.pk: current_ladder(ladder) for ladder in ladders}
     versions = {ladder.pk: ladder.data_version for ladder in ladders}
-    after: dict[int, Ladder] = {}
-    try:
-        with transaction.atomic():
-            write()
-            for ladder in models.Ladder.objects.for_club(club_id):
-                if ladder.pk in versions and ladder.data_version != versions[ladder.pk]:
-                    policy = get_policy(ladder.rating_policy)
-                    settings = policy.parse_settings(ladder.rating_settings)
-                    after[ladder.pk] = replayed_ladder(ladder, policy, settings)
-            raise _DryRun
-    except _DryRun:
-        pass
+
+    def write_and_replay() -> dict[int, Ladder]:
+        write()
+        replayed: dict[int, Ladder] = {}
+        for ladder in models.Ladder.objects.for_club(club_id):
+            if ladder.pk in versions and ladder.data_version != versions[ladder.pk]:
+                policy = get_policy(ladder.rating_policy)
+                settings = policy.parse_settings(ladder.rating_settings)
+                replayed[ladder.pk] = replayed_ladder(ladder, policy, settings)
+        return replayed
+
+    after = rolled_back(write_and_replay)
     impacts = [compare_ladders(before[pk], moved) for pk, moved in after.items()]
     if len(impacts) == 1:
         return impacts[0]
