@@ -304,10 +304,12 @@ def _played(games: list[_Game]) -> tuple[list[_Game], list[_Game]]:
 
 def _unplayed_note(unplayed: list[_Game], players: dict[str, ImportedPlayer]) -> str:
     count = len(unplayed)
+    # One game: the leading line number is its line; several: each one's line is listed.
+    lines = "" if count == 1 else f" (lines {_listed([str(g.line) for g in unplayed])})"
     note = (
         f"Line {unplayed[0].line}: {_games(count)} {'has' if count == 1 else 'have'} no moves "
         f"and the result * (not played), so {'it was' if count == 1 else 'they were'} left "
-        f"out ({'line' if count == 1 else 'lines'} {_listed([str(g.line) for g in unplayed])})."
+        f"out{lines}."
     )
     absent: dict[str, str] = {}  # name key -> name, of players with no game imported
     for game in unplayed:

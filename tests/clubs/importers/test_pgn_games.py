@@ -141,8 +141,8 @@ def test_a_player_whose_only_game_was_not_played_is_no_entrant_and_the_note_name
         (2, "Ann", "Cid", Result.BLACK_WIN),
     ]
     assert event.warnings == (
-        "Line 7: 1 game has no moves and the result * (not played), so it was left out "
-        "(line 7). Dan has no other game, so is not an entrant.",
+        "Line 7: 1 game has no moves and the result * (not played), so it was left out. "
+        "Dan has no other game, so is not an entrant.",
     )
 
 
