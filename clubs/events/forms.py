@@ -201,7 +201,10 @@ class NamesForm(forms.Form):
             return f"p{review.player_id}", ""
         if review.preselected is not None:
             return f"p{review.preselected.player_id}", ""
-        if review.played_no_game:
+        if review.played_no_game and not review.scored:
+            # A no-show without points: no player. One whose only points are a bye or a
+            # forfeit win is offered like anyone else, as import_event decides it, so that the
+            # standings keep their points unless the director chooses "no player".
             return "none", ""
         if not any(not c.weak for c in review.candidates):
             return "new", ""

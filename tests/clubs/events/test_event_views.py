@@ -377,10 +377,19 @@ def test_placeholder_entries_create_no_player(signed_in, club, draft):
     walker = draft.entries.get(typed_name="Walker, Jack")  # forfeits and byes only
     roberts = draft.entries.get(typed_name="Roberts, Isla")  # likewise
     assert not draft.entries.filter(typed_name="spielfrei").exists()  # a bye's dummy
-    for entry in (walker, roberts):
-        assert defaults[f"decision_{entry.pk}"] == "none"
-    # The director asks for a player for Walker only.
-    decisions = {**defaults, f"decision_{walker.pk}": "new"}
+    # Walker's points are a bye (his win against the placeholder): he is offered a player
+    # like anyone else; "no player" is the default only for an entrant without points.
+    assert defaults[f"decision_{walker.pk}"] != "none"
+    roberts_scored = Game.objects.filter(white=roberts, black__isnull=True).exclude(
+        result__in=[Result.BYE_ZERO.value, Result.BYE_PAIRING_ZERO.value]
+    ).exists()
+    assert (defaults[f"decision_{roberts.pk}"] == "none") is not roberts_scored
+    # The director asks for a player for Walker and for none for Roberts.
+    decisions = {
+        **defaults,
+        f"decision_{walker.pk}": "new",
+        f"decision_{roberts.pk}": "none",
+    }
     signed_in.post(url("event_names", draft), {**decisions, "version": fresh(draft).edit_version})
     names = set(Player.objects.filter(club=club).values_list("name", flat=True))
     assert "spielfrei" not in names and "Roberts, Isla" not in names
