@@ -380,9 +380,11 @@ def test_placeholder_entries_create_no_player(signed_in, club, draft):
     # Walker's points are a bye (his win against the placeholder): he is offered a player
     # like anyone else; "no player" is the default only for an entrant without points.
     assert defaults[f"decision_{walker.pk}"] != "none"
-    roberts_scored = Game.objects.filter(white=roberts, black__isnull=True).exclude(
-        result__in=[Result.BYE_ZERO.value, Result.BYE_PAIRING_ZERO.value]
-    ).exists()
+    roberts_scored = (
+        Game.objects.filter(white=roberts, black__isnull=True)
+        .exclude(result__in=[Result.BYE_ZERO.value, Result.BYE_PAIRING_ZERO.value])
+        .exists()
+    )
     assert (defaults[f"decision_{roberts.pk}"] == "none") is not roberts_scored
     # The director asks for a player for Walker and for none for Roberts.
     decisions = {
