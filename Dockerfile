@@ -2,7 +2,7 @@
 #   web:    the default command (gunicorn)
 #   worker: python manage.py rqworker default            (replays; at least one)
 #   upload-worker: nice -n 10 python manage.py rqworker uploads default   (large files)
-#   cron:   python manage.py rqcron ladder.cron
+#   cron:   python manage.py rqcron config.cron
 #   once per deploy, before the others: python manage.py migrate --noinput
 FROM python:3.11-slim
 

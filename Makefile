@@ -63,7 +63,7 @@ worker: install
 	$(BIN)/python manage.py rqworker default uploads
 
 cron: install
-	$(BIN)/python manage.py rqcron ladder.cron
+	$(BIN)/python manage.py rqcron config.cron
 
 lock: install-dev
 	@echo "Edit pyproject.toml, then refresh the pins with pip freeze into the two .lock files."

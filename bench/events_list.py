@@ -6,7 +6,7 @@ lead its tie-breaks; then the same page with the first places kept by the club's
     DATABASE_URL=postgres://… DEBUG=true .venv/bin/python bench/events_list.py
 
 Uses the club `bench-pages` of bench/sample_clubs.py (300 events of 40 players and 5
-rounds, 30,000 games). Builds the first page 5 times each way (ladder.pages.events.event_list's
+rounds, 30,000 games). Builds the first page 5 times each way (members.pages.events.event_list's
 events_page, the view's work without the template) and prints each time and the median.
 """
 
@@ -24,10 +24,9 @@ from bench.kit.measure import repeat
 
 def main() -> None:
     setup_django(quiet_queries=False)
-    from clubs.models import Club
-    from ladder.models import Ladder
-    from ladder.pages.events import event_list
+    from clubs.models import Club, Ladder
     from ladder.roster.rosters import load_roster
+    from members.pages.events import event_list
 
     club = Club.objects.get(slug=LARGE_SLUG)
     roster = load_roster(club, False)

@@ -7,7 +7,7 @@ The database DATABASE_URL names is DROPPED and created again (its name must cont
 migrated and filled with bench/sample_clubs.py's large club (500 players, 300 events, 30,000
 games); Redis's database is flushed. Then, as a two-host deployment runs them (DEBUG off):
 `collectstatic` once into a shared STATIC_ROOT, gunicorn on host A and on host B (2 sync
-workers each), two `rqworker default uploads` and one `rqcron ladder.cron`. Host A reaches
+workers each), two `rqworker default uploads` and one `rqcron config.cron`. Host A reaches
 Redis through a TCP relay this script can cut. The sweep re-queues ladders out of date for more
 than LADDER_SWEEP_AFTER_SECONDS=10 (the cron runs it every 60 s).
 
@@ -153,7 +153,7 @@ class Deployment:
             self.servers.spawn(
                 f"worker-{n}", [*MANAGE, "rqworker", "default", "uploads"], self.env()
             )
-        self.servers.spawn("cron", [*MANAGE, "rqcron", "ladder.cron"], self.env())
+        self.servers.spawn("cron", [*MANAGE, "rqcron", "config.cron"], self.env())
         workers = rq_worker_pids(self.redis_url)
         self.servers.wait_until(
             lambda: (

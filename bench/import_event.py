@@ -17,7 +17,7 @@ names and surnames with the roster, so most of them get suggestions too).
 
 Timed, each step once on fresh data (--repeat times, 3 by default, median reported; --history
 sets the number of earlier events, 200 by default):
-  parse      clubs.importers.parse_file on the TRF bytes
+  parse      directors.importers.parse_file on the TRF bytes
   draft      create_draft_from_import (one transaction: event, 280 entries, 980 games)
   review     review_names: suggestions for 280 names (cold: roster cache cleared first)
   review2    review_names again (the prepared roster cached)
@@ -109,14 +109,14 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from django.db import transaction
     from django.urls import reverse
 
-    from clubs.events import drafts as event_drafts
-    from clubs.events import publishing, results
-    from clubs.importers import parse_file
     from clubs.models import Event, Game, Player
-    from clubs.names import decisions as name_decisions
-    from clubs.names.decisions import apply_name_decisions
-    from clubs.roster import merging
-    from ladder import jobs, preview
+    from directors.events import drafts as event_drafts
+    from directors.events import names as name_decisions
+    from directors.events import preview, publishing, results
+    from directors.events.names import apply_name_decisions
+    from directors.importers import parse_file
+    from directors.roster import merging
+    from ladder import jobs
     from ladder.changes import club_changed
     from ladder.replay import replay_ladder, verify_ladder
     from tests.factories import make_history

@@ -74,7 +74,7 @@ def _run(runs: int) -> None:
     from clubs.models import Club
     from ladder.replay import replay_ladder
     from ladder.store import dated
-    from ladder.web import page_cache
+    from members.web import page_cache
     from tests.factories import make_club, make_history
 
     started = time.perf_counter()

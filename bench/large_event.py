@@ -66,10 +66,10 @@ def main() -> int:
 def run(entrants: int, rounds: int, roster_size: int) -> None:
     from django.urls import reverse
 
-    from clubs.events import drafts as event_drafts
-    from clubs.events import publishing, results
-    from clubs.importers import parse_file
-    from clubs.names import decisions as name_decisions
+    from directors.events import drafts as event_drafts
+    from directors.events import names as name_decisions
+    from directors.events import publishing, results
+    from directors.importers import parse_file
     from matching import name_key
 
     with directed_club(SLUG, "Bench large event club", "bench-large@example.org") as (club, user):

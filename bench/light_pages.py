@@ -83,10 +83,10 @@ def open_club() -> Club:
 
 
 def _new_open_club() -> Club:
-    from clubs.events import drafts as event_drafts
-    from clubs.events import publishing, results
-    from clubs.importers import parse_file
     from clubs.models import Player
+    from directors.events import drafts as event_drafts
+    from directors.events import publishing, results
+    from directors.importers import parse_file
     from ladder.replay import bring_up_to_date
     from tests.factories import make_club, make_history
 

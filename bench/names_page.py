@@ -66,10 +66,10 @@ def run(runs: int, *, browser: bool) -> None:
     from django.db import connection
     from django.urls import reverse
 
-    from clubs.events import drafts as event_drafts
-    from clubs.events import results
-    from clubs.importers import parse_file
     from clubs.models import Entry, Event, Player
+    from directors.events import drafts as event_drafts
+    from directors.events import results
+    from directors.importers import parse_file
     from matching import name_key
 
     with directed_club(SLUG, "Bench names club", "bench-names@example.org") as (club, user):

@@ -1,4 +1,4 @@
-"""Swiss pairing speed: clubs.night.pairing.pair_swiss on large synthetic opens, in-process,
+"""Swiss pairing speed: directors.night.pairing.pair_swiss on large synthetic opens, in-process,
 against the reference engine, plain py4swiss.
 
     .venv/bin/python bench/pairing.py                          # rounds 1 and 5 at 300 and 1,000
@@ -15,16 +15,17 @@ histories, floats, a few absentees, pairing-allocated byes and forfeits). The ea
 are made up by a cheap greedy Swiss written here (the highest-ranked unpaired player meets the
 next one he has not met and can take the colours with, results drawn with a fixed seed), so
 the history costs nothing to build and is the same for every version of
-clubs/night/pairing.py; it is legal (no repeat games, no third colour in a row, one
+directors/night/pairing.py; it is legal (no repeat games, no third colour in a row, one
 pairing-allocated bye each at most), which is all pair_swiss asks.
 
 "plain" is the same call with py4swiss's own methods put back and round 1 left to the engine
-(clubs.night.pairing.swiss.LIBRARY_METHODS, as tests/clubs/night/test_pairing_speed.py does): the
+(directors.night.pairing.swiss.LIBRARY_METHODS, as tests/clubs/night/test_pairing_speed.py does):
+the
 reference engine available here, run once per round (it is slow), and checked to pair the same.
 bbpPairings itself is timed only if a `bbpPairings` binary is on PATH (it is not installed here).
 
-`--pairing FILE` loads that file as clubs.night.pairing instead of the project's (for "before"
-figures: `git show main:clubs/night/pairing.py > /tmp/old/pairing.py`). The load average is
+`--pairing FILE` loads that file as directors.night.pairing instead of the project's (for "before"
+figures: `git show main:directors/night/pairing.py > /tmp/old/pairing.py`). The load average is
 printed before and after: the machine is shared, and the figures mean little when it is busy;
 the CPU seconds tell a busy machine from slow code.
 """
@@ -49,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.kit.machine import load_average  # noqa: E402
 from bench.kit.measure import repeat, row, table_head  # noqa: E402
-from ladder.results import Result  # noqa: E402
+from clubs.results import Result  # noqa: E402
 
 SIZES = (300, 1000)
 ROUNDS = "1,5"
@@ -60,13 +61,13 @@ TARGET_S = {300: 1.0, 1000: 5.0}
 
 def load_pairing(path: str | None) -> ModuleType:
     if path is None:
-        import clubs.night.pairing
+        import directors.night.pairing
 
-        return clubs.night.pairing
-    spec = importlib.util.spec_from_file_location("clubs.night.pairing", path)
+        return directors.night.pairing
+    spec = importlib.util.spec_from_file_location("directors.night.pairing", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules["clubs.night.pairing"] = module  # its dataclasses look their module up
+    sys.modules["directors.night.pairing"] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -158,8 +159,8 @@ def timed(pairing: ModuleType, entrants, history, rnd: int, absent, times: int):
 
 
 def engine_module(pairing: ModuleType) -> ModuleType:
-    """The module that speaks to py4swiss: clubs.night.pairing.swiss since issue 34, the
-    loaded file itself for an older single-file clubs/night/pairing.py."""
+    """The module that speaks to py4swiss: directors.night.pairing.swiss since issue 34, the
+    loaded file itself for an older single-file directors/night/pairing.py."""
     return sys.modules.get(f"{pairing.__name__}.swiss", pairing)
 
 
@@ -187,13 +188,13 @@ def main() -> int:
     parser.add_argument("--rounds", default=ROUNDS, help=f"rounds to time, of 9 ({ROUNDS})")
     parser.add_argument("--repeat", type=int, default=REPEAT, help=f"runs per round ({REPEAT})")
     parser.add_argument("--no-plain", action="store_true", help="skip the plain py4swiss runs")
-    parser.add_argument("--pairing", help="a clubs/night/pairing.py to load instead of ours")
+    parser.add_argument("--pairing", help="a directors/night/pairing.py to load instead of ours")
     args = parser.parse_args()
     pairing = load_pairing(args.pairing)
     plain = not args.no_plain and hasattr(engine_module(pairing), "LIBRARY_METHODS")
 
     print(f"Python {platform.python_version()}, nproc {os.cpu_count()}, {platform.machine()}")
-    print(f"clubs.night.pairing from {pairing.__file__}")
+    print(f"directors.night.pairing from {pairing.__file__}")
     print(f"bbpPairings: {shutil.which('bbpPairings') or 'not on PATH, not timed'}")
     print(f"load average before: {load_average()}")
     print()

@@ -1,4 +1,4 @@
-"""Reading PGN files: clubs.importers.parse_file on two generated files, with the event limits.
+"""Reading PGN files: directors.importers.parse_file on two generated files, with the event limits.
 
     DEBUG=true .venv/bin/python bench/pgn_read.py [--checkout PATH] [--repeat 3]
 
@@ -58,7 +58,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs of each file (3)")
     options = parser.parse_args()
     sys.path.insert(0, str(options.checkout))
-    from clubs.importers import Limits, parse_file
+    from directors.importers import Limits, parse_file
 
     # settings.EVENT_MAX_*, with no byte cap (import_event's limits).
     limits = Limits(entrants=2000, rounds=30, games=32000, file_bytes=2**62)

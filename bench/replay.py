@@ -218,11 +218,11 @@ def run_benchmark(profile: bool) -> None:
     from django.db import transaction
 
     from clubs.models import Club, Event, Game
+    from clubs.results import Result
     from ladder.changes import club_changed
     from ladder.history import rate_history
     from ladder.models import LadderReplay
     from ladder.replay import keep_standings, load_inputs, replay_ladder, verify_ladder
-    from ladder.results import Result
     from ladder.store.standings import Which
 
     print("change:     club_changed(club_id, inputs=True, from_date=<event date>)")

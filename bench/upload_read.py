@@ -1,5 +1,5 @@
 """How long the worker reads the largest files an upload may be: the job's whole unit of work
-(`clubs.events.uploads.read_upload`: parse within the event limits, then store the draft's
+(`directors.events.uploads.read_upload`: parse within the event limits, then store the draft's
 entrants and games), timed per file, in-process.
 
     DEBUG=true .venv/bin/python bench/upload_read.py [--repeat 3]      # a throwaway SQLite file
@@ -10,7 +10,7 @@ The files, all of the largest allowed event (2,000 entrants, 30 rounds of 1,000 
 30,000 games) and all under the 4 MiB cap:
   pgn         headers only, every game with its Round tag ("Surname, Given" names)
   pgn-untagged the same with one Round tag (the first game's): the others are numbered from
-              the games around them in the file (clubs/importers/pgn_rounds.py)
+              the games around them in the file (directors/importers/pgn_rounds.py)
   csv         round,white,black,result
   trf         a FIDE TRF of the event
 Each run reads a file into a new draft of a club `bench-upload-read` (made and deleted; the
@@ -101,8 +101,8 @@ def files(seed: int) -> dict[str, tuple[bytes, str]]:
 def read_once(data: bytes, filename: str) -> float:
     import datetime as dt
 
-    from clubs.events import uploads
     from clubs.models import Event, Upload
+    from directors.events import uploads
 
     with directed_club(SLUG, "Bench upload read", "upload-read@example.org") as (club, user):
         draft = Event.objects.create(club=club, name="Bench Open", date=dt.date(2030, 6, 1))
@@ -133,7 +133,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per file (3)")
     args = parser.parse_args()
     with in_process("bench-upload-read-") as connection:
-        from clubs.events.results import MAX_UPLOAD_BYTES
+        from directors.events.results import MAX_UPLOAD_BYTES
 
         print_software(connection)
         made = files(seed=0)

@@ -302,8 +302,8 @@ class Run:
         from django.db import connection, transaction
 
         from clubs.models import Club, Game
+        from clubs.results import Result
         from ladder.changes import club_changed
-        from ladder.results import Result
 
         club = Club.objects.get(slug=self.other_slug)
         game = Game.objects.filter(event__club=club).order_by("event__date", "pk").first()

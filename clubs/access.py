@@ -11,8 +11,7 @@ import hmac
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
-from clubs.models import Club, ClubRole, Event, Player, User
-from ladder.models import Ladder
+from clubs.models import Club, ClubRole, Event, Ladder, Player, User
 
 NOT_FOUND = "No such page."
 
@@ -83,7 +82,7 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     secret, director-only ones only to their directors. Directors of the club
     see it under either URL. Everything else is the same 404.
     """
-    # With its ladders' versions, which its pages' keys need (ladder.web.page_cache).
+    # With its ladders' versions, which its pages' keys need (members.web.page_cache).
     club = Club.objects.with_ladders(slug)
     if club is None:
         raise Http404(NOT_FOUND)

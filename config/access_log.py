@@ -17,7 +17,7 @@ from gunicorn.glogging import Logger  # type: ignore[import-untyped]  # no type 
 REDACTED = "[redacted]"
 
 # The path segment right after each of these is a secret (the password reset's after the
-# user's id); see config/urls.py and ladder/web/page_urls.py.
+# user's id); see config/urls.py and members/web/page_urls.py.
 _SECRET_SEGMENT = re.compile(
     r"(?P<before>/accounts/(?:signup|login/link|reset/[^/?#\s]+)/"
     r"|/invitations/"

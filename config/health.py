@@ -106,7 +106,7 @@ def _page_status(request: HttpRequest) -> str:
     """The home page as a visitor sees it: templates, static names, translations."""
     from django.contrib.auth.models import AnonymousUser
 
-    from clubs.views import home
+    from directors.views import home
 
     request.user = AnonymousUser()
     try:
@@ -126,7 +126,7 @@ def _redis_status() -> str:
 
 
 def _oldest_out_of_date_seconds() -> int | None:
-    from ladder.models import Ladder
+    from clubs.models import Ladder
 
     oldest = Ladder.objects.out_of_date().aggregate(oldest=Min("out_of_date_since"))["oldest"]
     if oldest is None:

@@ -63,7 +63,7 @@ class CleanInput:
     Passwords are left as typed (compared, never shown or queried; Django's forms refuse a
     NUL in them), and so are posts to views exempt from CSRF (the Stripe webhook): they
     read the raw body, which reading the form here would consume. Uploaded files are the
-    importers' to read (clubs/importers/base.py refuses NUL, cleans every field)."""
+    importers' to read (directors/importers/base.py refuses NUL, cleans every field)."""
 
     def __init__(self, get_response: View) -> None:
         self.get_response = get_response

@@ -1,4 +1,5 @@
-"""The RQ worker class `rqworker` uses (settings.RQ): a work horse that dies with its worker.
+"""The RQ worker and job classes `rqworker` uses (settings.RQ): a work horse that dies with its
+worker, and a job whose function moved since it was queued.
 
 rq forks a work horse per job and puts it in a process group of its own, so a `kill -9` on
 the worker (the OOM killer, a supervisor that signals one PID) would leave the horse
@@ -16,9 +17,11 @@ import logging
 import os
 import signal
 import sys
+from typing import Any
 
 from rq import Queue, Worker
 from rq.job import Job
+from rq.utils import import_attribute
 
 logger = logging.getLogger(__name__)
 
@@ -43,3 +46,20 @@ class HorseDiesWithWorker(Worker):
         # Runs in the forked child; the worker is its parent.
         die_with_parent(self.pid or os.getppid())
         super().main_work_horse(job, queue)
+
+
+# RQ stores a queued job's function by its dotted path, so a file queued before a deploy that
+# moved the function would fail in the new worker: its old path is read as the new one.
+MOVED_JOB_FUNCTIONS = {
+    "clubs.uploads.upload_job": "directors.events.uploads.upload_job",  # moved in issue 25
+    "clubs.events.uploads.upload_job": "directors.events.uploads.upload_job",  # issue 35
+}
+
+
+class JobOfMovedFunction(Job):
+    @property
+    def func(self) -> Any:
+        moved = MOVED_JOB_FUNCTIONS.get(self.func_name or "")
+        if moved is not None and self.instance is None:
+            return import_attribute(moved)
+        return super().func

@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "clubs",
     "ladder",
     "billing",
+    "members",
+    "directors",
 ]
 
 MIDDLEWARE = [
@@ -114,7 +116,7 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Club pages as visitors without a session see them, kept whole in each process's memory
-# (ladder/web/page_cache.py) and, with REDIS_URL, in Redis too, so every process and host
+# (members/web/page_cache.py) and, with REDIS_URL, in Redis too, so every process and host
 # finds a page one of them built. Keys carry every version a change bumps, so no process has
 # to tell another to forget a page. The Redis client is made there, from REDIS_URL and the
 # REDIS_* timeouts, with this TIMEOUT: pages never wait on a Redis that is down or hung.
@@ -151,8 +153,12 @@ RQ_QUEUES = {
     "default": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
     "uploads": {"URL": _RQ_URL, "DEFAULT_TIMEOUT": 900},
 }
-# The worker's work horse dies with it (config/rq_worker.py).
-RQ = {"WORKER_CLASS": "config.rq_worker.HorseDiesWithWorker"}
+# The worker's work horse dies with it, and a job queued before its function moved still runs
+# (config/rq_worker.py).
+RQ = {
+    "WORKER_CLASS": "config.rq_worker.HorseDiesWithWorker",
+    "JOB_CLASS": "config.rq_worker.JobOfMovedFunction",
+}
 # A ladder out of date for longer than this is replayed again by the sweep.
 LADDER_SWEEP_AFTER_SECONDS = env_int("LADDER_SWEEP_AFTER_SECONDS", 60, minimum=1)
 
@@ -220,12 +226,13 @@ EVENT_MAX_ENTRANTS = env_int("EVENT_MAX_ENTRANTS", 2000, minimum=2)
 EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
 EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
 # A results file is read by one request or job at a time per account and per club
-# (clubs/events/uploads.py); one left in progress longer than this (a crashed worker) no longer
+# (directors/events/uploads.py); one left in progress longer than this (a crashed worker) no longer
 # counts, and a finished one nobody came back for is deleted.
 UPLOAD_STALE_SECONDS = env_int("UPLOAD_STALE_SECONDS", 600, minimum=60)
 
 # Uploads are parsed in memory and never written to disk. A results file may be 4 MiB
-# (clubs.events.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB, its
+# (directors.events.results.MAX_UPLOAD_BYTES): a TRF of the largest allowed event is under 1 MiB,
+# its
 # CSV about 2.4 MiB even with 33-character names. The handler keeps a little more than that
 # in memory so that the form, not the handler, answers a file just over the limit.
 FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]

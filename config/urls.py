@@ -3,12 +3,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from clubs import rating_settings_views, settings_views
-from clubs import views as club_views
 from clubs.accounts import views as account_views
 from config.health import healthz, livez, readyz
 from config.static_files import collected_later
-from ladder.web import views as ladder_views
+from directors import rating_settings_views, settings_views
+from directors import views as club_views
+from members.web import views as ladder_views
 
 urlpatterns = [
     path("", club_views.home, name="home"),
@@ -90,14 +90,14 @@ urlpatterns = [
         name="player_erase",
     ),
     path("", include("billing.urls")),
-    path("", include("clubs.roster.urls")),
-    path("", include("clubs.events.urls")),
-    path("", include("clubs.ladders.urls")),
-    path("", include("clubs.night.urls")),
-    path("", include("ladder.web.page_urls")),
+    path("", include("directors.roster_urls")),
+    path("", include("directors.events.urls")),
+    path("", include("directors.ladders.urls")),
+    path("", include("directors.night.urls")),
+    path("", include("members.web.page_urls")),
 ]
 
-# A 404 under a club the visitor may see links back to it (ladder.web.not_found).
-handler404 = "ladder.web.not_found.page_not_found"
+# A 404 under a club the visitor may see links back to it (members.web.not_found).
+handler404 = "members.web.not_found.page_not_found"
 # A database that is away is a 503 with Retry-After, any other fault the 500 page.
 handler500 = "config.errors.server_error"

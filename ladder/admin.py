@@ -7,8 +7,9 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from clubs import audit
+from clubs.models import Ladder
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, LadderReplay, PlayerEventResult, RatedEvent
+from ladder.models import LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 
 
 @admin.register(Ladder)

@@ -26,9 +26,8 @@ from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce, Least, Now
 
-from clubs.models import Club
+from clubs.models import Club, Ladder
 from ladder import jobs
-from ladder.models import Ladder
 
 
 def club_changed(

@@ -14,8 +14,8 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 
+from clubs.results import Result
 from ladder.policies.base import EventInput, PlayerState, participants
-from ladder.results import Result
 
 
 def settings_fingerprint(policy_name: str, settings: Mapping[str, object]) -> str:

@@ -10,9 +10,9 @@ from django.conf import settings
 from django.utils import timezone
 from rq import Queue
 
+from clubs.models import Ladder
 from config import redis_client
 from ladder import replay
-from ladder.models import Ladder
 from ladder.store.standings import Which
 
 logger = logging.getLogger(__name__)

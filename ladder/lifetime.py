@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ladder.pages.player_stats import (
+from clubs.results import Result
+from ladder.player_stats import (
     BestWin,
     GameSummaries,
     HeadToHead,
@@ -26,7 +27,6 @@ from ladder.pages.player_stats import (
     Tally,
 )
 from ladder.policies.base import UnratedReason
-from ladder.results import Result
 
 # Only a history of this many events or more is summed by the replay and stored: a page
 # sums a shorter one itself in a few milliseconds (~600 games), while summing on every

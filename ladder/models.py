@@ -1,125 +1,15 @@
-"""A club's ladders, each player's standing on each, and what the replay stores beside each
-event. Ratings and stored results are written only by the replay, through ladder.store."""
+"""Each player's standing on each of a club's ladders (clubs.models.Ladder), and what the
+replay stores beside each event. Ratings and stored results are written only by the replay, through
+ladder.store."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import ClassVar
 
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, Event, Player, policy_choices
-from ladder.results import BUGHOUSE
-
-# The kinds a ladder may rate; bughouse (and every variant) is never rated.
-RATABLE_KINDS = ("standard", "rapid", "blitz", "other")
-MAIN_SLUG = "main"
-# The name the migration and a new club's first ladder get (a stored name, shown as typed;
-# the pages may show this default translated).
-DEFAULT_NAME = "Ladder"
-DEFAULT_LABEL = _("Ladder")
-
-
-class LadderQuerySet(models.QuerySet["Ladder"]):
-    def for_club(self, club_id: int) -> LadderQuerySet:
-        """The club's ladders, the first (front page) one first."""
-        return self.filter(club_id=club_id).order_by("position", "id")
-
-    def first_of(self, club: Club | int) -> Ladder | None:
-        """The club's first ladder: the one its front page, roster and exports show."""
-        return self.for_club(club if isinstance(club, int) else club.pk).first()
-
-    def out_of_date(self) -> LadderQuerySet:
-        return self.filter(built_version__lt=models.F("data_version"))
-
-    def feeding(self, kind: str) -> list[Ladder]:
-        """The ladders (of this queryset) that rate `kind`: at most one per club. A list, read
-        in Python: kinds is a JSON list, and SQLite has no containment lookup on it."""
-        return [ladder for ladder in self if kind in ladder.kinds]
-
-    def fed_by(self, club_id: int, kinds: Collection[str]) -> list[Ladder]:
-        """The club's ladders whose events (Ladder.event_kinds) include one of `kinds`."""
-        ladders = list(self.for_club(club_id))
-        wanted = set(kinds)
-        return [
-            ladder
-            for number, ladder in enumerate(ladders)
-            if wanted & {*ladder.kinds, *([BUGHOUSE] if number == 0 else [])}
-        ]
-
-    def showing(self, club_id: int, kind: str) -> Ladder | None:
-        """The ladder an event of `kind` is on (rated or not): the one that rates the kind,
-        the first for bughouse, None for a kind no ladder claims."""
-        return next(iter(self.fed_by(club_id, [kind])), None)
-
-    def of_kind(self, club_id: int, kind: str) -> Ladder | None:
-        """The club's ladder that rates `kind`, whether or not a given event of it is rated
-        (an unrated event still has its place in that ladder's order), or None."""
-        return next(iter(self.for_club(club_id).feeding(kind)), None)
-
-    def for_event(self, event: Event) -> Ladder | None:
-        """The ladder an event feeds: the one whose kinds hold its kind, or None (unrated,
-        bughouse, or a kind no ladder of its club claims: shown, never rated)."""
-        if not event.rated or event.kind == BUGHOUSE:
-            return None
-        return self.of_kind(event.club_id, event.kind)
-
-
-class Ladder(models.Model):
-    """One rating ladder of a club: its name, its policy and settings, the event kinds it
-    rates, and its replay state."""
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ladders")
-    slug = models.SlugField(max_length=30)
-    name = models.CharField(max_length=80, default=DEFAULT_NAME)
-    # Order on the pages: the lowest is the club's first ladder.
-    position = models.PositiveSmallIntegerField(default=0)
-    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
-    rating_settings = models.JSONField(default=dict, blank=True)
-    # A subset of RATABLE_KINDS; a kind belongs to at most one ladder of a club, which the
-    # one writer of kinds (ladder.roster.ladders.set_kinds) keeps.
-    kinds = models.JSONField(default=list, blank=True)
-    # The ladder is up to date when built_version == data_version. Every change to one of
-    # its inputs increments data_version in the same transaction (ladder.changes).
-    data_version = models.PositiveBigIntegerField(default=0)
-    built_version = models.PositiveBigIntegerField(default=0)
-    out_of_date_since = models.DateTimeField(null=True, blank=True)
-    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
-    full_rebuild_requested = models.BooleanField(default=False)
-
-    objects = LadderQuerySet.as_manager()
-
-    class Meta:
-        ordering: ClassVar[list[str]] = ["club", "position", "id"]
-        constraints: ClassVar[list[models.BaseConstraint]] = [
-            models.CheckConstraint(
-                condition=Q(built_version__lte=models.F("data_version")),
-                name="ladder_built_version_not_ahead",
-            ),
-            models.UniqueConstraint(fields=["club", "slug"], name="one_ladder_slug_per_club"),
-            models.UniqueConstraint(
-                fields=["club", "position"], name="one_ladder_position_per_club"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.club} / {self.slug}"
-
-    @property
-    def is_current(self) -> bool:
-        return self.built_version >= self.data_version
-
-    def rates(self, kind: str) -> bool:
-        return kind in self.kinds
-
-    def event_kinds(self) -> list[str]:
-        """The kinds of the events on this ladder: those it rates, and on the club's first
-        ladder bughouse too, whose events it shows with their games and never rates (as
-        the one ladder of a club always did)."""
-        first = Ladder.objects.first_of(self.club_id)
-        return [*self.kinds, BUGHOUSE] if first is not None and first.pk == self.pk else self.kinds
+from clubs.models import Club, Event, Ladder, Player
 
 
 class LadderRating(models.Model):
@@ -283,7 +173,7 @@ class EventStandings(models.Model):
     # are worked out again. "": unknown (a row kept before it was).
     ranking = models.CharField(max_length=64, default="")
     # [[entry id, rank, points, played, byes, forfeits, [tie-break values], performance,
-    # printed change, printed sums], ...] in rank order (ladder.pages.events.standings.encoded).
+    # printed change, printed sums], ...] in rank order (ladder.standings.encoded).
     rows = models.JSONField()
     ranks_from_file = models.BooleanField(default=False)
     hides_tiebreaks = models.BooleanField(default=False)

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 
-from ladder.results import RESULT_SCORES
+from clubs.results import RESULT_SCORES
 from ladder.tiebreaks import Game
 
 # dp for p = .50, .51, ..., 1.00 (B.02 table 8.1(a)); below .50, dp(p) = -dp(1 - p).

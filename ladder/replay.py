@@ -26,8 +26,11 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from clubs.models import Club, Player
-from ladder import lifetime, store, tiebreaks
+from clubs.models import Club, Ladder, Player
+from clubs.results import BUGHOUSE
+from ladder import lifetime, standings, store, tiebreaks
+from ladder.event_ratings import RatingLine
+from ladder.event_rules import Tiebreaks, club_order, is_round_robin
 from ladder.fingerprint import (
     chain_fingerprints,
     event_fingerprint,
@@ -35,13 +38,9 @@ from ladder.fingerprint import (
     settings_fingerprint,
 )
 from ladder.history import HistoryStep, rate_events, rate_history
-from ladder.models import EventStandings, Ladder, LadderReplay
-from ladder.pages.events import standings
-from ladder.pages.events.event_ratings import RatingLine
-from ladder.pages.events.event_rules import Tiebreaks, club_order, is_round_robin
+from ladder.models import EventStandings, LadderReplay
 from ladder.policies import Policy, get_policy
 from ladder.policies.base import EventInput, PlayerState, PolicySettings
-from ladder.results import BUGHOUSE
 from ladder.store import PlayerSummary
 from ladder.store import players as store_players
 from ladder.store import standings as standings_store
@@ -114,7 +113,7 @@ def bring_up_to_date(club_id: int, *, full: bool = False) -> bool:
         # each of them again here made a correction to a club's first event cost four to
         # five times its replay (issue 34). Such an event's page takes its kept ranks and
         # works out its lines (EventStandings.ranking), and its first read queues the
-        # keeping of that one event (ladder.web.event_views, jobs.enqueue_event_standings).
+        # keeping of that one event (members.web.event_views, jobs.enqueue_event_standings).
         keep_standings(club_id, Which(since=since, until=since))
     return rebuilt
 
@@ -174,7 +173,7 @@ def keep_standings(club_id: int, which: Which = EVERY_EVENT) -> int:
     carries the hash of its inputs and the page uses it only while that hash is the one of
     the games, entries and rating lines it reads, so a row this missed is never shown: the
     page ranks live until the next run keeps it. The ranking is the page's own
-    (ladder.pages.events.standings); a row whose rating lines alone moved keeps its ranks,
+    (ladder.standings); a row whose rating lines alone moved keeps its ranks,
     points and tie-breaks, and only its lines' part is worked out again."""
     club = Club.objects.filter(pk=club_id).first()
     if club is None:

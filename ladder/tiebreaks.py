@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ladder.results import PAIRING_BYES, RESULT_SCORES, Result
+from clubs.results import PAIRING_BYES, RESULT_SCORES, Result
 
 DRAW = 0.5  # the points of a draw, a VUR's worth for opponents (16.3.2) and the 2026 cap
 

@@ -11,9 +11,9 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
-from ladder.pages.events import event_list
 from ladder.roster import rosters
-from ladder.web import page_cache
+from members.pages.events import event_list
+from members.web import page_cache
 from tests.factories import make_club, make_user
 from tests.markers import added_markers
 

@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.db.models import OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
-from ladder.models import Ladder, LadderRating
-from ladder.results import Result
+from clubs.models import Club, ClubRole, Entry, Event, Game, Ladder, Player, User
+from clubs.results import Result
+from ladder.models import LadderRating
 
 PASSWORD = "a-long-test-password-7"
 

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # The views (what the URL system check imports) and the libraries only some commands need.
 NOT_NEEDED = [
     "billing.views",
-    "clubs.night.round_views",
-    "ladder.web.views",
+    "directors.night.round_views",
+    "members.web.views",
     "py4swiss",
     "chess",
     "stripe",

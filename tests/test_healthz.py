@@ -1,7 +1,7 @@
 import pytest
 from django.db import DatabaseError
 
-from ladder.models import Ladder
+from clubs.models import Ladder
 
 pytestmark = pytest.mark.django_db
 
@@ -164,7 +164,7 @@ def test_readyz_is_503_when_the_database_does_not_answer(client, monkeypatch, ca
 
 
 def test_readyz_is_503_when_the_page_does_not_render(client, monkeypatch):
-    from clubs import views
+    from directors import views
 
     def broken(request):
         raise ValueError("Missing staticfiles manifest entry for 'css/site.css'")

@@ -4,7 +4,7 @@
   lives, so there is no cap on a module's lines or a folder's modules);
 - the pure parts (importers, pairing, policies, history, the grid keys, matching, the
   seasons' dates and honours) load no Django;
-- page builders (ladder/pages/) never write;
+- page builders (members/pages/) never write;
 - only ladder/store/ runs SQL of its own;
 - no room (capability) imports another room's views.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ["clubs", "ladder", "matching", "billing", "config"]
+APPS = ["clubs", "ladder", "matching", "billing", "members", "directors", "config"]
 
 
 def app_modules() -> dict[str, Path]:
@@ -45,7 +45,7 @@ MODULES = app_modules()
 
 
 def _where(name: str, line: int) -> str:
-    """`ladder/pages/tables.py:12`: a module and line as an editor opens them."""
+    """`members/pages/tables.py:12`: a module and line as an editor opens them."""
     path = MODULES[name]
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
     return f"{shown}:{line}"
@@ -118,8 +118,12 @@ def imports_of(name: str) -> set[str]:
 
 
 def import_cycles() -> list[list[str]]:
-    """Strongly connected groups of more than one module (Tarjan), each sorted."""
-    graph = {name: imports_of(name) for name in MODULES}
+    """Strongly connected groups of more than one module, each sorted."""
+    return _strongly_connected({name: imports_of(name) for name in MODULES})
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one node (Tarjan), each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -130,7 +134,7 @@ def import_cycles() -> list[list[str]]:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)
-        for other in graph[node]:
+        for other in graph.get(node, ()):
             if other not in index:
                 connect(other)
                 low[node] = min(low[node], low[other])
@@ -176,15 +180,111 @@ def test_the_cycle_check_finds_a_circle_hidden_inside_a_function(tmp_path, monke
     assert ["first", "second"] in import_cycles()
 
 
+# --- apps in one order, sub-packages without a circle -----------------------------------------
+
+# Each app imports only the apps below it (STYLE.md: imports flow one way): the data of clubs,
+# players, events and ladders; the rating engine; what members read; what directors do.
+# billing sits beside the engine (it reads the data; the pages and screens ask it about a
+# subscription); matching is pure and below them all.
+LAYERS = {"matching": 0, "clubs": 1, "ladder": 2, "billing": 2, "members": 3, "directors": 4}
+# The project package's top imports every app: its settings, routes, probes and cron. Its
+# helpers (environment, Redis clients, locks, the error page, middleware, the worker classes)
+# serve every app, so they import none but pure matching.
+PROJECT_TOP = {"config.urls", "config.health", "config.cron", "config.settings", "config.wsgi"}
+
+
+def app_of(name: str) -> str:
+    return name.split(".")[0]
+
+
+def layer_violations() -> list[str]:
+    """Each import of an app not below the importer's, and each import of the project's top
+    (or, from one of the project's helpers, of an app other than matching)."""
+    found = []
+    for name in MODULES:
+        app = app_of(name)
+        for other, line in import_sites(name).items():
+            there = app_of(other)
+            if app in LAYERS and there in LAYERS and there != app and LAYERS[there] >= LAYERS[app]:
+                found.append(f"{_where(name, line)}: {app} imports {other}, not below it")
+            elif app in LAYERS and other in PROJECT_TOP:
+                found.append(f"{_where(name, line)}: {app} imports the project's top, {other}")
+            elif (
+                app == "config"
+                and name not in PROJECT_TOP
+                and there in LAYERS.keys() - {"matching"}
+            ):
+                found.append(f"{_where(name, line)}: the project's helper imports {other}")
+    return found
+
+
+def test_each_app_imports_only_the_apps_below_it():
+    assert set(LAYERS) | {"config"} == set(APPS)
+    found = layer_violations()
+    assert found == [], "\n".join(found)
+
+
+def test_the_order_rule_finds_an_import_upwards_hidden_in_a_function(tmp_path, monkeypatch):
+    _fake_modules(
+        monkeypatch,
+        tmp_path,
+        ladder__made_up="def later():\n    from members.pages import tables\n",
+        members__made_page="from ladder import made_up\n",
+        config__made_helper="from clubs.models import Club\n",
+    )
+    found = layer_violations()
+    assert any("made_up.py:2: ladder imports members.pages" in line for line in found)
+    assert not any("made_page" in line for line in found)  # downwards: fine
+    assert any(
+        "made_helper.py:1: the project's helper imports clubs.models" in line for line in found
+    )
+
+
+def unit(name: str) -> str:
+    """What the sub-package rule compares: a module's sub-package (ladder.store,
+    directors.night), or a module of its own at an app's top (ladder.replay, config.urls)."""
+    package = _package(name)
+    return ".".join(package[:2]) if len(package) >= 2 else name
+
+
+def subpackage_cycles() -> list[list[str]]:
+    """Groups of sub-packages (and top modules) that import each other round a circle: the
+    strongly connected groups of more than one, by the same search as the modules'."""
+    graph: dict[str, set[str]] = {}
+    for name in MODULES:
+        graph.setdefault(unit(name), set()).update(
+            unit(other) for other in imports_of(name) if unit(other) != unit(name)
+        )
+    return _strongly_connected(graph)
+
+
+def test_no_import_cycle_between_sub_packages():
+    """A module-level check lets two rooms lean on each other through different modules; this
+    one does not: a sub-package can be read, changed and tested above the ones it imports."""
+    assert subpackage_cycles() == []
+
+
+def test_the_sub_package_rule_finds_a_circle_through_different_modules(tmp_path, monkeypatch):
+    _fake_modules(
+        monkeypatch,
+        tmp_path,
+        directors__made_a__views="from directors.made_b.forms import Form\n",
+        directors__made_a__helpers="",
+        directors__made_b__forms="from directors.made_a.helpers import clean\n",
+    )
+    assert import_cycles() == [] or all("made" not in " ".join(c) for c in import_cycles())
+    assert ["directors.made_a", "directors.made_b"] in subpackage_cycles()
+
+
 # --- the pure parts load no Django -----------------------------------------------------------
 
 # Plain values in, plain values out, tested without a database (STYLE.md "Pure cores").
 PURE = (
-    "clubs.importers",
-    "clubs.night.pairing",
+    "directors.importers",
+    "directors.night.pairing",
     "ladder.policies",
     "ladder.history",
-    "clubs.grid_keys",
+    "directors.grid_keys",
     "matching",
     "ladder.seasons.dates",
     "ladder.seasons.summary",
@@ -283,7 +383,7 @@ def test_the_pure_rule_follows_a_module_imported_by_its_name(tmp_path, monkeypat
 
 # --- page builders never write ---------------------------------------------------------------
 
-PAGE_BUILDERS = "ladder.pages"
+PAGE_BUILDERS = "members.pages"
 # Called on anything: a model, a manager, a queryset, a related manager, the cache.
 WRITE_METHODS = {
     "save",
@@ -437,7 +537,7 @@ def page_writes(name: str, writes: dict[str, str], methods: dict[str, str]) -> l
 
 
 def test_page_builders_never_write():
-    """ladder/pages/ builds pages from what is stored; writing is the one door's (ladder.changes).
+    """members/pages/ builds pages from what is stored; writing is the one door's (ladder.changes).
 
     What the check sees, by syntax alone: the ORM's write calls by method name on any value
     (`.save()`, `.delete()`, `.create()` and the rest of WRITE_METHODS; `.update(field=...)`,
@@ -482,7 +582,7 @@ def test_the_write_rule_follows_calls_into_functions_that_write(tmp_path, monkey
     _fake_modules(
         monkeypatch,
         tmp_path,
-        ladder__pages__made_up=(
+        members__pages__made_up=(
             "from ladder import made_store\n"
             "from ladder.made_door import changed\n"
             "def page(club):\n"
@@ -510,7 +610,7 @@ def test_the_write_rule_follows_calls_into_functions_that_write(tmp_path, monkey
         ),
     )
     writes, methods = writing_functions()
-    found = page_writes("ladder.pages.made_up", writes, methods)
+    found = page_writes("members.pages.made_up", writes, methods)
     assert len(found) == 2 and "made_up.py:4 calls ladder.made_door.changed" in found[0]
     assert "made_store.py:5 .cursor()" in found[0]
     assert "made_up.py:6 calls .made_rotate()" in found[1]
@@ -587,8 +687,8 @@ VIEWS_OPEN_TO = {"config.urls", "config.health"}
 
 
 def room(name: str) -> str:
-    """A module's room: its app's subpackage (clubs.night, ladder.web, clubs.management), or
-    the app itself for a module at the top (clubs.views, ladder.store, billing.views)."""
+    """A module's room: its app's subpackage (directors.night, members.web, clubs.management), or
+    the app itself for a module at the top (directors.views, ladder.store, billing.views)."""
     return ".".join(_package(name)[:2])
 
 
@@ -628,21 +728,24 @@ def test_the_views_rule_finds_a_view_import_from_another_room(tmp_path, monkeypa
     assert foreign_view_imports("clubs.made_room.views") == []
     (found,) = foreign_view_imports("clubs.made_room.urls")
     assert "urls.py:1 imports clubs.other_room.confirm_views" in found
-    assert room("clubs.views") == "clubs" and room("clubs.night.views") == "clubs.night"
+    assert (
+        room("directors.views") == "directors"
+        and room("directors.night.views") == "directors.night"
+    )
 
 
 # --- what the models and the pairing library may reach --------------------------------------
 
 
 def test_models_import_no_behaviour_from_ladder_or_billing():
-    # A pure vocabulary (ladder.results, and its translated labels in ladder.labels.results,
+    # A pure vocabulary (clubs.results, and its translated labels in clubs.labels.results,
     # which are Game.result's choices) is fine; anything that acts is not. Pure too, reading
     # no database and calling nothing outside: the policy registry (Club.rating_policy's
     # choices are its names and labels), the plan names and the subscription state machine
     # (billing.models stores what billing.state computes).
     vocabulary = {
-        "ladder.results",
-        "ladder.labels.results",
+        "clubs.results",
+        "clubs.labels.results",
         "ladder.policies",
         "billing.plans",
         "billing.state",
@@ -662,8 +765,8 @@ def test_models_import_no_behaviour_from_ladder_or_billing():
 
 def test_only_clubs_pairing_speaks_to_the_pairing_library():
     """The engine can change behind one module (issue 22: "keep clubs/pairing.py the only
-    module that speaks to it"; clubs/night/pairing.py since issue 25, the module
-    clubs/night/pairing/swiss.py since issue 34)."""
+    module that speaks to it"; directors/night/pairing.py since issue 25, the module
+    directors/night/pairing/swiss.py since issue 34)."""
     speaking = set()
     for name, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -675,4 +778,4 @@ def test_only_clubs_pairing_speaks_to_the_pairing_library():
                 continue
             if any(target.split(".")[0] == "py4swiss" for target in targets):
                 speaking.add(name)
-    assert speaking == {"clubs.night.pairing.swiss"}
+    assert speaking == {"directors.night.pairing.swiss"}

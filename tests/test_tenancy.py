@@ -25,9 +25,9 @@ def club_scoped_requests(club):
         ("get", reverse("club_ladder_json_of", args=[club.slug, "main"])),
         ("get", reverse("club_season", args=[club.slug, "2025-26"])),
         ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
-        # A player's page of one year (ladder.web.views.player_page) of a club that is not public.
+        # A player's page of one year (members.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
-        # A later page of the list of events (ladder.web.views.events_page), by kind too.
+        # A later page of the list of events (members.web.views.events_page), by kind too.
         ("get", reverse("club_events", args=[club.slug]) + "?page=2"),
         ("get", reverse("club_events", args=[club.slug]) + "?kind=blitz&page=2"),
         ("get", reverse("audit_log", args=[club.slug])),

@@ -35,9 +35,9 @@ from django.views.decorators.http import require_http_methods
 
 from clubs.accounts.auth import REFUSED_NEW_BROWSER, remember_device
 from clubs.accounts.forms import SignUpForm, ThrottledLoginForm, too_many_from_address
-from clubs.accounts.models import SIGN_IN_LINK_SECONDS
 from clubs.accounts.throttle import address_allows, mail_allowed, normalised_email
 from clubs.models import SignInLink, User
+from clubs.models.accounts import SIGN_IN_LINK_SECONDS
 
 SIGNUP_SALT = "clubs.signup"
 SIGNUP_LINK_SECONDS = 3 * 24 * 3600

@@ -6,7 +6,8 @@ Part of the clubs app's models, re-exported from clubs/models/__init__.py.
 from __future__ import annotations
 
 import secrets
-from typing import Any, ClassVar
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import (
@@ -21,9 +22,11 @@ from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext_lazy as _
 
-# The policy registry is pure computation (no Django, no models, nothing of clubs/): the
-# model reads only its names and labels for the field's choices.
-from ladder.policies import POLICIES
+from clubs.rating_policies import POLICY_LABELS
+from clubs.results import BUGHOUSE
+
+if TYPE_CHECKING:
+    from clubs.models.events import Event
 
 
 def new_club_secret() -> str:
@@ -32,7 +35,7 @@ def new_club_secret() -> str:
 
 
 def policy_choices() -> list[tuple[str, str]]:
-    return [(name, getattr(policy, "label", name)) for name, policy in POLICIES.items()]
+    return list(POLICY_LABELS.items())
 
 
 class UserManager(BaseUserManager["User"]):
@@ -79,12 +82,6 @@ class NewcomerStart(models.TextChoices):
     FILE = "file", _("At the rating in the file, where it gives one")
 
 
-def _ladder_model(club_model: type[models.Model]) -> Any:
-    """ladder.models.Ladder, found through the relation: the ladder app's models import
-    these, so these may not import them."""
-    return club_model._meta.get_field("ladders").related_model
-
-
 class ClubQuerySet(models.QuerySet["Club"]):
     def directed_by(self, user: User | AnonymousUser) -> ClubQuerySet:
         if not user.is_authenticated:
@@ -100,10 +97,7 @@ class ClubQuerySet(models.QuerySet["Club"]):
         subqueries cost every club page ~10 ms of the ORM's compiling and ~3 ms of
         PostgreSQL's planning, more than a page of one query itself."""
         ladders = list(
-            _ladder_model(self.model)
-            .objects.filter(club__slug=slug)
-            .select_related("club")
-            .order_by("position", "id")
+            Ladder.objects.filter(club__slug=slug).select_related("club").order_by("position", "id")
         )
         if not ladders:  # a club has its first ladder from its creation on; just in case
             club = self.filter(slug=slug).first()
@@ -149,7 +143,7 @@ class Club(models.Model):
     # The month (1-12) the club's season starts; its seasons are read by ladder.seasons.
     season_start_month = models.PositiveSmallIntegerField(choices=MONTHS.items(), default=9)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
-    # The club's ladders (ladder.models.Ladder) hold their policy, settings and replay
+    # The club's ladders (clubs.models.Ladder) hold their policy, settings and replay
     # state. The earliest event date a change since the last replay said it can affect
     # (None when none said), shared by the club's ladders as a lower bound: each replay
     # starts no later than there, whatever the fingerprints say; cleared when every
@@ -157,7 +151,7 @@ class Club(models.Model):
     replay_from = models.DateField(null=True, blank=True)
     # What the club's pages show beyond its own row and its ladder versions: names, a
     # family's consent, events' names, who is on the roster. ladder.changes.club_changed
-    # (shown=True) bumps it, and every cache is keyed on it (ladder/web/page_cache.py).
+    # (shown=True) bumps it, and every cache is keyed on it (members/web/page_cache.py).
     pages_version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -169,7 +163,7 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    # What the pages' keys need of the ladders (ladder.web.page_cache.page_key); None on a
+    # What the pages' keys need of the ladders (members.web.page_cache.page_key); None on a
     # club whose ladders were not read with it. The built and data versions are summed:
     # each only grows, so a sum moves whenever one does.
     @property
@@ -193,7 +187,7 @@ class Club(models.Model):
         return None if rows is None else sum(int(r.data_version) for r in rows)
 
     def first_ladder(self) -> Any:
-        """The club's first ladder (ladder.models.Ladder): what its front page, roster,
+        """The club's first ladder (clubs.models.Ladder): what its front page, roster,
         exports and anything about "the club's rating" show. Typed loosely: the ladder app's
         models import these, not the other way round. On a club read with its ladders
         (ClubQuerySet.with_ladders: a visitor's page) it costs no query."""
@@ -257,3 +251,114 @@ class ClubRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.get_role_display()}) of {self.club}"
+
+
+# The kinds a ladder may rate; bughouse (and every variant) is never rated.
+RATABLE_KINDS = ("standard", "rapid", "blitz", "other")
+MAIN_SLUG = "main"
+# The name the migration and a new club's first ladder get (a stored name, shown as typed;
+# the pages may show this default translated).
+DEFAULT_NAME = "Ladder"
+DEFAULT_LABEL = _("Ladder")
+
+
+class LadderQuerySet(models.QuerySet["Ladder"]):
+    def for_club(self, club_id: int) -> LadderQuerySet:
+        """The club's ladders, the first (front page) one first."""
+        return self.filter(club_id=club_id).order_by("position", "id")
+
+    def first_of(self, club: Club | int) -> Ladder | None:
+        """The club's first ladder: the one its front page, roster and exports show."""
+        return self.for_club(club if isinstance(club, int) else club.pk).first()
+
+    def out_of_date(self) -> LadderQuerySet:
+        return self.filter(built_version__lt=models.F("data_version"))
+
+    def feeding(self, kind: str) -> list[Ladder]:
+        """The ladders (of this queryset) that rate `kind`: at most one per club. A list, read
+        in Python: kinds is a JSON list, and SQLite has no containment lookup on it."""
+        return [ladder for ladder in self if kind in ladder.kinds]
+
+    def fed_by(self, club_id: int, kinds: Collection[str]) -> list[Ladder]:
+        """The club's ladders whose events (Ladder.event_kinds) include one of `kinds`."""
+        ladders = list(self.for_club(club_id))
+        wanted = set(kinds)
+        return [
+            ladder
+            for number, ladder in enumerate(ladders)
+            if wanted & {*ladder.kinds, *([BUGHOUSE] if number == 0 else [])}
+        ]
+
+    def showing(self, club_id: int, kind: str) -> Ladder | None:
+        """The ladder an event of `kind` is on (rated or not): the one that rates the kind,
+        the first for bughouse, None for a kind no ladder claims."""
+        return next(iter(self.fed_by(club_id, [kind])), None)
+
+    def of_kind(self, club_id: int, kind: str) -> Ladder | None:
+        """The club's ladder that rates `kind`, whether or not a given event of it is rated
+        (an unrated event still has its place in that ladder's order), or None."""
+        return next(iter(self.for_club(club_id).feeding(kind)), None)
+
+    def for_event(self, event: Event) -> Ladder | None:
+        """The ladder an event feeds: the one whose kinds hold its kind, or None (unrated,
+        bughouse, or a kind no ladder of its club claims: shown, never rated)."""
+        if not event.rated or event.kind == BUGHOUSE:
+            return None
+        return self.of_kind(event.club_id, event.kind)
+
+
+class Ladder(models.Model):
+    """One rating ladder of a club: its name, its policy and settings, the event kinds it
+    rates, and its replay state."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ladders")
+    slug = models.SlugField(max_length=30)
+    name = models.CharField(max_length=80, default=DEFAULT_NAME)
+    # Order on the pages: the lowest is the club's first ladder.
+    position = models.PositiveSmallIntegerField(default=0)
+    rating_policy = models.CharField(max_length=30, choices=policy_choices, default="ladder")
+    rating_settings = models.JSONField(default=dict, blank=True)
+    # A subset of RATABLE_KINDS; a kind belongs to at most one ladder of a club, which the
+    # one writer of kinds (ladder.roster.ladders.set_kinds) keeps.
+    kinds = models.JSONField(default=list, blank=True)
+    # The ladder is up to date when built_version == data_version. Every change to one of
+    # its inputs increments data_version in the same transaction (ladder.changes).
+    data_version = models.PositiveBigIntegerField(default=0)
+    built_version = models.PositiveBigIntegerField(default=0)
+    out_of_date_since = models.DateTimeField(null=True, blank=True)
+    # Set by "rebuild ladder": the next replay ignores stored results and starts at the first event.
+    full_rebuild_requested = models.BooleanField(default=False)
+
+    objects = LadderQuerySet.as_manager()
+
+    class Meta:
+        # Its table from when the ladder app held it (issue 35 moved the model here).
+        db_table = "ladder_ladder"
+        ordering: ClassVar[list[str]] = ["club", "position", "id"]
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.CheckConstraint(
+                condition=Q(built_version__lte=models.F("data_version")),
+                name="ladder_built_version_not_ahead",
+            ),
+            models.UniqueConstraint(fields=["club", "slug"], name="one_ladder_slug_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "position"], name="one_ladder_position_per_club"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} / {self.slug}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.built_version >= self.data_version
+
+    def rates(self, kind: str) -> bool:
+        return kind in self.kinds
+
+    def event_kinds(self) -> list[str]:
+        """The kinds of the events on this ladder: those it rates, and on the club's first
+        ladder bughouse too, whose events it shows with their games and never rates (as
+        the one ladder of a club always did)."""
+        first = Ladder.objects.first_of(self.club_id)
+        return [*self.kinds, BUGHOUSE] if first is not None and first.pk == self.pk else self.kinds

@@ -6,17 +6,20 @@ Part of the clubs app's models, re-exported from clubs/models/__init__.py.
 from __future__ import annotations
 
 import secrets
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models.club import Club, NewcomerStart
-from clubs.night.choices import FirstColour, PairingBye, PairingSystem
-from ladder.labels.results import RESULT_CHOICES
-from ladder.results import BUGHOUSE, Result, moves_ladder
+from clubs.labels.results import RESULT_CHOICES
+from clubs.models.choices import FirstColour, PairingBye, PairingSystem
+from clubs.models.club import Club, Ladder, NewcomerStart
+from clubs.results import BUGHOUSE, Result, moves_ladder
+
+if TYPE_CHECKING:
+    from clubs.models.night import Board
 
 
 def new_share_token() -> str:
@@ -33,6 +36,33 @@ class EventQuerySet(models.QuerySet["Event"]):
 
     def published(self) -> EventQuerySet:
         return self.not_deleted().filter(status=Event.Status.PUBLISHED)
+
+    def count_before(self, event: Event, ladder: Ladder | None) -> int:
+        """How many published events of the ladder come before `event` in its order (0 for no
+        ladder: an event no ladder rates has no place in any)."""
+        if ladder is None:
+            return 0
+        return (
+            self.filter(club_id=event.club_id, kind__in=ladder.event_kinds())
+            .published()
+            .exclude(pk=event.pk)
+            .filter(
+                Q(date__lt=event.date)
+                | Q(date=event.date, order_in_day__lt=event.order_in_day)
+                | Q(
+                    date=event.date,
+                    order_in_day=event.order_in_day,
+                    created_at__lt=event.created_at,
+                )
+                | Q(
+                    date=event.date,
+                    order_in_day=event.order_in_day,
+                    created_at=event.created_at,
+                    pk__lt=event.pk,
+                )
+            )
+            .count()
+        )
 
     def in_ladder_order(self) -> EventQuerySet:
         return self.order_by("date", "order_in_day", "created_at", "id")
@@ -63,14 +93,14 @@ class Event(models.Model):
     # Incremented on every saved edit; a save based on an older version is refused.
     edit_version = models.PositiveIntegerField(default=0)
     # Opens this published event's results pages and nothing else
-    # (ladder.web.event_views.shared_event), so sharing one event never shares the club's secret.
+    # (members.web.event_views.shared_event), so sharing one event never shares the club's secret.
     share_token = models.CharField(
         max_length=64, default=new_share_token, unique=True, editable=False
     )
     # The results file gave no round numbers, so the importer numbered its games into rounds
     # in file order; the preview says so until the director saves the results grid.
     rounds_from_order = models.BooleanField(default=False)
-    # Which date the imported file gave and from which record (clubs.date_notes.stored_date),
+    # Which date the imported file gave and from which record (directors.date_notes.stored_date),
     # for the preview; None when the results came without one (the grid, pasted CSV).
     file_date = models.JSONField(null=True, blank=True, editable=False)
     # Chosen with the results file (default: the club's setting); the names step starts the
@@ -79,7 +109,7 @@ class Event(models.Model):
     newcomer_start = models.CharField(
         max_length=4, choices=NewcomerStart.choices, default=NewcomerStart.CLUB
     )
-    # Run here as a club night (clubs/night/evening.py): how rounds are paired, how many are
+    # Run here as a club night (directors/night/evening.py): how rounds are paired, how many are
     # planned and what the pairing-allocated bye scores. Blank for results that arrived whole
     # (a file, the grid). Until published, a club night never touches the ladder.
     pairing_system = models.CharField(
@@ -122,6 +152,18 @@ class Event(models.Model):
     @property
     def moves_ladder(self) -> bool:
         return moves_ladder(self.rated, self.kind)
+
+    def paired_rounds(self) -> int:
+        """How many rounds of a club night have been paired (0 before the first)."""
+        return self.boards.aggregate(last=Max("round"))["last"] or 0
+
+    def round_boards(self, round_number: int) -> list[Board]:
+        """One paired round's boards in board order, with their players and game."""
+        return list(
+            self.boards.filter(round=round_number)
+            .select_related("white__player", "black__player", "game")
+            .order_by("number")
+        )
 
     def rotate_share_token(self) -> None:
         self.share_token = new_share_token()

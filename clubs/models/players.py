@@ -30,7 +30,7 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     # every field name in filter() and values_list() against the model's columns, and
     # cannot see these annotations.
     def rated_on(self, ladder: Any) -> Any:
-        """Every player annotated with their standing on `ladder` (a ladder.models.Ladder, its
+        """Every player annotated with their standing on `ladder` (a clubs.models.Ladder, its
         id, or None): rating, rated_games, provisional, last_played, last_change,
         start_rating and start_games from its LadderRating row, NULL/0/True without one. So
         code that reads player.rating reads it on a queryset that said which ladder."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from clubs.models import Ladder
 from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.impact.what_if import Ladder as States
 from ladder.impact.what_if import current_ladder, replayed_ladder, rolled_back
-from ladder.models import Ladder
 from ladder.policies import get_policy
 
 

@@ -1,7 +1,8 @@
 """What a change would do to a club's ladders, worked out in memory and written nowhere.
 
 The directors' screens show it before a change is made: other rating settings
-(clubs/rating_settings_views.py) or a correction to a published event (clubs/events/corrections.py).
+(directors/rating_settings_views.py) or a correction to a published event
+(directors/events/corrections.py).
 Both replay the club's whole history in memory, as verify_ladder does (the fold of
 ladder/history.py over store.event_inputs), and compare the final ratings with the ladder as
 it stands (ladder/impact/compare.py). The work is one full replay without its writes: about a second
@@ -16,8 +17,9 @@ from typing import TypeVar
 
 from django.db import transaction
 
+from clubs import models
 from clubs.models import Club, Player
-from ladder import models, store
+from ladder import store
 from ladder.history import rate_events
 from ladder.impact.compare import LadderImpact, compare_ladders
 from ladder.policies import Policy, get_policy

@@ -1,14 +1,15 @@
 """Registry of rating policies, by the name a club's settings store.
 
-To add a policy: write a module in this package that defines ``POLICY`` (an
-object satisfying ``RatingPolicy``) and add its dotted path to
-``_POLICY_MODULES``. Nothing else in the code base needs to change.
+To add a policy: name it in clubs/rating_policies.py (what a ladder may store), write a
+module in this package that defines ``POLICY`` (an object satisfying ``RatingPolicy``) and
+add its dotted path to ``_POLICY_MODULES``. Nothing else in the code base needs to change.
 """
 
 from __future__ import annotations
 
 import importlib
 
+from clubs.rating_policies import DEFAULT_POLICY as DEFAULT_POLICY
 from ladder.policies.base import PolicySettings, RatingPolicy
 
 # A policy from the registry, whichever it is. Each policy is only ever given the settings its
@@ -20,8 +21,6 @@ _POLICY_MODULES: tuple[str, ...] = (
     "ladder.policies.ladder",  # the default
     "ladder.policies.hsb",
 )
-
-DEFAULT_POLICY = "ladder"
 
 
 def _load(modules: tuple[str, ...]) -> dict[str, Policy]:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from ladder.results import Result
+from clubs.results import Result
 
 
 class PlayerState(NamedTuple):

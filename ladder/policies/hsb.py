@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from clubs.rating_policies import POLICY_LABELS
 from ladder.policies.base import (
     EventInput,
     EventRating,
@@ -66,7 +67,7 @@ def expected_fraction(rating: float, opponents_average: Fraction) -> Fraction:
 
 class HsbPolicy:
     name = "hsb"
-    label = "HSB junior rating"  # shown in the club settings form
+    label = POLICY_LABELS["hsb"]  # shown in the club settings form
 
     def default_settings(self) -> HsbSettings:
         return HsbSettings()

@@ -9,6 +9,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from clubs.rating_policies import POLICY_LABELS
+from clubs.results import RESULT_SCORES
 from ladder.policies.base import (
     RESULT_UNRATED_REASON,
     EventInput,
@@ -28,7 +30,6 @@ from ladder.policies.base import (
     require_finite,
     require_int,
 )
-from ladder.results import RESULT_SCORES
 
 # Bounds are sanity limits for a form, not chess rules: they keep a typo such
 # as K 400 or a start rating of 12000 from wrecking a club's ladder.
@@ -58,7 +59,7 @@ def expected_score(rating: float, opponent: float) -> float:
 
 class LadderPolicy:
     name = "ladder"
-    label = "Club ladder"  # shown in the club settings form
+    label = POLICY_LABELS["ladder"]  # shown in the club settings form
 
     def default_settings(self) -> LadderSettings:
         return LadderSettings()

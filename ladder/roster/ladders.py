@@ -15,9 +15,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Event, Player
+from clubs.models import Club, Event, Ladder, Player
+from clubs.models.club import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS
 from ladder import changes
-from ladder.models import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS, Ladder, LadderRating
+from ladder.models import LadderRating
 
 
 def ensure_first_ladder(club: Club) -> Ladder:

@@ -13,9 +13,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from clubs.models import Club
-from ladder.models import Ladder
-from ladder.pages.page_texts import half_up
+from clubs.models import Club, Ladder
+from ladder.page_texts import half_up
 from ladder.policies import get_policy
 from ladder.roster.display import NameFacts, shown_names
 from ladder.store import dated

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from clubs.models import Club, EventQuerySet, Game
+from clubs.models import Club, EventQuerySet, Game, Ladder
+from clubs.results import Result
 from ladder import performance, tiebreaks
-from ladder.models import Ladder, PlayerEventResult
-from ladder.results import Result
+from ladder.models import PlayerEventResult
 from ladder.seasons.dates import Season, season_of
 from ladder.seasons.summary import SeasonResult
 

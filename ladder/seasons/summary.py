@@ -3,7 +3,7 @@ event performances and the champion. Pure Python: no Django; players by id, name
 
 - Most improved: the rating after the player's last rated event of the season less the rating
   before their first, among players with at least MIN_IMPROVED_GAMES rated games in it. The
-  page prints both ratings as a breakdown prints a rating (ladder.pages.explain.shown_rating)
+  page prints both ratings as a breakdown prints a rating (ladder.explain.shown_rating)
   and the gain as their difference, so the list is ranked by that printed gain: a reader who
   subtracts the printed ratings gets the printed gain, and a higher row never shows less.
 - Most games: games played over the board with a rated result (no bye, forfeit or game
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ladder.pages.explain import shown_rating
+from ladder.explain import shown_rating
 
 MIN_IMPROVED_GAMES = 10
 MIN_PERFORMANCE_GAMES = 3

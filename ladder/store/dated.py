@@ -2,7 +2,7 @@
 
 Never replayed: each player's last stored result dated that day or before, through
 ladder.store.ladder_before, the one reading of "before an event". The pages' `?on=` and
-export_ladder --on read it (ladder/roster/rosters.py, ladder/files/export.py).
+export_ladder --on read it (ladder/roster/rosters.py, members/files/export.py).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import datetime as dt
 
 from django.db import models
 
-from clubs.models import Club, Player
-from ladder.models import Ladder, PlayerEventResult, RatedEvent
+from clubs.models import Club, Ladder, Player
+from ladder.models import PlayerEventResult, RatedEvent
 from ladder.policies import get_policy
 from ladder.policies.base import PlayerState
 from ladder.store import PlayerSummary, ladder_before, starting_states

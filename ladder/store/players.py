@@ -4,7 +4,7 @@ The store's companion for one table (ladder.models.PlayerRecord) and the player
 page's two reads; kept apart only because one module of both would pass 500 lines. The
 same rules: plain functions on ids, plain SQL where the ORM's row building cost more
 than the query, nothing here that decides what a number means (ladder/lifetime.py sums,
-ladder/pages/player_page.py shows).
+members/pages/player_page.py shows).
 """
 
 from __future__ import annotations

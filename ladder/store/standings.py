@@ -3,7 +3,7 @@
 computed from.
 
 The store's companion for one table, as players.py is for the lifetimes: plain functions on
-ids, nothing here that ranks anyone (ladder/pages/events/standings.py ranks,
+ids, nothing here that ranks anyone (ladder/standings.py ranks,
 ladder.replay.keep_standings decides what to keep). An event page's three reads are plain
 SQL: the ORM spent ~2 ms building each of them, for 1,278 games of an open, more than the
 database took to answer.
@@ -21,7 +21,7 @@ from django.db import connection
 from django.db.models import Count, F
 
 from clubs.models import Club, Entry, Event, Game
-from clubs.night.models import Board
+from clubs.models.night import Board
 from ladder.models import EventStandings, PlayerEventResult
 
 # A stored rating line's columns, as the event page reads them (event_ratings.rating_lines).
@@ -199,7 +199,7 @@ def published_facts(
 ) -> list[EventFacts]:
     """The club's published events (those `which` names, of at least `min_entrants`
     entrants), each with its games in the event page's order
-    (ladder.pages.events.event_pages.event_games), its entries and its rating lines."""
+    (members.pages.events.event_pages.event_games), its entries and its rating lines."""
     events = Event.objects.published().filter(club_id=club_id, **which.lookups())
     if min_entrants:
         events = events.annotate(entrants=Count("entries")).filter(entrants__gte=min_entrants)

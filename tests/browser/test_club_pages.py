@@ -6,13 +6,12 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.db import transaction
 
-from clubs.demo import create_demo_club
-from clubs.models import Club, PairingSystem
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from ladder.models import Ladder
+from clubs.models import Club, Ladder, PairingSystem
+from clubs.results import Result
+from directors.demo import create_demo_club
+from directors.night import evening
+from directors.night import rounds as night_rounds
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.ladders import set_kinds
 from tests.factories import make_event
 

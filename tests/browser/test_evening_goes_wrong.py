@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from clubs.models import Board, Club, Event, Game, Player
-from ladder.results import Result
+from clubs.results import Result
 from tests.browser.test_club_night import EVENING, pair_round, tap_results
 from tests.browser.test_publish_flow import sign_in
 from tests.clubs.night.test_night_exports import read_back, stored_games

@@ -8,9 +8,9 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
+from clubs.results import Result
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.browser.test_club_pages import all_violations
 from tests.browser.test_publish_flow import sign_in
 from tests.factories import make_club, make_event, make_players, make_user

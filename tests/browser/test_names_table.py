@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from clubs.models import Club, Entry, Game, Player
-from ladder.results import Result
+from clubs.results import Result
 from tests.browser.test_publish_flow import sign_in
 from tests.factories import make_club, make_event, make_user
 

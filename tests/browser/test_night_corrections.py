@@ -9,9 +9,9 @@ import re
 import pytest
 
 from clubs.models import Board, Club, Game, PairingSystem, Player
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from ladder.results import Result
+from clubs.results import Result
+from directors.night import evening
+from directors.night import rounds as night_rounds
 from tests.browser.test_publish_flow import sign_in
 from tests.factories import make_club, make_user
 
@@ -59,7 +59,7 @@ def test_a_late_correction_and_a_stale_tab_at_phone_width(browser, live_server):
     tab_b.goto(night)
     tab_b.get_by_role("button", name="Pair round 3", exact=True).click()
     tab_b.wait_for_url(re.compile(r"/round/3/sheet/$"))
-    now = evening.boards_of(event, 3)[0]
+    now = event.round_boards(3)[0]
     tab_a.get_by_role("button", name="Board 1: 1–0", exact=True).click()
     tab_a.wait_for_load_state()
     said = tab_a.locator("body").inner_text()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from clubs.demo import create_demo_club
 from clubs.models import Club
-from ladder.results import Result
+from clubs.results import Result
+from directors.demo import create_demo_club
 from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)

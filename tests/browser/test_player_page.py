@@ -3,8 +3,8 @@
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from clubs.demo import create_demo_club
 from clubs.models import Club, Event, Player
+from directors.demo import create_demo_club
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,8 +5,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
-from clubs.demo import create_demo_club
 from clubs.models import Club
+from directors.demo import create_demo_club
 from ladder.seasons.dates import season_of
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import AuditEntry
-from ladder.results import Result
+from clubs.results import Result
 from tests.factories import first_ladder, make_event, make_players, make_user, standing
 
 pytestmark = pytest.mark.django_db

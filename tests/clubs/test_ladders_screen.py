@@ -11,13 +11,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from clubs.audit.sentences import names_for, sentence
-from clubs.ladders.changes import assignment
-from clubs.models import AuditEntry, Event
+from clubs.models import AuditEntry, Event, Ladder
+from clubs.results import Result
+from directors.audit.sentences import names_for, sentence
+from directors.ladders.changes import assignment
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, RatedEvent
+from ladder.models import LadderRating, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

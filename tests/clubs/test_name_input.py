@@ -9,18 +9,18 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from clubs.events import results
-from clubs.events.drafts import EventDetails
-from clubs.events.forms import AddEntryForm
-from clubs.events.results import GridRow
-from clubs.events.results_forms import GridRowForm
-from clubs.importers import parse_file
 from clubs.models import Entry, Event, Player
-from clubs.names import decisions as name_decisions
-from clubs.names.decisions import Action, NameDecision
-from clubs.roster.merging import duplicate_candidates, prepared_roster, repoint_entry
-from clubs.roster.starting_ladder import import_starting_ladder, parse_starting_ladder
-from clubs.roster.views import RepointForm
+from directors.events import names as name_decisions
+from directors.events import results
+from directors.events.drafts import EventDetails
+from directors.events.forms import AddEntryForm
+from directors.events.names import Action, NameDecision
+from directors.events.results import GridRow
+from directors.events.results_forms import GridRowForm
+from directors.importers import parse_file
+from directors.roster.merging import duplicate_candidates, prepared_roster, repoint_entry
+from directors.roster.starting_ladder import import_starting_ladder, parse_starting_ladder
+from directors.roster_views import RepointForm
 from matching import KEY_VERSION, Reason, name_key, suggest_prepared
 from tests.factories import make_players
 

@@ -9,11 +9,10 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Club
+from clubs.models import AuditEntry, Club, Ladder
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.models import Ladder
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from clubs import audit
 from clubs.models import Club
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db

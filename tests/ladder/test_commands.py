@@ -17,12 +17,12 @@ from django.core.management.base import CommandError
 from django.db import connections, transaction
 from django.utils import timezone
 
-from clubs.models import Club, Event, Player
+from clubs.models import Club, Event, Ladder, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, LadderReplay, PlayerEventResult, RatedEvent
+from ladder.models import LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies.ladder import expected_score
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import (
     first_ladder,
     make_club,
@@ -150,7 +150,7 @@ def test_createclub_requires_a_name(db):
 IN_CI = os.environ.get("CI", "").lower() == "true"
 NAME_KEY_MISSING = (
     "matching.name_key is not importable yet (the matching package is being written); "
-    "clubs/roster/starting_ladder.py imports it to store each player's name key"
+    "directors/roster/starting_ladder.py imports it to store each player's name key"
 )
 
 
@@ -501,11 +501,11 @@ def test_verify_ladder_all_checks_every_club_and_fails_if_one_is_wrong(club, sea
 
 def _draft_with_new_players(club, start_rating=None):
     """A draft whose two names a director decided are new players; it is never published."""
-    from clubs.events import results
-    from clubs.events.drafts import EventDetails
-    from clubs.events.results import GridRow
-    from clubs.names import decisions as name_decisions
-    from clubs.names.decisions import Action, NameDecision
+    from directors.events import names as name_decisions
+    from directors.events import results
+    from directors.events.drafts import EventDetails
+    from directors.events.names import Action, NameDecision
+    from directors.events.results import GridRow
 
     imported = results.grid_to_imported([GridRow(1, "1", "Eve Evans", "Fay Fox", "1-0")])
     details = EventDetails(name="Next club night", date=dt.date(2026, 2, 2))

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clubs.results import Result
 from ladder.history import HistoryStep, rate_history
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.policies.hsb import HsbPolicy
 from ladder.policies.ladder import LadderPolicy
-from ladder.results import Result
 
 LADDER = LadderPolicy()
 HSB = HsbPolicy()

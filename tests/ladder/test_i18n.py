@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club
-from ladder.web.language import accepted_languages
+from members.web.language import accepted_languages
 from tests.conftest import IN_CI
 from tests.factories import make_club, new_player
 
@@ -140,7 +140,7 @@ def code_msgids() -> set[tuple[str, str]]:
     Read with ast, which also sees a call inside an f-string: xgettext does not, so the
     makemessages test above misses those (issue 23 found "(shared first place)" so)."""
     found: set[tuple[str, str]] = set()
-    for app in ("clubs", "ladder", "matching", "billing", "config"):
+    for app in ("clubs", "ladder", "matching", "billing", "members", "directors", "config"):
         for path in (ROOT / app).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

@@ -12,12 +12,12 @@ from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
 from django.db import connections, transaction
 
-from clubs.ladders.changes import assignment
-from clubs.models import AuditEntry, Event, Player
+from clubs.models import AuditEntry, Event, Ladder, Player
+from clubs.results import Result
+from directors.ladders.changes import assignment
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, PlayerEventResult, RatedEvent
+from ladder.models import LadderRating, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db

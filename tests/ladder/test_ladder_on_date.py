@@ -8,13 +8,13 @@ import random
 import pytest
 from django.db import transaction
 
-from clubs.events.publishing import delete_event, unpublish_event
 from clubs.models import Club, Event, Player
-from clubs.roster.merging import merge_players
+from clubs.results import Result
+from directors.events.publishing import delete_event, unpublish_event
+from directors.roster.merging import merge_players
 from ladder import store
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.store import dated
 from tests.factories import make_event, make_players, set_standing
 

@@ -12,9 +12,10 @@ import pytest
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from clubs.models import Club, Player
+from clubs.models import Club, Ladder, Player
+from clubs.models.club import RATABLE_KINDS
 from ladder.changes import club_changed
-from ladder.models import RATABLE_KINDS, Ladder, PlayerEventResult
+from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_history, new_player
 

@@ -13,13 +13,13 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs.events.publishing import delete_event
-from clubs.models import Club, Event, Game, Player
+from clubs.models import Club, Event, Game, Ladder, Player
+from clubs.results import Result
+from directors.events.publishing import delete_event
 from ladder import lifetime
 from ladder.changes import club_changed
-from ladder.models import Ladder, PlayerRecord
+from ladder.models import PlayerRecord
 from ladder.replay import lifetimes, replay_ladder, verify_ladder
-from ladder.results import Result
 from ladder.roster.rosters import forget_rosters
 from ladder.store.players import stored_records
 from tests.factories import make_club, make_event, make_history

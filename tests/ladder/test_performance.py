@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from clubs.results import Result
 from ladder.performance import dp, event_performances, performance_rating
-from ladder.results import Result
 from ladder.tiebreaks import Game
 
 

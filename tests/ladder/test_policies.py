@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clubs.results import Result
 from ladder.policies import POLICIES, get_policy
 from ladder.policies.base import (
     EventInput,
@@ -21,7 +22,6 @@ from ladder.policies.base import (
 )
 from ladder.policies.hsb import HsbPolicy, HsbSettings, round_half_up
 from ladder.policies.ladder import LadderPolicy, LadderSettings
-from ladder.results import Result
 
 LADDER = LadderPolicy()
 HSB = HsbPolicy()

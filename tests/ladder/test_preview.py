@@ -1,4 +1,5 @@
-"""ladder.preview: a draft's rating changes, rated from the replay's own input and states."""
+"""directors.events.preview: a draft's rating changes, rated from the replay's own input and
+states."""
 
 import datetime as dt
 
@@ -7,13 +8,12 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
-from clubs.models import Entry, Event, Game
+from clubs.models import Entry, Event, Game, Ladder
+from clubs.results import Result
+from directors.events.preview import preview_event
 from ladder import store
 from ladder.changes import club_changed
-from ladder.models import Ladder
-from ladder.preview import preview_event
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players
 
 pytestmark = pytest.mark.django_db

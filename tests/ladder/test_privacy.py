@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Event, Player
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.display import NameFacts, initials, shown_name, shown_names
 from tests.factories import make_club, make_event, make_user
 
@@ -299,7 +299,7 @@ def test_director_only_wrong_secret_and_missing_clubs_give_the_same_404(client, 
             assert answer.status_code == 404, page
             assert answer.content == missing.content, page
         # Under a club the visitor may see, the same page with a way back to that club
-        # (ladder.web.not_found), which says nothing of the other club's id.
+        # (members.web.not_found), which says nothing of the other club's id.
         back = f'<p><a href="/c/{_public.slug}/">Back to {_public.name}</a></p>'.encode()
         assert cross_club.status_code == 404, page
         if "{" in page:

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Entry, Event, Game, Player
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
@@ -144,8 +144,8 @@ def test_a_club_nights_live_page_runs_a_fixed_number_of_queries(
     """4 players or 40, half the boards in: club, event, the round on the boards, its
     boards, roster, entries, games, rating results, the withdrawn entries."""
     from clubs.models import PairingSystem
-    from clubs.night import evening
-    from clubs.night import rounds as night_rounds
+    from directors.night import evening
+    from directors.night import rounds as night_rounds
 
     club, _player, _event = sizes[size]
     field = list(club.players.order_by("pk")[: min(40, club.players.count())])
@@ -154,7 +154,7 @@ def test_a_club_nights_live_page_runs_a_fixed_number_of_queries(
         rounds=3, players=field, user=None,
     )  # fmt: skip
     night_rounds.pair_next_round(night.pk, None)
-    for board in evening.boards_of(night, 1)[::2]:
+    for board in night.round_boards(1)[::2]:
         if not board.is_bye:
             night_rounds.enter_result(night.pk, 1, board.number, Result.DRAW, None)
     path = reverse("club_event_live", args=[club.slug, night.pk])

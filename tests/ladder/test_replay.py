@@ -8,13 +8,13 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.events.publishing import delete_event, restore_event
-from clubs.models import Club, Game
+from clubs.models import Club, Game, Ladder
+from clubs.results import Result
+from directors.events.publishing import delete_event, restore_event
 from ladder.changes import club_changed, request_full_rebuild
 from ladder.jobs import sweep_ladders
-from ladder.models import Ladder, LadderReplay, PlayerEventResult, RatedEvent
+from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_club, make_event, make_players, standing
 
 pytestmark = pytest.mark.django_db

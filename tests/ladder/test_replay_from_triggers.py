@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from clubs.events.publishing import delete_event
-from clubs.models import Club, Entry, Event, Game, Player
+from clubs.models import Club, Entry, Event, Game, Ladder, Player
+from clubs.results import Result
+from directors.events.publishing import delete_event
 from ladder import store
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, LadderReplay
+from ladder.models import LadderRating, LadderReplay
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,13 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import transaction
 
-from clubs.events.drafts import EventDetails, update_event
-from clubs.models import Club, Event, Game, Player
+from clubs.models import Club, Event, Game, Ladder, Player
+from clubs.models.club import RATABLE_KINDS
+from clubs.results import Result
+from directors.events.drafts import EventDetails, update_event
 from ladder.changes import club_changed
-from ladder.models import RATABLE_KINDS, Ladder, LadderRating, LadderReplay, PlayerEventResult
+from ladder.models import LadderRating, LadderReplay, PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from ladder.roster.ladders import set_kinds
 from tests.factories import make_club, make_event, make_players
 

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from ladder.results import Result
+from clubs.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER, Game, Rules, Tiebreak, Values, compute, parse_order
 
 R = Result

@@ -15,11 +15,11 @@ from django.db import connection, transaction
 from redis import Redis
 
 from clubs.models import Club, Game
+from clubs.results import Result
 from ladder.changes import club_changed, request_full_rebuild
 from ladder.jobs import replay_queue, sweep_ladders
 from ladder.models import LadderReplay
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_club, make_event, make_history, make_players
 from tests.live import free_port, kill, run_burst_worker, start_worker, wait_until
 

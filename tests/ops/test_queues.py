@@ -13,11 +13,11 @@ from django.conf import settings
 from django.db import transaction
 from redis import Redis
 
-from clubs.events import uploads
 from clubs.models import Event, Game, Upload
+from clubs.results import Result
+from directors.events import uploads
 from ladder.changes import club_changed
 from ladder.jobs import REPLAY_QUEUE, UPLOAD_QUEUE, WORKER_QUEUES, replay_queue, upload_queue
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.live import kill, start_worker, wait_until
 from tests.ops.test_deployment import ROOT, command

@@ -10,8 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.events import uploads
 from clubs.models import Entry, Event, Game, Upload
+from directors.events import uploads
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

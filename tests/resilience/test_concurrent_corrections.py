@@ -17,10 +17,10 @@ from rq import Worker
 from rq.registry import FailedJobRegistry
 
 from clubs.models import AuditEntry, Club, Entry, Event
+from clubs.results import Result
 from ladder.jobs import replay_queue
 from ladder.models import LadderReplay
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.live import kill, start_worker, wait_until
 

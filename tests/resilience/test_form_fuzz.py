@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubs.models import Entry, Game, Merge
-from ladder.results import Result
+from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 
 pytestmark = pytest.mark.django_db

@@ -12,11 +12,11 @@ from django.db import transaction
 from redis import Redis
 
 from clubs.models import Club, Game
+from clubs.results import Result
 from config import redis_client
 from ladder.changes import club_changed
 from ladder.jobs import replay_queue, sweep_ladders
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 from tests.live import run_burst_worker
 from tests.resilience.hung_server import HungServer, hung_server

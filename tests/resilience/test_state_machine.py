@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 import ladder.replay
-from clubs.events import publishing
 from clubs.models import Club, Event, Game, Merge, Player
-from clubs.roster.merging import RosterChangeError, merge_players, undo_merge
+from clubs.results import Result
+from directors.events import publishing
+from directors.roster.merging import RosterChangeError, merge_players, undo_merge
 from ladder.changes import club_changed
 from ladder.jobs import sweep_ladders
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db(transaction=True)

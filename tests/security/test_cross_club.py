@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import ClubRole, Entry, Event, Merge, Upload
-from ladder.models import MAIN_SLUG
-from ladder.results import Result
+from clubs.models.club import MAIN_SLUG
+from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes, database_checksum
 

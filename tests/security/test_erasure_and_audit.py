@@ -7,9 +7,9 @@ from django.db import models
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Entry, PlayerAlias
-from clubs.names.decisions import review_names
+from clubs.results import Result
+from directors.events.names import review_names
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from tests.factories import make_event, make_players, make_user, rated_players, standing
 
 pytestmark = pytest.mark.django_db

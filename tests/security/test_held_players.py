@@ -13,12 +13,12 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.events.publishing import publish_event
 from clubs.models import Board, Club, Entry, Event, Game, Player
-from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from ladder.models import MAIN_SLUG
+from clubs.models.club import MAIN_SLUG
+from clubs.results import Result
+from directors.events.names import Action, NameDecision, apply_name_decisions
+from directors.events.publishing import publish_event
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster import rosters
 from ladder.seasons.dates import season_of
 from tests.factories import (

@@ -7,10 +7,9 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
-from ladder.models import Ladder
+from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Upload
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Board, ClubRole, Entry, Event, Merge
-from ladder.models import MAIN_SLUG
-from ladder.results import Result
+from clubs.models.club import MAIN_SLUG
+from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, all_routes
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.accounts.auth import DEVICE_COOKIE
-from clubs.accounts.models import SIGN_IN_LINK_SECONDS
 from clubs.models import SignInLink, User
+from clubs.models.accounts import SIGN_IN_LINK_SECONDS
 from tests.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db

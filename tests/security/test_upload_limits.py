@@ -1,4 +1,5 @@
-"""One account, and one club, reads one results file at a time (clubs/events/uploads.py): a second
+"""One account, and one club, reads one results file at a time (directors/events/uploads.py): a
+second
 upload is refused with a sentence, not queued, and a crashed one stops counting."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.events import uploads
 from clubs.models import Club, Entry, Event, Game, Upload
+from directors.events import uploads
 from tests.factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db

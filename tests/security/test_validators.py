@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, Event
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
+from clubs.results import Result
+from directors.night import evening
+from directors.night import rounds as night_rounds
 from ladder.changes import club_changed
-from ladder.results import Result
 from tests.clubs.night.test_night_views import tap
 from tests.factories import make_club, make_event, make_players
 

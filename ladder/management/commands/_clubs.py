@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import CommandError, CommandParser
 
-from clubs.models import Club
-from ladder.models import Ladder
+from clubs.models import Club, Ladder
 
 
 def add_club_arguments(parser: CommandParser) -> None:

@@ -5,8 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from clubs.models import Ladder
 from ladder.management.commands._clubs import add_club_arguments, selected_clubs
-from ladder.models import Ladder
 from ladder.replay import verify_ladder
 
 

@@ -21,7 +21,7 @@ AFTER = [("clubs", "0011_audit_action_names")]
 def recorded_actions() -> dict[str, str]:
     """Each literal action passed to audit.record() in the apps' code, with where it is."""
     found = {}
-    for app in ("clubs", "ladder", "billing", "matching", "config"):
+    for app in ("clubs", "ladder", "billing", "matching", "members", "directors", "config"):
         for path in (ROOT / app).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

@@ -9,11 +9,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubs import audit
-from clubs.audit.sentences import SENTENCES, names_for, sentence, sentences
 from clubs.models import AuditEntry, Club, User
-from clubs.roster.merging import merge_players
-from clubs.roster.players import rename_player, update_player_details
-from ladder.results import Result
+from clubs.results import Result
+from directors.audit.sentences import SENTENCES, names_for, sentence, sentences
+from directors.roster.merging import merge_players
+from directors.roster.players import rename_player, update_player_details
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

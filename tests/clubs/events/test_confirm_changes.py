@@ -11,14 +11,14 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs.events import changes as event_changes
-from clubs.events import pending_changes
-from clubs.events.drafts import EventDetails
 from clubs.models import AuditEntry, Club, Entry, Event
-from clubs.names.decisions import Action, NameDecision
+from clubs.results import Result
+from directors.events import changes as event_changes
+from directors.events import pending_changes
+from directors.events.drafts import EventDetails
+from directors.events.names import Action, NameDecision
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db

@@ -10,11 +10,11 @@ from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 
-from clubs.events import corrections, pending_changes
 from clubs.models import AuditEntry, Club, Event, Game
+from clubs.results import Result
+from directors.events import corrections, pending_changes
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
 from tests.factories import first_ladder, make_event, make_players, rated_players
 

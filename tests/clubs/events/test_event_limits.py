@@ -15,14 +15,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.events import drafts as event_drafts
-from clubs.events import publishing, results
-from clubs.events.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
-from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.models import Entry, Event, Game, Player
-from clubs.names import decisions as name_decisions
+from clubs.results import Result
+from directors import edits
+from directors.events import drafts as event_drafts
+from directors.events import names as name_decisions
+from directors.events import publishing, results
+from directors.events.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
+from directors.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from ladder.replay import replay_ladder
-from ladder.results import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +213,7 @@ def test_no_name_can_be_added_to_an_event_that_has_the_most_entrants(club, direc
     event = results.create_draft_from_import(
         club, imported_event(settings.EVENT_MAX_ENTRANTS, 1), _details(), director
     )
-    with pytest.raises(event_drafts.PublishingError, match="2,000 entrants, the most"):
+    with pytest.raises(edits.PublishingError, match="2,000 entrants, the most"):
         name_decisions.add_entry(event.pk, event.edit_version, "One more", director)
     assert event.entries.count() == settings.EVENT_MAX_ENTRANTS
 

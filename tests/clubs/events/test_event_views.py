@@ -12,12 +12,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from clubs.events.publishing import delete_event
 from clubs.models import AuditEntry, Entry, Event, Game, Player
+from clubs.results import Result
+from directors.events.publishing import delete_event
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players, set_standing
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +207,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
 
 
 def _rows_of(formset):
-    from clubs.events.results import GridRow
+    from directors.events.results import GridRow
 
     return [
         GridRow(n, f.initial["round"], f.initial["white"], f.initial["black"], f.initial["result"])
@@ -729,7 +729,7 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
 ):
     # Suggestions are most of a names page's work: a submitted form of 2,000 names is read
     # without them, and only a page shown again (here with an error) computes them.
-    import clubs.names.decisions
+    import directors.events.names
 
     ann, _bob = make_players(club, ["Ann Archer", "Bob Baker"])
     event = make_event(club, [], published=False)
@@ -737,9 +737,9 @@ def test_saving_the_names_computes_no_suggestions_and_a_refused_form_shows_them(
     black = Entry.objects.create(event=event, typed_name="Carl Cook", start_rank=2)
     Game.objects.create(event=event, round=1, white=white, black=black, result=Result.DRAW)
     calls = []
-    real = clubs.names.decisions.suggest_prepared
+    real = directors.events.names.suggest_prepared
     monkeypatch.setattr(
-        clubs.names.decisions,
+        directors.events.names,
         "suggest_prepared",
         lambda *a, **k: calls.append(a[0]) or real(*a, **k),
     )

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from clubs.grid_keys import GRID_KEYS, keys_by_result, keys_json
-from ladder.labels.results import RESULT_LABELS
-from ladder.results import Result
+from clubs.labels.results import RESULT_LABELS
+from clubs.results import Result
+from directors.grid_keys import GRID_KEYS, keys_by_result, keys_json
 from tests.factories import make_event
 
 SINGLE = {keys: result for keys, result in GRID_KEYS if len(keys) == 1}

@@ -1,4 +1,5 @@
-"""clubs.events.publishing: drafts, results, name decisions, preview, publish and corrections."""
+"""directors.events.publishing: drafts, results, name decisions, preview, publish and
+corrections."""
 
 from __future__ import annotations
 
@@ -8,19 +9,20 @@ from pathlib import Path
 import pytest
 from django.db import transaction
 
-from clubs.events import drafts as event_drafts
-from clubs.events import publishing, results
-from clubs.events.drafts import EventDetails, PublishingError, StaleEditError
-from clubs.events.results import GridRow
-from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.names import decisions as name_decisions
-from clubs.names.decisions import Action, NameDecision
+from clubs.results import Result
+from directors.edits import PublishingError, StaleEditError
+from directors.events import drafts as event_drafts
+from directors.events import names as name_decisions
+from directors.events import publishing, results
+from directors.events.drafts import EventDetails
+from directors.events.names import Action, NameDecision
+from directors.events.preview import preview_event
+from directors.events.results import GridRow
+from directors.importers import ImportFileError, parse_file
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
-from ladder.preview import preview_event
 from ladder.replay import replay_ladder, verify_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db
@@ -319,7 +321,7 @@ def test_a_player_of_another_club_cannot_be_linked(club, director, draft, outsid
     ],
 )
 def test_automatic_decisions(review, expected):
-    from clubs.names.decisions import Candidate, NameReview
+    from directors.events.names import Candidate, NameReview
     from matching import Reason
 
     kinds = {
@@ -455,8 +457,8 @@ def test_the_preview_equals_what_publishing_stores(
 def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
     club, director, django_capture_on_commit_callbacks, caplog
 ):
-    from ladder.pages.player_page import player_page
     from ladder.roster.rosters import load_roster
+    from members.pages.player_page import player_page
 
     event = results.create_draft_from_import(
         club,

@@ -16,18 +16,19 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from clubs.audit.sentences import sentences
-from clubs.events import changes as event_changes
-from clubs.events import pending_changes
-from clubs.events.drafts import EventDetails, PublishingError, update_event
 from clubs.models import AuditEntry, Club, Event, PairingSystem
+from clubs.results import Result
+from directors.audit.sentences import sentences
+from directors.edits import PublishingError
+from directors.events import changes as event_changes
+from directors.events import pending_changes
+from directors.events.drafts import EventDetails, update_event
+from ladder import standings
 from ladder.changes import club_changed
-from ladder.files.event_files import FilePlayer, player_line
 from ladder.models import EventStandings
-from ladder.pages.events import standings
 from ladder.replay import keep_standings, replay_ladder
-from ladder.results import Result
 from ladder.store.standings import Which
+from members.files.event_files import FilePlayer, player_line
 from tests.factories import make_club, make_event, make_players
 from tests.ladder.pages.test_pages import tables
 

@@ -11,10 +11,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from clubs.importers import parse_file
-from clubs.management.commands.import_event import Command as ImportEventCommand
 from clubs.models import AuditEntry, Club, Event, NewcomerStart
-from clubs.names.decisions import start_from_file
+from directors.events.names import start_from_file
+from directors.importers import parse_file
+from directors.management.commands.import_event import Command as ImportEventCommand
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from tests.clubs.importers.trf_lines import player as trf_player

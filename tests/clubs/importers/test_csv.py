@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from clubs.importers import ImportedEvent, ImportFileError, parse_file
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, ImportFileError, parse_file
 
 FILES = Path(__file__).parent / "files"
 

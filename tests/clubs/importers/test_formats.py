@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from clubs.importers import ImportFileError, detect_format, parse_file
+from directors.importers import ImportFileError, detect_format, parse_file
 
 FILES = Path(__file__).parent / "files"
 

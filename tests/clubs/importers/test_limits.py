@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.importers import Limits, SeveralEventsError, TooLargeError, parse_file
+from directors.importers import Limits, SeveralEventsError, TooLargeError, parse_file
 
 SMALL = Limits(entrants=4, rounds=2, games=5, file_bytes=100_000)
 
@@ -210,7 +210,7 @@ def test_untagged_games_numbered_past_the_rounds_limit_stop_at_the_first_one_pas
     # One game tagged round 1, then untagged games of the same two players: each would go into
     # a new round after the last. The numbering stops at the game that needs round 3 (the
     # limit is 2) instead of numbering all of them and counting afterwards.
-    from clubs.importers.pgn_rounds import Seat, number_rounds
+    from directors.importers.pgn_rounds import Seat, number_rounds
 
     players = ((1, "A"), (2, "B"))
     seats = [Seat(1, "1", players)] + [Seat(line, "?", players) for line in range(2, 2000)]

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.importers import (
+from clubs.results import Result
+from directors.importers import (
     ImportedEvent,
     ImportFileError,
     Limits,
@@ -15,7 +16,6 @@ from clubs.importers import (
     TooLargeError,
     parse_file,
 )
-from ladder.results import Result
 
 
 def tags(**values: str) -> str:

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from clubs.importers import ImportedEvent, ImportFileError, parse_file
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, ImportFileError, parse_file
 from tests.corpus import TRF_CORPUS
 
 from .test_pgn import games_of, parse_pgn, pgn_game

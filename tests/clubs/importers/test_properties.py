@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.importers import ImportedEvent, ImportFileError, parse_file
+from directors.importers import ImportedEvent, ImportFileError, parse_file
 
 from .trf_lines import player
 

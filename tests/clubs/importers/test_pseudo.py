@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.importers import parse_file
-from ladder.files.event_files import FilePlayer, player_line
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import parse_file
+from members.files.event_files import FilePlayer, player_line
 
 CSV = (
     "round,white,black,result\n1,Ann,Bob,1-0\n1,Cid,{dummy},1-0\n2,Ann,Cid,1/2\n2,{dummy},Bob,0-1\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.importers import parse_file
-from clubs.importers.base import tournament_type
-from ladder.files.event_files import FilePlayer, player_line
+from directors.importers import parse_file
+from directors.importers.base import tournament_type
+from members.files.event_files import FilePlayer, player_line
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from clubs.importers import ImportedEvent, ImportFileError, parse_file
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, ImportFileError, parse_file
 
 from .trf_lines import player
 

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from clubs.importers import ImportedEvent, parse_file
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, parse_file
 from tests.corpus import TRF_CORPUS
 
 CORPUS = TRF_CORPUS

@@ -4,9 +4,9 @@ from datetime import date
 
 import pytest
 
-from clubs.importers import parse_file
-from clubs.importers.base import DateSource
-from clubs.importers.trf import date_readings, read_event_dates
+from directors.importers import parse_file
+from directors.importers.base import DateSource
+from directors.importers.trf import date_readings, read_event_dates
 
 from .trf_lines import player
 

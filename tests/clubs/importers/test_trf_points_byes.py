@@ -3,8 +3,8 @@
 
 import pytest
 
-from clubs.importers import ImportedEvent, parse_file
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, parse_file
 from tests.corpus import TRF_CORPUS
 
 from .trf_lines import player

@@ -2,7 +2,7 @@
 restored when the rounds leave exactly one reading, else each player and round is named.
 
 The expected reading is found by trying every way of giving each open round 0, ½ or 1 point,
-not by the importer's own rule (clubs/importers/trf_points.py)."""
+not by the importer's own rule (directors/importers/trf_points.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubs.importers import ImportedEvent, parse_file
-from clubs.importers.trf_points import Fit, bye_reading
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import ImportedEvent, parse_file
+from directors.importers.trf_points import Fit, bye_reading
 
 from .trf_lines import Cell, player
 

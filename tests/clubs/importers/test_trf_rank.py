@@ -2,7 +2,7 @@
 
 import pytest
 
-from clubs.importers import ImportedEvent, parse_file
+from directors.importers import ImportedEvent, parse_file
 from tests.corpus import TRF_CORPUS
 
 from .trf_lines import player

@@ -3,8 +3,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from clubs.models import Club, ClubRole
-from ladder.models import Ladder
+from clubs.models import Club, ClubRole, Ladder
 from tests.factories import first_ladder, make_club, make_user
 
 pytestmark = pytest.mark.django_db

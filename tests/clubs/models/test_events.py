@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from clubs.models import Entry, Game
-from ladder.results import Result
+from clubs.results import Result
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db

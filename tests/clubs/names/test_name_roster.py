@@ -1,6 +1,6 @@
-"""The names step's one read of the roster (clubs.names.decisions.NameRoster), no database."""
+"""The names step's one read of the roster (directors.events.names.NameRoster), no database."""
 
-from clubs.names.decisions import NameRoster
+from directors.events.names import NameRoster
 
 ROSTER = NameRoster({3: "Ann Archer", 5: "Bob Baker", 8: "bob baker", 9: "Cid"})
 

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from clubs.importers import parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import parse_file
 from tests.corpus import TRF_CORPUS
 from tests.factories import make_event, make_players, set_standing
 

@@ -10,8 +10,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from clubs.events.publishing import unconfirmed_names
 from clubs.models import Event, Player
+from directors.events.publishing import unconfirmed_names
 from tests.clubs.importers.trf_lines import player
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_the_event_publishes_without_a_decision_about_its_no_shows(client, uploa
 def test_a_bulk_import_leaves_out_only_entrants_without_points():
     """import_event decides 'no player' alone for a no-show without points; one whose only
     points are a bye or a forfeit win is named like anyone else."""
-    from clubs.names.decisions import Action, NameReview, automatic_decisions
+    from directors.events.names import Action, NameReview, automatic_decisions
 
     def review(entry_id: int, *, scored: bool) -> NameReview:
         return NameReview(entry_id, f"Name {entry_id}", entry_id, None, None, 2, 0, None, None,

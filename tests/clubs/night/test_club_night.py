@@ -12,8 +12,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs.events.drafts import PublishingError
-from clubs.importers.trf import parse_trf
 from clubs.models import (
     AuditEntry,
     Board,
@@ -25,11 +23,13 @@ from clubs.models import (
     Player,
     Round,
 )
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from clubs.roster.players import add_player
+from clubs.results import Result
+from directors.edits import PublishingError
+from directors.importers.trf import parse_trf
+from directors.night import evening
+from directors.night import rounds as night_rounds
+from directors.roster.players import add_player
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import (
     first_ladder,
     make_club,
@@ -70,7 +70,7 @@ def start(club: Club, players: list[Player], system: str = PairingSystem.SWISS, 
 def play_round(event: Event, number: int) -> None:
     """Every open board gets a result, the same ones for the same pairing."""
     results = itertools.cycle(["1-0", "1/2", "0-1"])
-    for board in evening.boards_of(event, number):
+    for board in event.round_boards(number):
         if not board.is_bye and board.game is None:
             night_rounds.enter_result(event.pk, number, board.number, Result(next(results)), None)
 
@@ -148,7 +148,7 @@ def test_a_swiss_evening_pairs_scores_and_publishes(club):
     byes: list[int] = []
     for number in range(1, 5):
         assert night_rounds.pair_next_round(event.pk, None, expected=number) == number
-        boards = evening.boards_of(event, number)
+        boards = event.round_boards(number)
         assert len(boards) == 5  # four games and the bye
         bye_boards = [b for b in boards if b.is_bye]
         assert len(bye_boards) == 1 and bye_boards[0].game.result == Result.BYE_PAIRING
@@ -184,7 +184,7 @@ def test_a_half_point_pairing_bye_still_comes_once_per_player(club):
     byes = []
     for number in range(1, 4):
         night_rounds.pair_next_round(event.pk, None)
-        bye = next(b for b in evening.boards_of(event, number) if b.is_bye)
+        bye = next(b for b in event.round_boards(number) if b.is_bye)
         assert bye.game.result == Result.BYE_PAIRING_HALF
         byes.append(bye.white_id)
         play_round(event, number)
@@ -231,7 +231,7 @@ def test_a_round_is_paired_again_until_its_first_result(club):
     entry.withdrawn_from_round = 1
     entry.save()
     night_rounds.pair_next_round(event.pk, None)
-    boards = evening.boards_of(event, 1)
+    boards = event.round_boards(1)
     assert entry.pk not in {b.white_id for b in boards} | {b.black_id for b in boards}
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     with pytest.raises(PublishingError, match="has results"):
@@ -241,10 +241,10 @@ def test_a_round_is_paired_again_until_its_first_result(club):
 def test_pairing_is_the_same_for_the_same_state(club):
     event = start(club, roster(club, NAMES[:7], [1500 + 10 * i for i in range(7)]), rounds=3)
     night_rounds.pair_next_round(event.pk, None)
-    first = [(b.white_id, b.black_id) for b in evening.boards_of(event, 1)]
+    first = [(b.white_id, b.black_id) for b in event.round_boards(1)]
     night_rounds.unpair_round(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
-    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 1)] == first
+    assert [(b.white_id, b.black_id) for b in event.round_boards(1)] == first
 
 
 def test_the_export_holds_the_boards_still_being_played(club):
@@ -257,7 +257,7 @@ def test_the_export_holds_the_boards_still_being_played(club):
     by_result = sorted(g.result.value for g in back.games)
     # Board 1's result, board 2 paired with no result yet, the bye.
     assert by_result == sorted([Result.WHITE_WIN, Result.NO_RESULT, Result.BYE_PAIRING])
-    board_two = evening.boards_of(event, 1)[1]
+    board_two = event.round_boards(1)[1]
     names = dict(event.entries.values_list("pk", "typed_name"))
     pending = next(g for g in back.games if g.result == Result.NO_RESULT)
     players = {p.key: p.name for p in back.players}
@@ -272,16 +272,16 @@ def test_a_board_of_an_earlier_round_is_corrected_and_later_rounds_stay_as_paire
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.BLACK_WIN, None)
-    board = evening.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     assert board.game.result == Result.BLACK_WIN
     assert Game.objects.filter(event=event).count() == 1
     night_rounds.enter_result(event.pk, 1, 2, Result.DRAW, None)
     night_rounds.pair_next_round(event.pk, None)
-    round_2 = [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)]
+    round_2 = [(b.white_id, b.black_id) for b in event.round_boards(2)]
     change = night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
     assert (change.old, change.new, change.paired_on_old) == (Result.BLACK_WIN, Result.DRAW, (2,))
-    assert evening.boards_of(event, 1)[0].game.result == Result.DRAW
-    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] == round_2
+    assert event.round_boards(1)[0].game.result == Result.DRAW
+    assert [(b.white_id, b.black_id) for b in event.round_boards(2)] == round_2
     assert Round.objects.get(event=event, number=2).paired_before_correction
 
 
@@ -299,7 +299,7 @@ def test_a_requested_bye_keeps_the_player_out_of_the_round(club):
     entry = event.entries.get(start_rank=2)
     evening.request_bye(event.pk, entry.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
-    boards = evening.boards_of(event, 1)
+    boards = event.round_boards(1)
     assert len(boards) == 2 and not any(b.is_bye for b in boards)  # four left: no pairing bye
     assert Game.objects.get(event=event, white=entry, round=1).result == Result.BYE_HALF
     with pytest.raises(PublishingError, match="not paired yet"):
@@ -314,8 +314,8 @@ def test_a_late_arrival_joins_between_rounds_with_the_next_seed(club):
     entry = evening.add_entrant(event.pk, players[4], None)
     assert entry.start_rank == 5
     night_rounds.pair_next_round(event.pk, None)
-    seen = {b.white_id for b in evening.boards_of(event, 2)}
-    seen |= {b.black_id for b in evening.boards_of(event, 2)}
+    seen = {b.white_id for b in event.round_boards(2)}
+    seen |= {b.black_id for b in event.round_boards(2)}
     assert entry.pk in seen
     with pytest.raises(PublishingError, match="already playing"):
         evening.add_entrant(event.pk, players[4], None)
@@ -330,7 +330,7 @@ def test_a_round_robin_follows_its_table_and_a_withdrawal_forfeits(club):
         if number == 4:
             evening.withdraw(event.pk, gone, None)
         night_rounds.pair_next_round(event.pk, None)
-        for board in evening.boards_of(event, number):
+        for board in event.round_boards(number):
             met.add(frozenset({board.white_id, board.black_id}))
             if number >= 4 and gone in {board.white_id, board.black_id}:
                 assert board.game.result in {Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN}

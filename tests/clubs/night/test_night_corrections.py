@@ -13,14 +13,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from clubs.audit.sentences import sentences
-from clubs.events.drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, PairingSystem, Player, Round
-from clubs.night import evening as club_night
-from clubs.night import rounds as night_rounds
-from clubs.night.pairs import Shown
+from clubs.results import Result
+from directors.audit.sentences import sentences
+from directors.edits import PublishingError
+from directors.night import evening as club_night
+from directors.night import rounds as night_rounds
+from directors.night.pairs import Shown
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
 from tests.factories import make_players, rated_players, set_standing
 
@@ -90,8 +90,8 @@ def test_a_result_noticed_two_rounds_late_is_corrected_and_counts_from_then_on(c
     night_rounds.pair_next_round(event.pk, None)
     play(event, 2, [Result.DRAW, Result.DRAW])
     night_rounds.pair_next_round(event.pk, None)
-    round_2 = [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)]
-    first = club_night.boards_of(event, 1)[0]
+    round_2 = [(b.white_id, b.black_id) for b in event.round_boards(2)]
+    first = event.round_boards(1)[0]
     before = {v.player: v.points for v in night_rounds.standings(event, 2)}
     change = night_rounds.enter_result(event.pk, 1, 1, Result.BLACK_WIN, None)
     assert change.paired_on_old == (2, 3)
@@ -99,7 +99,7 @@ def test_a_result_noticed_two_rounds_late_is_corrected_and_counts_from_then_on(c
     assert after[first.white_id] == before[first.white_id] - 1
     assert after[first.black_id] == before[first.black_id] + 1
     # Rounds already paired stay as paired, and say they were paired on the old result.
-    assert [(b.white_id, b.black_id) for b in club_night.boards_of(event, 2)] == round_2
+    assert [(b.white_id, b.black_id) for b in event.round_boards(2)] == round_2
     marked = Round.objects.filter(event=event, paired_before_correction=True)
     assert sorted(marked.values_list("number", flat=True)) == [2, 3]
 
@@ -112,13 +112,13 @@ def test_the_next_pairing_uses_the_corrected_scores(club, players):
     play(event, 2, [Result.WHITE_WIN, Result.WHITE_WIN])
     leaders = {v.player for v in night_rounds.standings(event, 2) if v.points == 2}
     # Correct round 1 so that a leader lost: the top board of round 3 follows the new scores.
-    board = next(b for b in club_night.boards_of(event, 1) if b.white_id in leaders)
+    board = next(b for b in event.round_boards(1) if b.white_id in leaders)
     night_rounds.enter_result(event.pk, 1, board.number, Result.BLACK_WIN, None)
     night_rounds.pair_next_round(event.pk, None)
     points = {v.player: v.points for v in night_rounds.standings(event, 2)}
-    top = club_night.boards_of(event, 3)[0]
+    top = event.round_boards(3)[0]
     assert points[top.white_id] + points[top.black_id] == max(
-        points[b.white_id] + points[b.black_id] for b in club_night.boards_of(event, 3)
+        points[b.white_id] + points[b.black_id] for b in event.round_boards(3)
     )
     assert points[board.white_id] == 1
 
@@ -130,7 +130,7 @@ def test_the_results_screen_of_an_earlier_round_corrects_and_names_the_later_rou
     night_rounds.pair_next_round(event.pk, None)
     play(event, 1, [Result.WHITE_WIN, Result.DRAW])
     night_rounds.pair_next_round(event.pk, None)
-    board = club_night.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     response = signed_in.post(url("night_result", event, 1, 1), tap("0-1", board, 1))
     assert Board.objects.get(pk=board.pk).game.result == Result.BLACK_WIN
     assert any("Round 2 was already paired on the old result" in m for m in said(response))
@@ -158,13 +158,13 @@ def test_a_tap_from_a_stale_tab_is_refused_naming_the_pair_now_on_the_board(
     event = night(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
     # Tab A shows round 1; tab B takes the pairing back, a latecomer joins, it is paired again.
-    shown = club_night.boards_of(event, 1)
+    shown = event.round_boards(1)
     version = Round.pairing_of(event.pk, 1)
     night_rounds.unpair_round(event.pk, 1, None)
     club_night.add_entrant(event.pk, players[4], None)
     club_night.move_seed(event.pk, event.entries.get(player=players[4]).pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)
-    now = club_night.boards_of(event, 1)[0]
+    now = event.round_boards(1)[0]
     assert (now.white_id, now.black_id) != (shown[0].white_id, shown[0].black_id)
     before = stored(event)
     response = signed_in.post(url("night_result", event, 1, 1), tap("1-0", shown[0], version))
@@ -179,10 +179,10 @@ def test_a_tap_from_a_stale_tab_is_refused_naming_the_pair_now_on_the_board(
 def test_a_tap_for_the_same_pair_after_a_re_pairing_is_refused_too(club, players):
     event = night(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
-    board = club_night.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     night_rounds.unpair_round(event.pk, 1, None)
     night_rounds.pair_next_round(event.pk, None)  # the same boards again
-    again = club_night.boards_of(event, 1)[0]
+    again = event.round_boards(1)[0]
     assert (again.white_id, again.black_id) == (board.white_id, board.black_id)
     with pytest.raises(PublishingError, match="paired again"):
         night_rounds.enter_result(
@@ -203,7 +203,7 @@ def test_every_result_button_carries_the_pair_and_the_pairing_version(signed_in,
     event = night(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
     html = signed_in.get(url("night_results", event, 1)).content.decode()
-    board = club_night.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     buttons = html.count('name="result"')
     assert buttons == 2 * 6
     assert html.count('name="pairing" value="1"') == buttons
@@ -249,7 +249,7 @@ def test_correct_result_changes_an_unpublished_night_in_place_and_prints_one_lin
     night_rounds.pair_next_round(event.pk, None)
     play(event, 1, [Result.WHITE_WIN, Result.DRAW])
     night_rounds.pair_next_round(event.pk, None)
-    board = club_night.boards_of(event, 1)[1]
+    board = event.round_boards(1)[1]
     line = run("correct_result", club.slug, str(event.pk), "1", "2", "0-1")
     assert line == (
         f"Round 1 board 2: {board.white.typed_name} – {board.black.typed_name} 1/2 → 0-1"
@@ -288,7 +288,7 @@ def test_correct_result_with_a_stale_pairing_version_stores_nothing(club, player
         run("correct_result", club.slug, str(event.pk), "1", "1", "0-1", "--pairing", "7")
     assert stored(event) == before
     run("correct_result", club.slug, str(event.pk), "1", "1", "0-1", "--pairing", "1")
-    assert club_night.boards_of(event, 1)[0].game.result == Result.BLACK_WIN
+    assert event.round_boards(1)[0].game.result == Result.BLACK_WIN
 
 
 @pytest.mark.parametrize("code", ["-+", "--"])
@@ -298,7 +298,7 @@ def test_correct_result_reads_a_code_beginning_with_a_dash_as_a_code(club, playe
     play(event, 1, [Result.WHITE_WIN, Result.DRAW])
     line = run("correct_result", club.slug, str(event.pk), "1", "1", code, "--pairing", "1")
     assert line.endswith(f"1-0 → {code}")
-    assert club_night.boards_of(event, 1)[0].game.result == code
+    assert event.round_boards(1)[0].game.result == code
 
 
 def test_correct_result_on_a_published_night_replays_the_ladder(club, players):
@@ -307,7 +307,7 @@ def test_correct_result_on_a_published_night_replays_the_ladder(club, players):
     play(event, 1, [Result.WHITE_WIN, Result.WHITE_WIN])
     night_rounds.publish_night(event.pk, None)
     replay_ladder(club.pk)
-    board = club_night.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     winner_before = rated_players().get(pk=board.white.player_id).rating
     version = Event.objects.get(pk=event.pk).edit_version
     line = run("correct_result", club.slug, str(event.pk), "1", "1", "0-1")
@@ -341,7 +341,7 @@ def test_correct_result_twice_on_a_published_night_changes_nothing_the_second_ti
 def test_audit_sentences_name_both_players_and_the_old_and_new_result(club, players):
     event = night(club, players[:4], rounds=3)
     night_rounds.pair_next_round(event.pk, None)
-    board = club_night.boards_of(event, 1)[0]
+    board = event.round_boards(1)[0]
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     night_rounds.enter_result(event.pk, 1, 1, Result.DRAW, None)
     entries = AuditEntry.objects.filter(action="board_result.entered").order_by("id")

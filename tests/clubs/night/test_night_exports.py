@@ -19,14 +19,14 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubs.events import corrections, results
-from clubs.events.drafts import PublishingError
-from clubs.importers.csvfile import parse_csv
-from clubs.importers.trf import parse_trf
 from clubs.models import Club, Event, Game, PairingSystem, Player
-from clubs.night import evening as club_night
-from clubs.night import rounds as night_rounds
-from ladder.results import Result
+from clubs.results import Result
+from directors.edits import PublishingError
+from directors.events import corrections, results
+from directors.importers.csvfile import parse_csv
+from directors.importers.trf import parse_trf
+from directors.night import evening as club_night
+from directors.night import rounds as night_rounds
 from tests.clubs.events.test_event_views import grid_post
 from tests.factories import make_players
 
@@ -78,12 +78,12 @@ def assert_exports_true(event: Event) -> None:
     assert Result.NO_RESULT not in {result for *_rest, result in games}
     for fmt in ("trf", "csv"):
         assert read_back(exported(event, fmt), fmt) == games, fmt
-    for number in range(1, club_night.paired_rounds(event) + 1):
+    for number in range(1, event.paired_rounds() + 1):
         assert night_rounds.missing_results(event, number) == []
 
 
 def complete_round(event: Event, number: int, codes: list[Result]) -> None:
-    for at, board in enumerate(club_night.boards_of(event, number)):
+    for at, board in enumerate(event.round_boards(number)):
         if not board.is_bye and board.game is None:
             night_rounds.enter_result(event.pk, number, board.number, codes[at % len(codes)], None)
 
@@ -150,7 +150,7 @@ def test_a_grid_save_on_an_unpublished_night_keeps_the_boards_on_their_games(clu
     night_rounds.pair_next_round(event.pk, None)
     complete_round(event, 1, [Result.WHITE_WIN])
     grid_correction(event, 0, Result.DRAW, one_round=False)
-    boards = club_night.boards_of(event, 1)
+    boards = event.round_boards(1)
     assert all(board.game is not None for board in boards)
     assert boards[0].game.result == Result.DRAW
     night_rounds.pair_next_round(event.pk, None)  # round 1 is complete: round 2 pairs
@@ -181,7 +181,7 @@ after_steps = st.lists(
 
 
 def _night_step(event: Event, spare: list[Player], step: str, n: int, code: Result) -> None:
-    paired = club_night.paired_rounds(event)
+    paired = event.paired_rounds()
     entries = list(event.entries.order_by("start_rank"))
     if step == "pair":
         night_rounds.pair_next_round(event.pk, None)
@@ -189,7 +189,7 @@ def _night_step(event: Event, spare: list[Player], step: str, n: int, code: Resu
         complete_round(event, paired, [code, Result.DRAW, Result.WHITE_WIN])
     elif step == "correct" and paired:
         number = 1 + n % paired
-        boards = [b for b in club_night.boards_of(event, number) if not b.is_bye]
+        boards = [b for b in event.round_boards(number) if not b.is_bye]
         if boards:
             night_rounds.enter_result(event.pk, number, boards[n % len(boards)].number, code, None)
     elif step == "repair" and paired:
@@ -222,7 +222,7 @@ def test_exports_hold_each_game_once_after_any_evening(club, steps, after):
             with contextlib.suppress(PublishingError):
                 _night_step(event, spare, step, n, code)
         assert_exports_true_so_far(event)
-        complete_round(event, club_night.paired_rounds(event), [Result.WHITE_WIN, Result.DRAW])
+        complete_round(event, event.paired_rounds(), [Result.WHITE_WIN, Result.DRAW])
         night_rounds.publish_night(event.pk, None)
         for step, n, code in after:
             if step == "command":

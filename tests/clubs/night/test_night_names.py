@@ -15,8 +15,8 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from clubs.models import Event, Player, PlayerAlias
-from clubs.night import evening as club_night
-from clubs.roster.players import add_player
+from directors.night import evening as club_night
+from directors.roster.players import add_player
 from matching import name_key
 from tests.factories import set_standing
 

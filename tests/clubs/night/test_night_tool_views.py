@@ -13,12 +13,12 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Board, Event, NeverPair, PairingSystem, Round
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from clubs.roster.players import add_player
-from ladder.pages.events.event_rounds import rounds_page
-from ladder.results import Result
+from clubs.results import Result
+from directors.night import evening
+from directors.night import rounds as night_rounds
+from directors.roster.players import add_player
 from ladder.roster.rosters import load_roster
+from members.pages.events.event_rounds import rounds_page
 from tests.factories import make_club, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_the_bye_is_numbered_last_on_the_event_page_too(signed_in, club, roster)
     # The rounds board by board are the event's rounds page since issue 27.
     page = rounds_page(event, load_roster(club, viewer_is_director=True), "?")
     ((_round, boards),) = page.rounds
-    sheet = evening.boards_of(event, 1)
+    sheet = event.round_boards(1)
     assert [b.white.entry_id for b in boards] == [b.white_id for b in sheet]
     assert boards[-1].black is None
 
@@ -90,7 +90,7 @@ def test_a_swap_by_hand_through_the_sheet_and_its_mark(signed_in, club, roster):
     night_rounds.pair_next_round(event.pk, None)
     sheet = signed_in.get(url("night_sheet", event, 1)).content.decode()
     assert 'id="change"' in sheet
-    board1, board2 = evening.boards_of(event, 1)
+    board1, board2 = event.round_boards(1)
     response = signed_in.post(
         url("night_hand_change", event),
         {"first": board1.black_id, "second": board2.black_id, "pairing": shown_pairing(sheet)},
@@ -128,22 +128,22 @@ def test_a_rematch_by_hand_asks_and_is_made_only_when_confirmed(signed_in, club,
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     night_rounds.pair_next_round(event.pk, None)
-    round_one = {frozenset((b.white_id, b.black_id)) for b in evening.boards_of(event, 1)}
-    first, second = evening.boards_of(event, 2)
+    round_one = {frozenset((b.white_id, b.black_id)) for b in event.round_boards(1)}
+    first, second = event.round_boards(2)
     # Swapping the two blacks of round 2 gives back the round 1 pairs (or swapping whites).
     swap = {"first": first.black_id, "second": second.black_id}
     if frozenset((first.white_id, second.black_id)) not in round_one:
         swap = {"first": first.white_id, "second": second.black_id}
-    before = [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)]
+    before = [(b.white_id, b.black_id) for b in event.round_boards(2)]
     swap["pairing"] = Round.pairing_of(event.pk, 2)
     response = signed_in.post(url("night_hand_change", event), swap)
     assert "already played each other" in " ".join(said(response))
-    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] == before
+    assert [(b.white_id, b.black_id) for b in event.round_boards(2)] == before
     page = signed_in.get(response.url).content.decode()
     assert 'name="confirmed" value="1"' in page and "Make the change anyway" in page
     assert f'name="pairing" value="{swap["pairing"]}"' in page  # the confirm form carries it
     signed_in.post(url("night_hand_change", event), {**swap, "confirmed": "1"})
-    assert [(b.white_id, b.black_id) for b in evening.boards_of(event, 2)] != before
+    assert [(b.white_id, b.black_id) for b in event.round_boards(2)] != before
     assert AuditEntry.objects.filter(action="board.changed").count() == 1
 
 
@@ -177,7 +177,7 @@ def test_the_evening_adds_its_own_never_pair_couple_and_says_the_first_colour(
     assert "this evening only" in html
     night_rounds.pair_next_round(event.pk, None)
     apart = {roster[0].pk, roster[2].pk}
-    assert all({b.white.player_id, b.black.player_id} != apart for b in evening.boards_of(event, 1))
+    assert all({b.white.player_id, b.black.player_id} != apart for b in event.round_boards(1))
 
 
 def test_an_impossible_couple_offers_pairing_without_the_list(signed_in, club, roster):

@@ -11,16 +11,16 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs.events.drafts import PublishingError
 from clubs.models import AuditEntry, Board, Club, Event, Game, NeverPair, PairingSystem, Player
-from clubs.night import changes, evening
-from clubs.night import rounds as night_rounds
-from clubs.night.models import Round
-from clubs.roster.players import add_player
-from ladder.files.event_export import event_trf
-from ladder.pages.events.event_pages import event_page
-from ladder.results import Result
+from clubs.models.night import Round
+from clubs.results import Result
+from directors.edits import PublishingError
+from directors.night import changes, evening
+from directors.night import rounds as night_rounds
+from directors.roster.players import add_player
 from ladder.roster.rosters import load_roster
+from members.files.event_export import event_trf
+from members.pages.events.event_pages import event_page
 from tests.factories import make_club, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def start(club, players, system=PairingSystem.SWISS, rounds=3, **options) -> Eve
 def pairs(event: Event, number: int) -> list[tuple[str, str | None]]:
     return [
         (b.white.typed_name, b.black.typed_name if b.black else None)
-        for b in evening.boards_of(event, number)
+        for b in event.round_boards(number)
     ]
 
 
@@ -223,11 +223,11 @@ def test_a_rematch_by_hand_needs_confirming(club):
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
     night_rounds.pair_next_round(event.pk, None)
     before = pairs(event, 2)
-    board = next(b for b in evening.boards_of(event, 2) if b.white.typed_name == "Anna Berg"
+    board = next(b for b in event.round_boards(2) if b.white.typed_name == "Anna Berg"
                  or b.black.typed_name == "Anna Berg")  # fmt: skip
     anna = _entry(event, "Anna Berg")
     partner = board.black_id if board.white_id == anna else board.white_id
-    other = next(b for b in evening.boards_of(event, 2) if b.pk != board.pk)
+    other = next(b for b in event.round_boards(2) if b.pk != board.pk)
     cora = _entry(event, "Cora Dekker")  # Anna's round 1 opponent
     assert cora in (other.white_id, other.black_id)
     with pytest.raises(changes.NeedsConfirming, match="already played each other"):

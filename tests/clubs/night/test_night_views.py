@@ -23,11 +23,11 @@ from clubs.models import (
     Player,
     Round,
 )
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from clubs.roster.players import rename_player
+from clubs.results import Result
+from directors.night import evening
+from directors.night import rounds as night_rounds
+from directors.roster.players import rename_player
 from ladder import tiebreaks
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db
@@ -387,7 +387,7 @@ def test_the_pairing_sheet_shows_boards_names_and_scores(signed_in, club, roster
     assert response.status_code == 200
     assert html.count('<td class="board">') == 2
     assert 'id="bye"' in html
-    for board in evening.boards_of(event, 1):
+    for board in event.round_boards(1):
         assert board.white.typed_name in html
 
 

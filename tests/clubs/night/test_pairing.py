@@ -1,4 +1,4 @@
-"""clubs/night/pairing/: FIDE Dutch Swiss rounds and Berger round robins, without a database.
+"""directors/night/pairing/: FIDE Dutch Swiss rounds and Berger round robins, without a database.
 
 The Swiss checks replay a few hundred seeded random events and judge every round with a
 checker written here from the FIDE rules (C.04.1, C.04.3 till 2026), independent of the
@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 import pytest
 
-from clubs.night.pairing import (
+from clubs.results import RESULT_SCORES, Result
+from directors.night.pairing import (
     Entrant,
     PairingImpossible,
     PastGame,
@@ -25,7 +26,6 @@ from clubs.night.pairing import (
     pair_swiss,
     round_robin,
 )
-from ladder.results import RESULT_SCORES, Result
 
 PLAYED = {
     Result.WHITE_WIN,
@@ -141,7 +141,8 @@ def check_round(entrants, history, round_number, total_rounds, absent, pairing: 
     assert sorted(seated) == sorted(present)
     assert (pairing.bye is not None) == (len(present) % 2 == 1)
     for white, black in pairing.boards:
-        # C.04.1.b: no two players meet twice (a forfeit is no game: clubs/night/pairing/swiss.py).
+        # C.04.1.b: no two players meet twice (a forfeit is no game:
+        # directors/night/pairing/swiss.py).
         assert black not in recs[white].opponents, (white, black)
         for pid, colour, opponent in ((white, "W", black), (black, "B", white)):
             if not colours_legal([*recs[pid].colours, colour]):
@@ -345,16 +346,16 @@ def test_a_second_dutch_engine_agrees_on_most_rounds():
     assert stats["same"] / total >= 0.9, stats
 
 
-# --- py4swiss as clubs/night/pairing/swiss.py calls it -----------------------------------------
+# --- py4swiss as directors/night/pairing/swiss.py calls it ----------------------------------------
 
 
 @pytest.fixture
 def library_weights(monkeypatch):
     """Pair with py4swiss as it comes (its own methods, round 1 by the engine), as before
     issue 22 (tests/clubs/night/test_pairing_speed.py holds the other checks)."""
-    from clubs.night.pairing import swiss
+    from directors.night.pairing import swiss
 
-    swiss._dutch_engine()  # clubs/night/pairing/swiss.py adapts py4swiss on first use
+    swiss._dutch_engine()  # directors/night/pairing/swiss.py adapts py4swiss on first use
     assert swiss.LIBRARY_METHODS, "the engine was not adapted"
 
     def pair_plainly(*args):
@@ -403,10 +404,10 @@ def test_remembered_pair_weights_give_the_library_s_own_pairings_in_a_large_open
 def test_py4swiss_is_the_release_whose_pair_weights_were_read():
     from importlib.metadata import version
 
-    from clubs.night.pairing.swiss import _WEIGHTS_READ_IN
+    from directors.night.pairing.swiss import _WEIGHTS_READ_IN
 
-    # Another release pairs correctly but slowly (clubs/night/pairing/swiss.py leaves it as it
-    # comes). Read the methods clubs/night/pairing/speed.py replaces, and the quality criteria,
+    # Another release pairs correctly but slowly (directors/night/pairing/swiss.py leaves it as it
+    # comes). Read the methods directors/night/pairing/speed.py replaces, and the quality criteria,
     # again before moving the pin.
     assert version("py4swiss") == _WEIGHTS_READ_IN
 

@@ -1,11 +1,11 @@
-"""The director's rules handed to the pairing engine (clubs.night.pairing.DirectorRules): pure,
+"""The director's rules handed to the pairing engine (directors.night.pairing.DirectorRules): pure,
 no database. Each is checked against what the engine then pairs."""
 
 from __future__ import annotations
 
 import pytest
 
-from clubs.night.pairing import (
+from directors.night.pairing import (
     DirectorRules,
     Entrant,
     PairingImpossible,

@@ -1,4 +1,4 @@
-"""The fast paths of clubs/night/pairing/swiss.py (issues 22 and 34) pair exactly as the plain
+"""The fast paths of directors/night/pairing/swiss.py (issues 22 and 34) pair exactly as the plain
 library: round 1 as the rules fix it, the validity and bracket graphs set up in batches. Each
 check pairs the same round twice, once as the site does and once with py4swiss's own methods
 put back and round 1 left to the engine, and compares the pairings (or the refusals).
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from clubs.night.pairing import (
+from clubs.results import Result
+from directors.night.pairing import (
     DirectorRules,
     Entrant,
     PairingImpossible,
@@ -24,7 +25,6 @@ from clubs.night.pairing import (
     pair_swiss,
     swiss,
 )
-from ladder.results import Result
 
 CORPUS = next(
     (
@@ -65,7 +65,7 @@ def outcome(*args, **kwargs) -> Outcome:
 
 def test_the_engine_is_adapted_only_for_the_release_read(plain):
     """A new py4swiss may rename or change the private methods replaced: read them again
-    (validity_matcher.py, bracket/bracket_matcher.py; clubs/night/pairing/speed.py says what
+    (validity_matcher.py, bracket/bracket_matcher.py; directors/night/pairing/speed.py says what
     each replacement does) before moving the pin."""
     from importlib.metadata import version
 
@@ -151,7 +151,7 @@ def test_larger_opens_pair_alike_both_ways(plain, players):
 
 
 def test_round_one_is_fixed_only_where_the_rules_fix_it(plain):
-    """The short cut in clubs/night/pairing/swiss.py leaves a round 1 to the engine when a
+    """The short cut in directors/night/pairing/swiss.py leaves a round 1 to the engine when a
     never-pair couple sits on a board of the standard pairing or the acceleration splits the
     field; the engine then moves the couple apart, so the two differ."""
     entrants = [Entrant(id=s, seed=s, rating=0) for s in range(1, 11)]
@@ -254,7 +254,7 @@ def test_the_library_answers_whenever_no_quick_proof_is_found(plain, monkeypatch
     bracket collapsed, a round refused) is reached only through the library."""
     from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 
-    from clubs.night.pairing import speed
+    from directors.night.pairing import speed
 
     answers: list[tuple[bool, bool]] = []  # (a quick proof found, the answer)
     ours = ValidityMatcher.is_valid_matching

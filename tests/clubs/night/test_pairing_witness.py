@@ -1,4 +1,4 @@
-"""clubs/night/pairing/witness.py: the quick search for a perfect matching that answers "can the
+"""directors/night/pairing/witness.py: the quick search for a perfect matching that answers "can the
 round still be completed?" yes without the library. It must never claim a matching where there
 is none (the library alone may say no), and what it returns must be a perfect matching of the
 graph asked about. Pure, no database.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from clubs.night.pairing.witness import perfect_matching
+from directors.night.pairing.witness import perfect_matching
 
 
 def symmetric(size: int, apart: set[tuple[int, int]]) -> list[set[int]]:

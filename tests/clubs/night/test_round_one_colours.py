@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from clubs.night.pairing import DirectorRules, Entrant, PastGame, RoundPairing, pair_swiss
-from ladder.results import Result
+from clubs.results import Result
+from directors.night.pairing import DirectorRules, Entrant, PastGame, RoundPairing, pair_swiss
 
 # The corpus sits in "shared" beside the checkout: /work/shared for /work/main, and a level
 # further up for a worktree (/work/wt/NAME), so look up the ancestors for it.

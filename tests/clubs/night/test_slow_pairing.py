@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import PairingSystem
-from clubs.night import pairing
+from directors.night import pairing
 from tests.clubs.night.test_night_views import night
 from tests.factories import make_players
 

@@ -10,20 +10,20 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.urls import reverse
 
-from clubs.audit import sentences as audit_sentences
-from clubs.events.publishing import (
+from clubs.models import AuditEntry, Entry, Event, Game, Player
+from clubs.results import Result
+from directors.audit import sentences as audit_sentences
+from directors.events.names import Action, NameDecision, apply_name_decisions
+from directors.events.publishing import (
     delete_event,
     publish_event,
     restore_event,
     unconfirmed_names,
     unpublish_event,
 )
-from clubs.models import AuditEntry, Entry, Event, Game, Player
-from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from clubs.roster.erasure import erase_player, placeholder_name
-from clubs.roster.merging import merge_players, prepared_roster, undo_merge
-from clubs.roster.players import add_player, release_player
-from ladder.results import Result
+from directors.roster.erasure import erase_player, placeholder_name
+from directors.roster.merging import merge_players, prepared_roster, undo_merge
+from directors.roster.players import add_player, release_player
 from matching import suggest_prepared
 from tests.clubs.test_import_event import SWISS_MANAGER
 from tests.factories import make_event, make_players, rated_players
@@ -177,7 +177,7 @@ def test_import_event_leaving_a_draft_holds_its_new_players_and_publish_shows_th
 
 
 def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(client, club, director):
-    from clubs.night import evening
+    from directors.night import evening
 
     ann, bob = make_players(club, ["Ann Archer", "Bob Baker"])
     with transaction.atomic():
@@ -200,7 +200,7 @@ def test_a_club_night_newcomer_is_held_and_the_live_page_does_not_name_them(clie
 
 
 def test_a_draft_entry_re_pointed_to_a_new_player_holds_that_player(club, director):
-    from clubs.roster.merging import repoint_entry
+    from directors.roster.merging import repoint_entry
 
     (ann,) = make_players(club, ["Ann Archer"])
     draft, zoe = draft_with_newcomer(club, director, ann)

@@ -6,8 +6,9 @@ import pytest
 from django.db import transaction
 
 from clubs.models import AuditEntry, DuplicateDismissal, Entry, Game, Merge, Player, PlayerAlias
-from clubs.roster.erasure import erase_player
-from clubs.roster.merging import (
+from clubs.results import Result
+from directors.roster.erasure import erase_player
+from directors.roster.merging import (
     RosterChangeError,
     dismiss_duplicate,
     duplicate_candidates,
@@ -21,7 +22,6 @@ from clubs.roster.merging import (
 from ladder.changes import club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from matching import Reason, name_key, suggest_prepared
 from tests.factories import make_club, make_event, make_players, rated_players, standing
 

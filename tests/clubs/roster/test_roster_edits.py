@@ -7,10 +7,10 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Club, Merge, PlayerAlias
-from clubs.roster.merging import merge_players, prepared_roster, repoint_entry
-from clubs.roster.players import add_player, delete_player, rename_player
+from clubs.results import Result
+from directors.roster.merging import merge_players, prepared_roster, repoint_entry
+from directors.roster.players import add_player, delete_player, rename_player
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from matching import Reason, suggest_prepared
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
@@ -222,7 +222,7 @@ def test_deleting_a_player_with_entries_is_refused_with_a_clear_message(signed_i
 
 
 def test_a_player_in_a_merge_is_not_deleted_even_after_the_undo(club, on_commit):
-    from clubs.roster.merging import RosterChangeError, undo_merge
+    from directors.roster.merging import RosterChangeError, undo_merge
 
     kept, merged = make_players(club, ["Emma de Vries", "E. de Vries"])
     with on_commit():
@@ -262,7 +262,7 @@ def test_the_roster_search_finds_names_and_other_spellings_without_javascript(si
 
 
 def test_the_search_keeps_its_terms_across_pages(signed_in, club, monkeypatch):
-    monkeypatch.setattr("clubs.roster.views.PLAYERS_PER_PAGE", 2)
+    monkeypatch.setattr("directors.roster_views.PLAYERS_PER_PAGE", 2)
     make_players(club, ["Ann A", "Ann B", "Ann C", "Bob D"])
     page = signed_in.get(url("roster_players", club), {"q": "ann"}).content.decode()
     assert "?q=ann&amp;page=2" in page
@@ -271,7 +271,7 @@ def test_the_search_keeps_its_terms_across_pages(signed_in, club, monkeypatch):
 
 
 def test_erasing_a_renamed_player_scrubs_both_spellings_from_aliases_and_log(club):
-    from clubs.roster.erasure import erase_player, placeholder_name
+    from directors.roster.erasure import erase_player, placeholder_name
 
     (jan,) = make_players(club, ["Jan Jansen"])
     rename_player(jan, "Johannes Jansen", None)

@@ -7,9 +7,9 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Club, DuplicateDismissal, Entry, Merge, Player, PlayerAlias
-from clubs.roster.merging import merge_players
+from clubs.results import Result
+from directors.roster.merging import merge_players
 from ladder.replay import verify_ladder
-from ladder.results import Result
 from tests.factories import (
     first_ladder,
     make_club,

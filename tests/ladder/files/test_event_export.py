@@ -10,10 +10,10 @@ from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
 from django.db import connections
 
-from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Game, Player
+from clubs.results import Result
+from directors.importers import parse_file
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, rated_players
 
 pytestmark = pytest.mark.django_db

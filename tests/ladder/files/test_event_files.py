@@ -1,4 +1,4 @@
-"""ladder.files.event_files: an event out as FIDE TRF16 and as CSV, read back by our own importers.
+"""members.files.event_files: an event out as FIDE TRF16 and as CSV, read back by our own importers.
 
 No database: the writer takes plain dataclasses, the readers return plain dataclasses.
 """
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from clubs.importers import parse_file
-from ladder.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
-from ladder.files.spreadsheet import defused, undefused
-from ladder.results import Result
+from clubs.results import Result
+from directors.importers import parse_file
+from members.files.event_files import EventFile, FileGame, FilePlayer, csv_text, trf_text
+from members.files.spreadsheet import defused, undefused
 from tests.corpus import TRF_CORPUS
 
 CORPUS = TRF_CORPUS
@@ -203,7 +203,7 @@ def test_the_001_lines_keep_the_original_files_fields_in_the_same_columns(name):
                 assert mine[1] == theirs[1], (rank, start)
 
 
-# ladder.files.spreadsheet.undefused: what the CSV importer does to each cell ------------------
+# members.files.spreadsheet.undefused: what the CSV importer does to each cell ------------------
 
 
 @given(st.text(alphabet=st.sampled_from("ab =+-@;,\t1")))

@@ -7,14 +7,14 @@ import datetime as dt
 
 import pytest
 
-from clubs.events.results import set_results
-from clubs.importers import parse_file
 from clubs.models import Event, PairingSystem
-from ladder.files.event_export import event_trf
-from ladder.files.event_files import FilePlayer, player_line
-from ladder.pages.events.event_pages import event_page, final_ranking
-from ladder.results import Result
+from clubs.results import Result
+from directors.events.results import set_results
+from directors.importers import parse_file
 from ladder.roster.rosters import load_roster
+from members.files.event_export import event_trf
+from members.files.event_files import FilePlayer, player_line
+from members.pages.events.event_pages import event_page, final_ranking
 from tests.factories import imported_event, make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db

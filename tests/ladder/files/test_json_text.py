@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ladder.files.json_text import indented, written_list
+from members.files.json_text import indented, written_list
 
 # Text with what JSON escapes: quotes, backslashes, control characters, line separators,
 # and what it does not (accents, Cyrillic, emoji, lone surrogates' neighbours).

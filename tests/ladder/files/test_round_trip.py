@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from clubs.models import Club, Entry, Event
-from ladder.results import Result
+from clubs.results import Result
 from tests.clubs.importers.trf_lines import player
 from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, make_players

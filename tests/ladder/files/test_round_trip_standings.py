@@ -18,14 +18,14 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from clubs.events.results import grid_rows, grid_to_imported, set_results
 from clubs.models import Event, PairingSystem
-from clubs.night import rounds as night_rounds
-from clubs.night.evening import boards_of, start_event
-from clubs.roster.players import add_player
-from ladder.files.event_export import event_trf
-from ladder.pages.events.event_pages import final_ranking
-from ladder.results import Result
+from clubs.results import Result
+from directors.events.results import grid_rows, grid_to_imported, set_results
+from directors.night import rounds as night_rounds
+from directors.night.evening import start_event
+from directors.roster.players import add_player
+from members.files.event_export import event_trf
+from members.pages.events.event_pages import final_ranking
 from tests.factories import make_club, make_event, make_players
 from tests.ladder.rules.test_corpus_standings import FILES, import_file, needs_corpus
 
@@ -232,7 +232,7 @@ def test_a_club_night_run_here_reads_back_the_same(tmp_path, players, system, re
     given_results = iter(results)
     for number in range(1, (event.planned_rounds or 0) + 1):
         night_rounds.pair_next_round(event.pk, None)
-        for board in boards_of(event, number):
+        for board in event.round_boards(number):
             if not board.is_bye:
                 night_rounds.enter_result(event.pk, number, board.number, next(given_results), None)
         if number == 2:

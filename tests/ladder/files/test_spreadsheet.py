@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ladder.files.spreadsheet import cell_text, csv_table, looks_like_formula
+from members.files.spreadsheet import cell_text, csv_table, looks_like_formula
 
 HOSTILE = [
     "=HYPERLINK(1)",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.utils import translation
 
+from clubs.labels.results import RESULT_CHOICES, RESULT_LABELS
 from clubs.models import Game
-from ladder.labels.results import RESULT_CHOICES, RESULT_LABELS
-from ladder.results import Result
+from clubs.results import Result
 
 
 def test_every_result_has_a_short_label_and_a_page_text():

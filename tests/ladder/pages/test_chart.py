@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ladder.pages.chart import (
+from members.pages.chart import (
     HEIGHT,
     LEFT,
     RIGHT,

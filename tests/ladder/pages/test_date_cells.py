@@ -11,7 +11,7 @@ from django.utils.formats import get_format
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladder.pages.tables import Formats, _date_template
+from members.pages.tables import Formats, _date_template
 
 
 @pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Entry
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """The written sums of the player page: chosen so that they add up from the printed numbers.
 
-No database: ladder.pages.explain is plain arithmetic on decimals.
+No database: ladder.explain is plain arithmetic on decimals.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladder.pages.explain import (
+from clubs.results import Result
+from ladder.explain import (
     EloSum,
     HsbSum,
     elo_sum,
@@ -26,7 +27,6 @@ from ladder.pages.explain import (
 from ladder.policies.base import EventInput, GameInput, PlayerState
 from ladder.policies.hsb import HsbPolicy, HsbSettings
 from ladder.policies.ladder import expected_score
-from ladder.results import Result
 
 
 def decimals(value: Decimal) -> int:

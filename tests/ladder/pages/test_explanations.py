@@ -17,10 +17,10 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Player
+from clubs.results import Result
 from ladder.models import PlayerEventResult
-from ladder.pages.events import event_pages
 from ladder.replay import replay_ladder
-from ladder.results import Result
+from members.pages.events import event_pages
 from tests.factories import make_club, make_event, make_history, rated_players
 
 pytestmark = pytest.mark.django_db

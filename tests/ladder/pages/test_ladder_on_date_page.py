@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.pages.page_texts import half_up
+from ladder.page_texts import half_up
 from ladder.replay import replay_ladder
-from ladder.results import Result
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import table, tables
 

@@ -13,14 +13,14 @@ import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
-from clubs.models import Club, Event, Player
+from clubs.models import Club, Event, Ladder, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.models import Ladder, LadderRating, PlayerEventResult
-from ladder.pages.page_texts import half_up
+from ladder.models import LadderRating, PlayerEventResult
+from ladder.page_texts import half_up
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.ladders import set_kinds
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db

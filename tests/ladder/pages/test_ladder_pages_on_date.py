@@ -10,7 +10,7 @@ import pytest
 
 from clubs.models import Club
 from ladder.models import PlayerEventResult
-from ladder.pages.page_texts import half_up
+from ladder.page_texts import half_up
 from tests.factories import make_club
 from tests.ladder.pages.test_ladder_pages import ladder_of, ladder_rows, two_ladders, url
 

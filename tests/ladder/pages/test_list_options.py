@@ -5,9 +5,8 @@ import datetime as dt
 import pytest
 from django.core.cache import caches
 
-from clubs.models import Club, Event, Player
-from ladder.models import Ladder
-from ladder.pages.list_options import (
+from clubs.models import Club, Event, Ladder, Player
+from members.pages.list_options import (
     LADDER_COLUMNS,
     folded,
     games_to_go,

@@ -9,12 +9,12 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Event, PairingSystem, Player
-from clubs.night import evening
-from clubs.night import rounds as night_rounds
-from clubs.roster.players import add_player
-from ladder.pages.live_page import live_page
-from ladder.results import Result
+from clubs.results import Result
+from directors.night import evening
+from directors.night import rounds as night_rounds
+from directors.roster.players import add_player
 from ladder.roster.rosters import load_roster
+from members.pages.live_page import live_page
 from tests.factories import make_club, make_event, make_user
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_members_follow_the_round_as_results_come_in(client, public):
     after = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
     assert after.count(">playing<") == 1  # the kept page was replaced by the door
     assert "1–0" in after
-    board_one = evening.boards_of(event, 1)[0]
+    board_one = event.round_boards(1)[0]
     winner = Player.objects.get(pk=board_one.white.player_id)
     assert f'players/{winner.pk}/">{winner.name}</a>' in after
     assert "Rating change" not in after  # a draft moves no rating yet
@@ -166,7 +166,7 @@ def test_the_bye_is_numbered_last_alike_on_the_sheet_the_live_page_and_the_event
     ClubRole.objects.create(club=public, user=director, role=ClubRole.Role.OWNER)
     event = night(public)  # five players: two boards and the bye, board 3
     night_rounds.pair_next_round(event.pk, None)
-    bye = next(board for board in evening.boards_of(event, 1) if board.is_bye)
+    bye = next(board for board in event.round_boards(1) if board.is_bye)
     name = bye.white.player.name
     assert bye.number == 3
     client.force_login(director)
@@ -196,7 +196,7 @@ def test_a_correction_of_an_earlier_round_shows_at_once_on_the_live_page(public)
     night_rounds.pair_next_round(event.pk, None)
     night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.WHITE_WIN], None)
     night_rounds.pair_next_round(event.pk, None)
-    first = evening.boards_of(event, 1)[0]
+    first = event.round_boards(1)[0]
     roster = load_roster(public, viewer_is_director=False)
 
     def points() -> dict[int, float]:

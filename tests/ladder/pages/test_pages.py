@@ -13,12 +13,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.events.publishing import delete_event
-from clubs.importers import parse_file
-from clubs.models import AuditEntry, Club, Event, Player
-from ladder.models import Ladder
+from clubs.models import AuditEntry, Club, Event, Ladder, Player
+from clubs.results import Result
+from directors.events.publishing import delete_event
+from directors.importers import parse_file
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from tests.factories import first_ladder, make_club, make_event, new_player, standing
 
 pytestmark = pytest.mark.django_db

@@ -2,9 +2,9 @@
 
 import datetime as dt
 
-from ladder.pages.player_page import Record
-from ladder.pages.player_stats import GameSummaries, PlayedGame, Tally
-from ladder.results import Result
+from clubs.results import Result
+from ladder.player_stats import GameSummaries, PlayedGame, Tally
+from members.pages.player_page import Record
 
 JAN, FEB = dt.date(2026, 1, 10), dt.date(2026, 2, 7)
 

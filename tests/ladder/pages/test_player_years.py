@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Player
-from ladder.pages.player_page import RECENT_LIMIT, EventLine, Shown, year_summaries
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.display import initials
+from members.pages.player_page import RECENT_LIMIT, EventLine, Shown, year_summaries
 from tests.factories import make_club, make_event, make_history
 
 BREAKDOWN = '<details class="event-breakdown"'

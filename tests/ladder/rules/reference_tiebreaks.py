@@ -2,13 +2,13 @@
 
 Written from the FIDE Tie-Break Regulations (Handbook C.07, in force from 1 April 2024; its
 amendment of 1 March 2026 caps the dummy opponent) and the club's rule for a file's own ranks,
-not from the product's code: it imports nothing of ladder.tiebreaks, ladder.pages or
+not from the product's code: it imports nothing of ladder.tiebreaks, members.pages or
 ladder.rules, and favours being obviously right over being fast (every sum is done again
 per player, per round). The corpus tests compare every value and rank the product gives with
 this one's.
 
 Games are (round, white, black or None, result code) with the codes stored in the database
-(ladder.results.Result's values, spelt out here again).
+(clubs.results.Result's values, spelt out here again).
 """
 
 from __future__ import annotations

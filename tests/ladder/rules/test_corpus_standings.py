@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from clubs.models import Club, Event
-from ladder.pages.events.event_pages import final_ranking
+from members.pages.events.event_pages import final_ranking
 from tests.factories import make_club
 from tests.ladder.rules import reference_tiebreaks as reference
 

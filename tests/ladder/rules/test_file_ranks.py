@@ -10,15 +10,15 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from clubs.events.results import set_results
-from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
+from clubs.results import Result
+from directors.events.results import set_results
+from directors.importers import parse_file
 from ladder.changes import club_changed
-from ladder.files.event_export import event_trf
-from ladder.pages.events.event_pages import final_ranking, first_place
-from ladder.results import Result
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
+from members.files.event_export import event_trf
+from members.pages.events.event_pages import final_ranking, first_place
 from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import replay, table, url

@@ -27,9 +27,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.ladders.changes import add_ladder
-from clubs.models import Club, Event, Player
-from ladder.models import Ladder, PlayerEventResult
+from clubs.models import Club, Event, Ladder, Player
+from directors.ladders.changes import add_ladder
+from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder
 from ladder.seasons.dates import parse_season, season_of
 from tests.factories import make_club, make_history

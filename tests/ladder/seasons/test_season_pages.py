@@ -8,13 +8,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.audit.sentences import sentences
 from clubs.models import AuditEntry, Club, Event, Player
-from ladder.pages.events.event_pages import event_page
+from clubs.results import Result
+from directors.audit.sentences import sentences
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.rosters import load_roster
 from ladder.seasons.dates import season_of
+from members.pages.events.event_pages import event_page
 from tests.factories import make_club, make_event, make_players, rated_players
 from tests.ladder.pages.test_pages import table
 
@@ -282,8 +282,9 @@ def test_the_season_pages_speak_the_visitors_language(
 def test_each_ladder_has_its_season_page_with_its_own_events_and_ladder(client, march):
     """With a blitz ladder, the season page of each ladder shows only that ladder's events
     and its ladder at the season's end, read from that ladder's stored results."""
-    from clubs.ladders.changes import add_ladder
-    from ladder.models import Ladder, PlayerEventResult
+    from clubs.models import Ladder
+    from directors.ladders.changes import add_ladder
+    from ladder.models import PlayerEventResult
 
     Event.objects.filter(club=march, name="Last of the season").update(kind="blitz")
     add_ladder(march, slug="blitz", name="Blitz", policy="ladder", kinds=["blitz"], user=None)

@@ -12,14 +12,14 @@ from django.core.management import ManagementUtility, call_command
 from django.db import connections
 from django.utils import timezone
 
-from clubs.ladders.changes import add_ladder
-from clubs.models import Event, Game, Player
-from ladder.models import Ladder, PlayerEventResult
-from ladder.pages.events.event_pages import event_page
+from clubs.models import Event, Game, Ladder, Player
+from clubs.results import Result
+from directors.ladders.changes import add_ladder
+from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.rosters import load_roster
 from ladder.seasons.dates import Season
+from members.pages.events.event_pages import event_page
 from tests.factories import make_club, make_history
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.models import Club, Player
+from clubs.models import Club, Ladder, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.models import Ladder
 from ladder.replay import replay_ladder
-from ladder.results import Result
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db

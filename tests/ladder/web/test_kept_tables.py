@@ -16,13 +16,13 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, Player
-from clubs.roster.players import rename_player, update_player_details
+from clubs.results import Result
+from directors.roster.players import rename_player, update_player_details
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster import rosters
 from ladder.roster.rosters import KEPT_PER_ROSTER, Roster, RosterPlayer
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event
 
 pytestmark = pytest.mark.django_db

@@ -15,17 +15,16 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from clubs.events.drafts import EventDetails, update_event
-from clubs.events.publishing import delete_event, unpublish_event
-from clubs.models import Club, Entry, Event, Game, Player
-from clubs.names.decisions import Action, NameDecision, apply_name_decisions
-from clubs.roster.erasure import erase_player
-from clubs.roster.players import release_player, update_player_details
+from clubs.models import Club, Entry, Event, Game, Ladder, Player
+from clubs.results import Result
+from directors.events.drafts import EventDetails, update_event
+from directors.events.names import Action, NameDecision, apply_name_decisions
+from directors.events.publishing import delete_event, unpublish_event
+from directors.roster.erasure import erase_player
+from directors.roster.players import release_player, update_player_details
 from ladder.changes import club_changed
-from ladder.models import Ladder
 from ladder.replay import replay_ladder
-from ladder.results import Result
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event, make_user, rated_players, set_standing
 
 pytestmark = pytest.mark.django_db

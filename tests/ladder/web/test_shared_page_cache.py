@@ -12,11 +12,11 @@ from django.test import Client
 from redis import Redis
 
 from clubs.models import Club, Player
+from clubs.results import Result
 from config import redis_client
 from ladder.changes import club_changed
 from ladder.replay import replay_ladder
-from ladder.results import Result
-from ladder.web import page_cache
+from members.web import page_cache
 from tests.factories import make_club, make_event
 from tests.resilience.hung_server import HungServer, hung_server
 

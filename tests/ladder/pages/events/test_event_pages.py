@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, Entry, Event, Game, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.pages.events.event_pages import Tiebreaks, first_place, read_after, round_robin
-from ladder.results import Result
 from ladder.tiebreaks import DEFAULT_ORDER
+from members.pages.events.event_pages import Tiebreaks, first_place, read_after, round_robin
 from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.test_pages import replay, table, tables, url
 

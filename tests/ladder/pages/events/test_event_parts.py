@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from clubs.models import Club, Player
-from ladder.pages.events import event_pages, event_rounds
-from ladder.results import Result
+from clubs.results import Result
+from members.pages.events import event_pages, event_rounds
 from tests.factories import make_club, make_event, new_player
 from tests.ladder.pages.events.test_event_pages import event_url
 from tests.ladder.pages.test_pages import replay, table, tables

@@ -8,9 +8,9 @@ import pytest
 from django.db import transaction
 
 from clubs.models import Club, Event, Game, Player
+from clubs.results import Result
 from ladder.changes import club_changed
-from ladder.pages.events import event_list
-from ladder.results import Result
+from members.pages.events import event_list
 from tests.factories import make_club, make_event
 from tests.ladder.pages.test_pages import replay, table, tables, url
 
@@ -156,7 +156,7 @@ def test_a_club_of_250_events_shows_100_a_page(client, public):
 
 
 def test_the_unpaged_summaries_still_list_every_event(public, seven, small_pages):
-    # The season report reads the whole list (ladder.seasons.report).
+    # The season report reads the whole list (members.seasons).
     listed = event_list.event_summaries(public)
     assert [e.name for e in listed] == [f"Night {n}" for n in range(6, -1, -1)]
     assert [e.kind for e in event_list.event_summaries(public, "blitz")] == ["Blitz"] * 3

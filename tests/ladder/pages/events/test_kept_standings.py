@@ -16,13 +16,13 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, ClubRole, Event, Game, Player
+from clubs.results import Result
+from ladder import standings
 from ladder.changes import club_changed
 from ladder.models import EventStandings, PlayerEventResult
-from ladder.pages.events import standings
 from ladder.replay import bring_up_to_date, keep_standings
-from ladder.results import Result
 from ladder.store.standings import Which
-from ladder.web.page_cache import CACHE_ALIAS
+from members.web.page_cache import CACHE_ALIAS
 from tests.corpus import TRF_CORPUS
 from tests.factories import imported_event, make_club, make_event
 

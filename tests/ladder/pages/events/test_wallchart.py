@@ -13,11 +13,11 @@ import pytest
 from django.urls import reverse
 
 from clubs.models import Club, Event, Player
-from ladder.pages.events.event_pages import event_page
-from ladder.pages.events.wallchart import WallGame, cell_text, wall_chart
+from clubs.results import Result
 from ladder.replay import replay_ladder
-from ladder.results import Result
 from ladder.roster.rosters import load_roster
+from members.pages.events.event_pages import event_page
+from members.pages.events.wallchart import WallGame, cell_text, wall_chart
 from tests.corpus import TRF_CORPUS
 from tests.factories import imported_event, make_club, make_event
 

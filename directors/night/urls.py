@@ -1,0 +1,36 @@
+"""The directors' club-night screens: manage/<slug>/night/..."""
+
+from django.urls import URLPattern, path
+
+from directors.night import round_views, tool_views, views
+
+_NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
+_ROUND = f"{_NIGHT}round/<int:round_number>/"
+
+urlpatterns: list[URLPattern] = [
+    path("manage/<slug:slug>/night/new/", views.night_start, name="night_start"),
+    path(_NIGHT, views.night_evening, name="night_evening"),
+    path(f"{_NIGHT}seed/", views.night_seed, name="night_seed"),
+    path(f"{_NIGHT}withdraw/", views.night_withdraw, name="night_withdraw"),
+    path(f"{_NIGHT}bye/", views.night_bye, name="night_bye"),
+    path(f"{_NIGHT}add/", views.night_add, name="night_add"),
+    path(f"{_NIGHT}pair/", views.night_pair, name="night_pair"),
+    path(f"{_NIGHT}unpair/", views.night_unpair, name="night_unpair"),
+    path(f"{_NIGHT}publish/", views.night_publish, name="night_publish"),
+    path(f"{_NIGHT}standings/", round_views.night_standings, name="night_standings"),
+    path(f"{_NIGHT}never-pair/", tool_views.night_never_pair, name="night_never_pair"),
+    path(f"{_NIGHT}change/", tool_views.night_hand_change, name="night_hand_change"),
+    path(f"{_ROUND}print/", tool_views.night_print, name="night_print"),
+    path(
+        "manage/<slug:slug>/players/never-pair/",
+        tool_views.roster_never_pair,
+        name="roster_never_pair",
+    ),
+    path(_ROUND, round_views.night_results, name="night_results"),
+    path(f"{_ROUND}sheet/", round_views.night_sheet, name="night_sheet"),
+    path(
+        f"{_ROUND}board/<int:board_number>/",
+        round_views.night_result,
+        name="night_result",
+    ),
+]

@@ -1,0 +1,150 @@
+"""The directors' club page settings: visibility, names, language, and a new secret link."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.dates import MONTHS
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from clubs import audit
+from clubs.access import AuthedRequest, club_for_director, club_page_path
+from clubs.models import Club, NewcomerStart
+from directors.night.forms import TiebreakOrderForm
+from ladder.changes import club_changed
+from members.pages.events.event_pages import club_order
+
+
+class PageSettingsForm(forms.ModelForm):
+    # Not required: a form sent without it (an older page) keeps the club's setting.
+    newcomer_start = forms.ChoiceField(
+        label=gettext_lazy("New players from a results file start"),
+        choices=NewcomerStart.choices,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "The upload screen's default; each upload and import_event may choose otherwise. "
+            "New players stay provisional until they have played their first rated games."
+        ),
+    )
+
+    # Not required either, for the same reason; a month outside 1-12 is refused.
+    season_start_month = forms.TypedChoiceField(
+        label=gettext_lazy("The club's season starts in"),
+        choices=MONTHS.items(),
+        coerce=int,
+        required=False,
+        help_text=gettext_lazy(
+            "Each season runs from the first of this month for a year and has its own page. "
+            "Seasons starting in January are named by their year (2026), others by the two "
+            "years they span (2025-26)."
+        ),
+    )
+
+    class Meta:
+        model = Club
+        fields: ClassVar[list[str]] = [
+            "visibility",
+            "name_display",
+            "language",
+            "newcomer_start",
+            "season_start_month",
+        ]
+        labels: ClassVar[dict[str, Any]] = {
+            "visibility": gettext_lazy("Who can see the club page"),
+            "name_display": gettext_lazy("Names on the club page"),
+            "language": gettext_lazy("Language of the club page"),
+        }
+        help_texts: ClassVar[dict[str, Any]] = {
+            "name_display": gettext_lazy(
+                "Juniors are shown with initials unless their family agreed to full names. "
+                "Directors always see full names."
+            ),
+            "language": gettext_lazy(
+                "Visitors who chose a language, or whose browser asks for one we offer, see "
+                "that one instead."
+            ),
+        }
+        widgets: ClassVar[dict[str, Any]] = {"visibility": forms.RadioSelect}
+
+    def clean_newcomer_start(self) -> str:
+        return str(self.cleaned_data["newcomer_start"] or self.instance.newcomer_start)
+
+    def clean_season_start_month(self) -> int:
+        month = self.cleaned_data["season_start_month"]
+        return int(month) if month not in (None, "") else self.instance.season_start_month
+
+
+def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    before = {name: getattr(club, name) for name in PageSettingsForm.Meta.fields}
+    page_path = club_page_path(club)
+    form = PageSettingsForm(request.POST or None, instance=club)
+    if request.method == "POST" and form.is_valid():
+        changes = {
+            name: [before[name], form.cleaned_data[name]]
+            for name in form.changed_data
+            if before[name] != form.cleaned_data[name]
+        }
+        if changes:
+            with transaction.atomic():
+                # Only the changed columns: a whole-row save would write back the versions
+                # and replay marks read at the start of the request over a newer replay's.
+                form.save(commit=False).save(update_fields=list(changes))
+                audit.record(club, request.user, "page_settings.changed", changes=changes)
+        messages.success(request, _("The club page settings are saved."))
+        return redirect("club_settings", slug=club.slug)
+    return render(
+        request,
+        "clubs/club_settings.html",
+        {
+            "club": club,
+            "form": form,
+            "page_path": page_path,
+            "tiebreak_form": TiebreakOrderForm(current=tuple(club_order(club))),
+        },
+    )
+
+
+@require_POST
+def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
+    """The order of the tie-breaks in every standings of the club (club nights and events)."""
+    club = club_for_director(request, slug)
+    current = tuple(club_order(club))
+    old = [t.value for t in current]
+    form = TiebreakOrderForm(request.POST, current=current)
+    if not form.is_valid():
+        # A repeat is the one refusal the page's lists allow; anything else is a forged form.
+        errors = [str(e) for e in form.non_field_errors()]
+        messages.error(request, errors[0] if errors else _("Choose the tie-breaks from the lists."))
+        return redirect("club_settings", slug=club.slug)
+    new = [t.value for t in form.order]
+    if new != old:
+        with transaction.atomic():
+            Club.objects.filter(pk=club.pk).update(tiebreak_order=new)
+            audit.record(club, request.user, "tiebreak_order.changed", old=old, new=new)
+            # Standings show the new order at once (ranked live until every event's kept
+            # standings are ranked again); no rating changes.
+            club_changed(club.pk, shown=True, ranking=True)
+    messages.success(request, _("The order of the tie-breaks is saved."))
+    return redirect("club_settings", slug=club.slug)
+
+
+@require_POST
+def rotate_secret(request: AuthedRequest, slug: str) -> HttpResponse:
+    club = club_for_director(request, slug)
+    with transaction.atomic():
+        club.rotate_secret()
+        # The secret itself is never written to the log.
+        audit.record(club, request.user, "club_secret.rotated")
+    messages.success(
+        request, _("The club page has a new secret link. The old link no longer works.")
+    )
+    return redirect("club_settings", slug=club.slug)
