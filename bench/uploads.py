@@ -302,7 +302,7 @@ class Run:
         from django.db import connection, transaction
 
         from clubs.models import Club, Game
-        from ladder.changes import club_changed
+        from ladder.changes import LadderInput, club_changed
         from ladder.results import Result
 
         club = Club.objects.get(slug=self.other_slug)
@@ -316,7 +316,7 @@ class Run:
                 started = time.monotonic()
                 with transaction.atomic():
                     Game.objects.filter(pk=game.pk).update(result=flip[len(self.replays) % 2])
-                    club_changed(club.pk, inputs=True)
+                    club_changed(club.pk, LadderInput())
                 while time.monotonic() - started < TIMEOUT_S * 2:
                     club.refresh_from_db()
                     if club.ladder_is_current:

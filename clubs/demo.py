@@ -8,7 +8,7 @@ import random
 from django.db import transaction
 
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.results import Result
 from matching import name_key
 
@@ -113,7 +113,7 @@ def create_demo_club(seed: int = 2026) -> Club | None:
                     black=entries[black.pk],
                     result=_result(rng, strength[white.pk] - strength[black.pk]),
                 )
-    club_changed(club.pk, inputs=True)
+    club_changed(club.pk, LadderInput())
     return club
 
 

@@ -31,7 +31,7 @@ from clubs.events.drafts import (
 from clubs.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from clubs.importers.base import name_key as typed_key
 from clubs.models import Board, Club, Entry, Event, Game, NewcomerStart, User
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.results import Result
 from matching import clean_name
 
@@ -278,7 +278,7 @@ def _store_results(
         **({"round": only_round} if only_round is not None else {}),
     )
     if event.is_published:
-        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+        club_changed(event.club_id, LadderInput.of_event(event))
 
 
 def _match_entries(

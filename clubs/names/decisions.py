@@ -26,7 +26,7 @@ from clubs.events.results import MAX_NAME_LENGTH
 from clubs.importers.base import name_key as typed_key
 from clubs.models import Club, Entry, Event, Game, NewcomerStart, Player, User
 from clubs.roster.merging import REASON_LABELS, prepared_roster
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed, combined
 from ladder.models import Ladder, LadderRating
 from ladder.policies import get_policy
 from ladder.results import Result
@@ -261,14 +261,11 @@ def apply_name_decisions(
         # shown: new players of a published event join the roster page at once. A draft's are
         # held, so no page (and no page's key) changes.
         shown = event.is_published and bool(applied.created)
-        if inputs or shown:
-            club_changed(
-                event.club_id,
-                inputs=inputs,
-                shown=shown,
-                from_date=event.date if inputs else None,
-                kinds=[event.kind] if inputs else None,
-            )
+        change = combined(
+            LadderInput.of_event(event) if inputs else None, OnPages() if shown else None
+        )
+        if change is not None:
+            club_changed(event.club_id, change)
     return applied
 
 

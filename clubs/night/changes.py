@@ -20,7 +20,7 @@ from clubs.models import Board, Club, Entry, Event, FirstColour, Game, NeverPair
 from clubs.night import pairing
 from clubs.night.evening import lock_night, paired_rounds
 from clubs.night.models import Round
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.results import PAIRING_BYES, Result
 
 # Results played over the board: only these make two players "have met" (C.04.1.b) and
@@ -284,7 +284,7 @@ def _changed(event: Event, number: int, user: User | None, *, boards: list[int],
         event.club_id, user, "board.changed", event_id=event.pk, round=number,
         boards=boards, how=how,
     )  # fmt: skip
-    club_changed(event.club_id, shown=True)
+    club_changed(event.club_id, OnPages())
 
 
 def evening_tools(event: Event, paired: int, closed: bool) -> dict[str, object]:

@@ -17,7 +17,7 @@ from clubs.events.drafts import PublishingError, claim
 from clubs.models import Event, Game, User
 from clubs.night.pairs import Shown, pair_text, refuse_stale
 from clubs.night.rounds import BOARD_RESULTS, BoardChange, enter_result, played_board
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.results import Result
 
 
@@ -58,5 +58,5 @@ def correct_result(
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value,
         )  # fmt: skip
-        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+        club_changed(event.club_id, LadderInput.of_event(event))
     return BoardChange(board, old, result, ())

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from tests.browser.test_club_pages import all_violations
@@ -33,7 +33,7 @@ def club():
             kind=kind,
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

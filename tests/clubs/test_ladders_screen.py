@@ -14,7 +14,7 @@ from django.utils import translation
 from clubs.audit.sentences import names_for, sentence
 from clubs.ladders.changes import assignment
 from clubs.models import AuditEntry, Event
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import Ladder, LadderRating, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
@@ -45,7 +45,7 @@ def history(club):
             kind=Event.Kind.BLITZ if month % 2 == 0 else Event.Kind.STANDARD,
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from clubs.models import AuditEntry, Club
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import Ladder
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
@@ -48,7 +48,7 @@ def history(club):
             date=dt.date(2026, month, 5),
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

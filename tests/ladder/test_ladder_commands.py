@@ -14,7 +14,7 @@ from django.db import connections, transaction
 
 from clubs.ladders.changes import assignment
 from clubs.models import AuditEntry, Event, Player
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import Ladder, LadderRating, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
@@ -58,7 +58,7 @@ def build(slug, kinds=("standard", "blitz")):
                 kind=kind,
             )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

@@ -12,7 +12,7 @@ from clubs.events.publishing import delete_event, unpublish_event
 from clubs.models import Club, Event, Player
 from clubs.roster.merging import merge_players
 from ladder import store
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from ladder.results import Result
 from ladder.store import dated
@@ -26,7 +26,7 @@ OTHERS = [Result.WHITE_FORFEIT_WIN, Result.UNRATED_DRAW, Result.DOUBLE_FORFEIT]
 
 def _replayed(club: Club) -> None:
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
 
 

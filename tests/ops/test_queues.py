@@ -15,7 +15,7 @@ from redis import Redis
 
 from clubs.events import uploads
 from clubs.models import Event, Game, Upload
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.jobs import REPLAY_QUEUE, UPLOAD_QUEUE, WORKER_QUEUES, replay_queue, upload_queue
 from ladder.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
@@ -48,7 +48,7 @@ def correct_first_result(club_id: int) -> None:
         game = Game.objects.filter(event__club_id=club_id).order_by("pk").first()
         assert game is not None
         Game.objects.filter(pk=game.pk).update(result=Result.BLACK_WIN)
-        club_changed(club_id, inputs=True)
+        club_changed(club_id, LadderInput())
 
 
 @pytest.mark.redis

@@ -16,7 +16,7 @@ from clubs.events import pending_changes
 from clubs.events.drafts import EventDetails
 from clubs.models import AuditEntry, Club, Entry, Event
 from clubs.names.decisions import Action, NameDecision
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
 from tests.factories import first_ladder, make_event, make_players, rated_players
@@ -51,7 +51,7 @@ def published(club, players):
         name="February",
     )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return event
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from clubs.events import corrections, pending_changes
 from clubs.models import AuditEntry, Club, Event, Game
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.results import Result
 from tests.clubs.events.test_event_views import grid_post
@@ -44,7 +44,7 @@ def published(club, players):
         club, [(1, ann, bob, W), (1, cid, dee, W), (2, ann, cid, D)], date=dt.date(2026, 2, 7)
     )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return event
 

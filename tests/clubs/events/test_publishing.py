@@ -16,7 +16,7 @@ from clubs.importers import ImportFileError, parse_file
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.names import decisions as name_decisions
 from clubs.names.decisions import Action, NameDecision
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import PlayerEventResult
 from ladder.preview import preview_event
 from ladder.replay import replay_ladder, verify_ladder
@@ -37,7 +37,7 @@ def grid(*rows):
 def settle(club, callbacks):
     """Replay the ladder the way a committed change does."""
     with callbacks(execute=True), transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
 
 
@@ -427,7 +427,7 @@ def test_the_preview_equals_what_publishing_stores(
     )
     if not ladder_current:
         with transaction.atomic():
-            club_changed(club.pk, inputs=True)  # marked out of date, no replay yet
+            club_changed(club.pk, LadderInput())  # marked out of date, no replay yet
     event = Event.objects.get(pk=event.pk)
     preview = preview_event(event)
     assert preview.ladder_current is ladder_current

@@ -21,7 +21,7 @@ from clubs.events import changes as event_changes
 from clubs.events import pending_changes
 from clubs.events.drafts import EventDetails, PublishingError, update_event
 from clubs.models import AuditEntry, Club, Event, PairingSystem
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages
 from ladder.files.event_files import FilePlayer, player_line
 from ladder.models import EventStandings
 from ladder.pages.events import standings
@@ -304,9 +304,11 @@ def test_the_events_list_names_the_winner_the_declared_round_robin_gives(
     assert "Cid Cedar" in listed and "Ann Alder" not in listed
 
 
-def test_a_ranked_event_is_something_the_pages_show(public):
-    with pytest.raises(ValueError, match="something the pages show"):
-        club_changed(public.pk, inputs=True, ranked_event=1)
+def test_a_ranked_event_is_something_the_pages_show():
+    # Only the pages' part of a change can name one: a ladder input has no such detail.
+    assert OnPages(ranked_event=1).ranked_event == 1
+    with pytest.raises(TypeError):
+        LadderInput(ranked_event=1)
 
 
 def robin_trf(kind: str, result: str = "1") -> bytes:

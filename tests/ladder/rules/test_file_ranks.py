@@ -13,7 +13,7 @@ from django.db import transaction
 from clubs.events.results import set_results
 from clubs.importers import parse_file
 from clubs.models import Club, Entry, Event, Player
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.files.event_export import event_trf
 from ladder.pages.events.event_pages import final_ranking, first_place
 from ladder.results import Result
@@ -90,7 +90,7 @@ def with_file_ranks(event: Event, ranks: dict[str, int | None]) -> None:
     for name, rank in ranks.items():
         Entry.objects.filter(event=event, typed_name=name).update(rank_in_file=rank)
     with transaction.atomic():
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def page(client, event: Event, query: str = ""):
