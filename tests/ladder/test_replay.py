@@ -10,7 +10,14 @@ from hypothesis import strategies as st
 
 from clubs.events.publishing import delete_event, restore_event
 from clubs.models import Club, Game
-from ladder.changes import Both, LadderInput, OnPages, club_changed, request_full_rebuild
+from ladder.changes import (
+    Both,
+    LadderInput,
+    OnPages,
+    club_changed,
+    combined,
+    request_full_rebuild,
+)
 from ladder.jobs import sweep_ladders
 from ladder.models import Ladder, LadderReplay, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
@@ -219,6 +226,15 @@ def test_the_door_moves_the_versions_a_change_names(club):
         club_changed(club.pk)
     with pytest.raises(TypeError):
         club_changed(club.pk, None)
+
+
+def test_a_write_that_finds_what_it_changed_passes_one_change_or_none():
+    # The callers that decide each part as they go (a player's edit, a draft's details, the
+    # names step) call the door only when one part is there.
+    assert combined(None, None) is None
+    assert combined(LadderInput(), None) == LadderInput()
+    assert combined(None, OnPages()) == OnPages()
+    assert combined(LadderInput(), OnPages()) == Both(LadderInput(), OnPages())
 
 
 def test_deleting_and_restoring_an_event_moves_the_ladder_and_back(
