@@ -117,7 +117,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
     from directors.importers import parse_file
     from directors.roster import merging
     from ladder import jobs
-    from ladder.changes import club_changed
+    from ladder.changes import LadderInput, club_changed
     from ladder.replay import replay_ladder, verify_ladder
     from tests.factories import make_history
 
@@ -144,7 +144,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
             roster=players,
         )
         with transaction.atomic():
-            club_changed(club.pk, inputs=True)
+            club_changed(club.pk, LadderInput())
         replay_ladder(club.pk)
 
         times: dict[str, float] = {}

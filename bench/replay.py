@@ -20,7 +20,7 @@ reported:
       and load_inputs(ladder) on its own;
   (b) replay_ladder(club, full=True);
   (c) a correction to the first game of the last event: the result changes and
-      club_changed(inputs=True) runs in one transaction; timed from just before the
+      club_changed(LadderInput()) runs in one transaction; timed from just before the
       commit until the ladder is rebuilt (without REDIS_URL the on-commit job
       replays in-process; replay_ladder is then called once more, a no-op check);
   (d) the same for the first game of the first event.
@@ -155,7 +155,7 @@ def build_club():
     from django.db import transaction
 
     from clubs.models import Club, Entry, Event, Game, Player
-    from ladder.changes import club_changed
+    from ladder.changes import LadderInput, club_changed
     from tests.factories import make_history
 
     with transaction.atomic():
@@ -168,7 +168,7 @@ def build_club():
     build_s = time.perf_counter() - start
     start = time.perf_counter()
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     first_replay_s = time.perf_counter() - start  # the on-commit job replays in-process
     print(
         f"data:       {Player.objects.filter(club=club).count():,} players, "
@@ -219,13 +219,13 @@ def run_benchmark(profile: bool) -> None:
 
     from clubs.models import Club, Event, Game
     from clubs.results import Result
-    from ladder.changes import club_changed
+    from ladder.changes import LadderInput, club_changed
     from ladder.history import rate_history
     from ladder.models import LadderReplay
     from ladder.replay import keep_standings, load_inputs, replay_ladder, verify_ladder
     from ladder.store.standings import Which
 
-    print("change:     club_changed(club_id, inputs=True, from_date=<event date>)")
+    print("change:     club_changed(club_id, LadderInput(from_date=<event date>))")
     club, first_event, last_event = build_club()
     club.refresh_from_db()
     assert club.ladder_is_current, "the on-commit replay did not run"
@@ -262,7 +262,7 @@ def run_benchmark(profile: bool) -> None:
             new = next(r for r in cycle if r.value != current)
             with transaction.atomic():
                 Game.objects.filter(pk=game.pk).update(result=new)
-                club_changed(club.pk, inputs=True, from_date=event.date)
+                club_changed(club.pk, LadderInput(from_date=event.date))
                 started, cpu = time.perf_counter(), time.process_time()
             # Committed; the on-commit job has replayed in-process (no REDIS_URL).
             replay_ladder(club.pk)  # a no-op check: nothing is left to rebuild
@@ -319,7 +319,7 @@ def run_benchmark(profile: bool) -> None:
                 Game.objects.filter(pk=first_game.pk).update(
                     result=Result.DRAW if first_game.result != Result.DRAW else Result.WHITE_WIN
                 ),
-                club_changed(club.pk, inputs=True, kinds=[first_event.kind]),
+                club_changed(club.pk, LadderInput(kinds=frozenset({first_event.kind}))),
             ),
         ),
     )

@@ -303,7 +303,7 @@ class Run:
 
         from clubs.models import Club, Game
         from clubs.results import Result
-        from ladder.changes import club_changed
+        from ladder.changes import LadderInput, club_changed
 
         club = Club.objects.get(slug=self.other_slug)
         game = Game.objects.filter(event__club=club).order_by("event__date", "pk").first()
@@ -316,7 +316,7 @@ class Run:
                 started = time.monotonic()
                 with transaction.atomic():
                     Game.objects.filter(pk=game.pk).update(result=flip[len(self.replays) % 2])
-                    club_changed(club.pk, inputs=True)
+                    club_changed(club.pk, LadderInput())
                 while time.monotonic() - started < TIMEOUT_S * 2:
                     club.refresh_from_db()
                     if club.ladder_is_current:

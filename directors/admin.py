@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django import forms
@@ -25,7 +24,7 @@ from clubs.models import (
     User,
     policy_choices,
 )
-from ladder.changes import club_changed, request_full_rebuild
+from ladder.changes import LadderInput, OnPages, club_changed, request_full_rebuild
 from ladder.policies import get_policy
 
 
@@ -102,7 +101,7 @@ class ClubAdmin(admin.ModelAdmin):
         ladder.save(update_fields=["rating_policy", "rating_settings"])
         # The admin saves inside a transaction, so the mark commits with the change.
         if change and {"rating_policy", "rating_settings"} & set(form.changed_data):
-            club_changed(obj.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
+            club_changed(obj.pk, LadderInput.of_ladders([ladder.pk]))
             audit.record(obj, request.user, "rating_settings.changed", by="staff")
 
     @admin.action(description="Rebuild the ladder of the selected clubs from the first event")
@@ -126,18 +125,18 @@ class RetiresCachedPages(admin.ModelAdmin):
         self, request: HttpRequest, obj: Any, form: forms.ModelForm, change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
-        club_changed(self.club_id_of(obj), shown=True)
+        club_changed(self.club_id_of(obj), OnPages())
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         club_id = self.club_id_of(obj)
         super().delete_model(request, obj)
-        club_changed(club_id, shown=True)
+        club_changed(club_id, OnPages())
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
         club_ids = {self.club_id_of(obj) for obj in queryset}
         super().delete_queryset(request, queryset)
         for club_id in club_ids:
-            club_changed(club_id, shown=True)
+            club_changed(club_id, OnPages())
 
 
 @admin.register(Player)
@@ -154,7 +153,7 @@ class PlayerAdmin(RetiresCachedPages):
     ) -> None:
         super().save_model(request, obj, form, change)
         if change and "junior" in form.changed_data:
-            club_changed(obj.club_id, inputs=True)
+            club_changed(obj.club_id, LadderInput())
         if change and form.changed_data:
             audit.record(obj.club_id, request.user, "player.edited", player_id=obj.pk,
                          changed=sorted(form.changed_data), by="staff")  # fmt: skip

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from matching import name_key
 
 DEMO_SLUG = "demo"
@@ -113,7 +113,7 @@ def create_demo_club(seed: int = 2026) -> Club | None:
                     black=entries[black.pk],
                     result=_result(rng, strength[white.pk] - strength[black.pk]),
                 )
-    club_changed(club.pk, inputs=True)
+    club_changed(club.pk, LadderInput())
     return club
 
 

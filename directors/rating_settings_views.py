@@ -11,7 +11,6 @@ values saves them through the one door.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +27,7 @@ from clubs.access import AuthedRequest, ladder_for_director
 from clubs.models import Ladder, Player
 from directors.forms import FIELD_HELP, FIELD_LABELS, POLICY_LABELS
 from directors.ladders.changes import shown_name
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.fingerprint import settings_fingerprint
 from ladder.impact.compare import LadderImpact
 from ladder.impact.what_if import settings_impact
@@ -212,7 +211,7 @@ def _save(request: AuthedRequest, ladder: Ladder, policy: Policy, settings: Poli
         # Only these columns: a whole-row save would write back versions read earlier.
         Ladder.objects.filter(pk=ladder.pk).update(rating_policy=policy.name, rating_settings=new)
         # Which events the ladder rates is unchanged, their ratings all move: from the first.
-        club_changed(club.pk, inputs=True, ladder_ids=[ladder.pk], from_date=dt.date.min)
+        club_changed(club.pk, LadderInput.of_ladders([ladder.pk]))
         audit.record(club, request.user, "rating_settings.changed", changes=changes, **named)
     messages.success(
         request,

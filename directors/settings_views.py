@@ -18,7 +18,7 @@ from clubs import audit
 from clubs.access import AuthedRequest, club_for_director, club_page_path
 from clubs.models import Club, NewcomerStart
 from directors.night.forms import TiebreakOrderForm
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from members.pages.events.event_pages import club_order
 
 
@@ -132,7 +132,7 @@ def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
             audit.record(club, request.user, "tiebreak_order.changed", old=old, new=new)
             # Standings show the new order at once (ranked live until every event's kept
             # standings are ranked again); no rating changes.
-            club_changed(club.pk, shown=True, ranking=True)
+            club_changed(club.pk, OnPages(tiebreak_order=True))
     messages.success(request, _("The order of the tie-breaks is saved."))
     return redirect("club_settings", slug=club.slug)
 

@@ -1,14 +1,12 @@
 from __future__ import annotations
 
-import datetime as dt
-
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
 from clubs import audit
 from clubs.models import Ladder
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 
 
@@ -44,7 +42,7 @@ class LadderRatingAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if {"start_rating", "start_games", "ladder", "player"} & set(form.changed_data):
             club_id = obj.ladder.club_id
-            club_changed(club_id, inputs=True, ladder_ids=[obj.ladder_id], from_date=dt.date.min)
+            club_changed(club_id, LadderInput.of_ladders([obj.ladder_id]))
             audit.record(club_id, request.user, "player.edited", player_id=obj.player_id,
                          changed=sorted(form.changed_data), by="staff")  # fmt: skip
 

@@ -151,7 +151,7 @@ class Club(models.Model):
     replay_from = models.DateField(null=True, blank=True)
     # What the club's pages show beyond its own row and its ladder versions: names, a
     # family's consent, events' names, who is on the roster. ladder.changes.club_changed
-    # (shown=True) bumps it, and every cache is keyed on it (members/web/page_cache.py).
+    # (OnPages) bumps it, and every cache is keyed on it (members/web/page_cache.py).
     pages_version = models.PositiveBigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from clubs import audit
 from clubs.models import Club, Event, User
 from directors.edits import PublishingError, claim, max_length
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed, combined
 from matching import clean_name
 
 MAX_EVENT_NAME_LENGTH = max_length(Event, "name")
@@ -97,17 +97,18 @@ def update_event(event_id: int, version: int, details: EventDetails, user: User 
         # A round robin's tie-breaks rank the standings otherwise but change no rating: what
         # the pages show moves (the event page, the list's winners, the export's places).
         shown = bool({"name", "round_robin"} & set(changed))
-        if inputs or shown:
-            club_changed(
-                event.club_id,
-                inputs=inputs,
-                shown=shown,
-                from_date=min(event.date, new.get("date", event.date)) if inputs else None,
-                # Both kinds when it changed: the ladder it left and the one it joins.
-                kinds={event.kind, new.get("kind", event.kind)} if inputs else None,
-                # Its kept standings no longer match (their hash holds the flag): kept anew.
-                ranked_event=event.pk if "round_robin" in changed and event.is_published else None,
-            )
+        ladder_input = LadderInput(
+            # Both kinds when it changed: the ladder it left and the one it joins.
+            kinds=frozenset({event.kind, new.get("kind", event.kind)}),
+            from_date=min(event.date, new.get("date", event.date)),
+        )
+        on_pages = OnPages(
+            # Its kept standings no longer match (their hash holds the flag): kept anew.
+            ranked_event=event.pk if "round_robin" in changed and event.is_published else None,
+        )
+        change = combined(ladder_input if inputs else None, on_pages if shown else None)
+        if change is not None:
+            club_changed(event.club_id, change)
     return reload_event(event_id)
 
 

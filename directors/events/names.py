@@ -24,7 +24,7 @@ from directors.events.drafts import refuse_deleted
 from directors.events.results import MAX_NAME_LENGTH
 from directors.importers.base import name_key as typed_key
 from directors.roster.merging import REASON_LABELS, prepared_roster
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed, combined
 from ladder.models import LadderRating
 from ladder.policies import get_policy
 from ladder.roster.ladders import seeding_ladder
@@ -258,14 +258,11 @@ def apply_name_decisions(
         # shown: new players of a published event join the roster page at once. A draft's are
         # held, so no page (and no page's key) changes.
         shown = event.is_published and bool(applied.created)
-        if inputs or shown:
-            club_changed(
-                event.club_id,
-                inputs=inputs,
-                shown=shown,
-                from_date=event.date if inputs else None,
-                kinds=[event.kind] if inputs else None,
-            )
+        change = combined(
+            LadderInput.of_event(event) if inputs else None, OnPages() if shown else None
+        )
+        if change is not None:
+            club_changed(event.club_id, change)
     return applied
 
 

@@ -28,7 +28,7 @@ from directors.events.names import (
 )
 from directors.events.results import KEPT_WITHOUT_PLAYER, create_draft_from_import
 from directors.importers import ImportedEvent
-from ladder.changes import club_changed
+from ladder.changes import Both, LadderInput, OnPages, club_changed
 
 
 def unconfirmed_names(event: Event) -> list[str]:
@@ -68,7 +68,7 @@ def publish_event(event_id: int, version: int, user: User | None) -> Event:
             )
         Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
         audit.record(event.club_id, user, "event.published", event_id=event.pk, name=event.name)
-        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+        club_changed(event.club_id, LadderInput.of_event(event))
     return reload_event(event_id)
 
 
@@ -82,9 +82,7 @@ def unpublish_event(event_id: int, version: int, user: User | None) -> Event:
         Event.objects.filter(pk=event.pk).update(status=Event.Status.DRAFT)
         audit.record(event.club_id, user, "event.unpublished", event_id=event.pk, name=event.name)
         # shown too: kept pages must not show it until the replay (or while the worker is down).
-        club_changed(
-            event.club_id, inputs=True, shown=True, from_date=event.date, kinds=[event.kind]
-        )
+        club_changed(event.club_id, Both(LadderInput.of_event(event), OnPages()))
     return reload_event(event_id)
 
 
@@ -101,9 +99,7 @@ def delete_event(event_id: int, version: int, user: User | None) -> Event:
         if event.status == Event.Status.PUBLISHED:
             # shown too: kept pages must not show it until the replay (or while the worker is
             # down).
-            club_changed(
-                event.club_id, inputs=True, shown=True, from_date=event.date, kinds=[event.kind]
-            )
+            club_changed(event.club_id, Both(LadderInput.of_event(event), OnPages()))
     return reload_event(event_id)
 
 
@@ -137,7 +133,7 @@ def restore_event(event_id: int, version: int, user: User | None) -> Event:
         Event.objects.filter(pk=event.pk).update(deleted_at=None)
         audit.record(event.club_id, user, "event.restored", event_id=event.pk, name=event.name)
         if event.status == Event.Status.PUBLISHED:
-            club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+            club_changed(event.club_id, LadderInput.of_event(event))
     return reload_event(event_id)
 
 

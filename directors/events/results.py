@@ -24,7 +24,7 @@ from directors.edits import PublishingError, claim, max_length
 from directors.events.drafts import EventDetails, create_event, listed, refuse_deleted, reload_event
 from directors.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from directors.importers.base import name_key as typed_key
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from matching import clean_name
 
 # A TRF of the largest allowed event (settings.EVENT_MAX_*) is under 1 MiB, its CSV about
@@ -270,7 +270,7 @@ def _store_results(
         **({"round": only_round} if only_round is not None else {}),
     )
     if event.is_published:
-        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+        club_changed(event.club_id, LadderInput.of_event(event))
 
 
 def _match_entries(

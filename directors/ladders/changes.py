@@ -21,7 +21,7 @@ from clubs import audit
 from clubs.audit import Actor
 from clubs.models import Club, Event, Ladder
 from clubs.models.club import DEFAULT_LABEL, DEFAULT_NAME, RATABLE_KINDS
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.policies import POLICIES, get_policy
 from ladder.roster.ladders import set_kinds
 
@@ -117,7 +117,7 @@ def add_ladder(
         )
         taken = _move(ladder, wanted)
         # The pages list the new ladder even when it rates nothing yet.
-        club_changed(club.pk, shown=True)
+        club_changed(club.pk, OnPages())
         audit.record(
             club, user, "ladder.added", ladder=slug, name=name, policy=policy,
             kinds=list(wanted), taken=taken, names=_names(club, taken),
@@ -149,7 +149,7 @@ def rename_ladder(ladder: Ladder, name: str, *, user: Actor) -> bool:
         return False
     with transaction.atomic():
         Ladder.objects.filter(pk=ladder.pk).update(name=name)
-        club_changed(ladder.club_id, shown=True)
+        club_changed(ladder.club_id, OnPages())
         audit.record(
             ladder.club_id, user, "ladder.renamed", ladder=ladder.slug, old=ladder.name, new=name
         )

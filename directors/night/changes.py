@@ -21,7 +21,7 @@ from clubs.results import PAIRING_BYES, Result
 from directors.edits import PublishingError
 from directors.night import pairing
 from directors.night.evening import lock_night
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 
 # Results played over the board: only these make two players "have met" (C.04.1.b) and
 # give colours, as directors/night/pairing/swiss.py reads the history.
@@ -284,7 +284,7 @@ def _changed(event: Event, number: int, user: User | None, *, boards: list[int],
         event.club_id, user, "board.changed", event_id=event.pk, round=number,
         boards=boards, how=how,
     )  # fmt: skip
-    club_changed(event.club_id, shown=True)
+    club_changed(event.club_id, OnPages())
 
 
 def evening_tools(event: Event, paired: int, closed: bool) -> dict[str, object]:

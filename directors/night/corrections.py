@@ -18,7 +18,7 @@ from clubs.results import Result
 from directors.edits import PublishingError, claim
 from directors.night.pairs import Shown, pair_text, refuse_stale
 from directors.night.rounds import BOARD_RESULTS, BoardChange, enter_result, played_board
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 
 
 def correct_result(
@@ -58,5 +58,5 @@ def correct_result(
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value,
         )  # fmt: skip
-        club_changed(event.club_id, inputs=True, from_date=event.date, kinds=[event.kind])
+        club_changed(event.club_id, LadderInput.of_event(event))
     return BoardChange(board, old, result, ())

@@ -38,7 +38,7 @@ from clubs.models import (
 from clubs.results import Result
 from directors.edits import PublishingError
 from directors.events.drafts import EventDetails, create_event
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.roster.ladders import seeding_ladder
 
 # The start's third choice of first colour: drawn once, when the evening starts.
@@ -118,7 +118,7 @@ def start_event(
             club, user, "club_night.started", event_id=event.pk, name=event.name,
             players=len(players), system=system, rounds=rounds,
         )  # fmt: skip
-        club_changed(club.pk, shown=True)
+        club_changed(club.pk, OnPages())
     return Event.objects.select_related("club").get(pk=event.pk)
 
 
@@ -206,7 +206,7 @@ def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
         if event.pairing_system in ROUND_ROBINS:
             _update_round_robin_rounds(event)
         audit.record(event.club_id, user, "entry.added", event_id=event.pk, typed_name=player.name)
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
     return entry
 
 
@@ -237,7 +237,7 @@ def move_seed(event_id: int, entry_id: int, seed: int, user: User | None) -> Non
             event.club_id, user, "seed.moved", event_id=event.pk, typed_name=moving.typed_name,
             seed=seed,
         )  # fmt: skip
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def withdraw(event_id: int, entry_id: int, user: User | None, *, back: bool = False) -> None:
@@ -253,7 +253,7 @@ def withdraw(event_id: int, entry_id: int, user: User | None, *, back: bool = Fa
             audit.record(event.club_id, user, "entrant.returned", **facts)
         else:
             audit.record(event.club_id, user, "entrant.withdrawn", **facts)
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def request_bye(
@@ -281,7 +281,7 @@ def request_bye(
             audit.record(event.club_id, user, "bye.cancelled", **facts)
         else:
             audit.record(event.club_id, user, "bye.requested", **facts)
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def _entry(event: Event, entry_id: int) -> Entry:

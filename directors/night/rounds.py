@@ -40,7 +40,7 @@ from directors.night.changes import night_pairing_rules
 from directors.night.evening import lock_night
 from directors.night.pairs import Shown, pair_text, refuse_stale
 from ladder import tiebreaks
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.roster.ladders import event_ratings
 from ladder.standings import final_standings
 from ladder.store import standings as standings_store
@@ -86,7 +86,7 @@ def pair_next_round(
             event.club_id, user, "round.paired", event_id=event.pk, round=number,
             **({} if keep_apart else {"never_pair": "ignored"}),
         )  # fmt: skip
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
     return number
 
 
@@ -269,7 +269,7 @@ def unpair_round(event_id: int, round_number: int, user: User | None) -> None:
         boards.delete()
         Round.bump_pairing(event.pk, round_number)
         audit.record(event.club_id, user, "round.unpaired", event_id=event.pk, round=round_number)
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 @dataclass(frozen=True)
@@ -315,7 +315,7 @@ def enter_result(
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value if old is not None else "",
         )  # fmt: skip
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
     return BoardChange(board, old, result, later)
 
 
@@ -352,7 +352,7 @@ def enter_round_results(
             event.club_id, user, "board_result.entered", event_id=event.pk,
             round=round_number, board=None, result="; ".join(changes),
         )  # fmt: skip
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def played_board(event: Event, round_number: int, board_number: int) -> Board:

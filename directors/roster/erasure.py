@@ -8,7 +8,7 @@ from django.db import transaction
 
 from clubs import audit
 from clubs.models import AuditEntry, Entry, Player, PlayerAlias, User
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from matching.normalize import parse_name
 
 
@@ -45,7 +45,7 @@ def erase_player(player: Player, user: User | None) -> None:
         if details != entry.details:
             AuditEntry.objects.filter(pk=entry.pk).update(details=details)
     audit.record(player.club_id, user, "player.erased", player_id=player.pk)
-    club_changed(player.club_id, shown=True)
+    club_changed(player.club_id, OnPages())
 
 
 def _unlinked_spellings(club_id: int, names: set[str]) -> dict[int, str]:

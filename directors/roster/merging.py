@@ -1,7 +1,7 @@
 """Possible duplicates, merges and their undo, re-pointed entries and the cached roster.
 
 Every change here runs in one transaction with its audit entry and with
-`club_changed(inputs=True)`, so the ladder replays the new links.
+`club_changed(club_id, LadderInput())`, so the ladder replays the new links.
 
 Undo order: a merge can be undone while no later merge that is still in force
 involves either of its players (undo the later one first). A merge is refused
@@ -41,7 +41,7 @@ from clubs.models import (
     User,
 )
 from directors.edits import claim, max_length
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from matching import (
     KEY_VERSION,
     PreparedRoster,
@@ -260,7 +260,7 @@ def merge_players(club: Club, kept: Player, merged: Player, user: User | None) -
             merged=merged.name,
             entries=len(entry_ids),
         )
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     return merge
 
 
@@ -334,7 +334,7 @@ def undo_merge(merge: Merge, user: User | None) -> Merge:
             kept=kept.name,
             merged=merged.name,
         )
-        club_changed(merge.club_id, inputs=True)
+        club_changed(merge.club_id, LadderInput())
     return merge
 
 
@@ -400,7 +400,7 @@ def repoint_entry(
             to_player_id=player.pk,
             new_player=created,
         )
-        club_changed(club_id, inputs=True)
+        club_changed(club_id, LadderInput())
     return player
 
 

@@ -19,7 +19,7 @@ from clubs.models import Club, Ladder, Merge, Player, PlayerAlias, User
 from directors.edits import max_length
 from directors.roster.erasure import placeholder_name
 from directors.roster.merging import RosterChangeError
-from ladder.changes import club_changed
+from ladder.changes import Both, LadderInput, OnPages, club_changed, combined
 from ladder.roster.ladders import has_start, set_start, starts_of
 from matching import clean_name, first_last, name_key
 
@@ -71,8 +71,9 @@ def update_player_details(
         # The junior flag and consent decide how the name is shown, at once, not
         # after the replay.
         shown = bool({"junior", "full_name_consent"} & set(changed))
-        if inputs or shown:
-            club_changed(locked.club_id, inputs=inputs, shown=shown)
+        change = combined(LadderInput() if inputs else None, OnPages() if shown else None)
+        if change is not None:
+            club_changed(locked.club_id, change)
     return changed
 
 
@@ -107,8 +108,11 @@ def add_player(
         # A starting estimate is a ladder input (the replay writes the player's rating from
         # it); without one there is nothing to rate until the first event. A held player
         # changes no page.
-        if start_rating is not None or not held:
-            club_changed(club.pk, inputs=start_rating is not None, shown=not held)
+        change = combined(
+            LadderInput() if start_rating is not None else None, None if held else OnPages()
+        )
+        if change is not None:
+            club_changed(club.pk, change)
     return player
 
 
@@ -121,7 +125,7 @@ def release_player(player: Player, user: User | None) -> bool:
             return False
         Player.objects.filter(pk=locked.pk).update(held=False)
         audit.record(locked.club_id, user, "player.added", player_id=locked.pk, name=locked.name)
-        club_changed(locked.club_id, shown=True)
+        club_changed(locked.club_id, OnPages())
     return True
 
 
@@ -133,7 +137,7 @@ def rename_player(player: Player, name: str, user: User | None) -> bool:
         locked = Player.objects.select_for_update().get(pk=player.pk)
         renamed = _rename(locked, name, user)
         if renamed:
-            club_changed(locked.club_id, shown=True)
+            club_changed(locked.club_id, OnPages())
     return renamed
 
 
@@ -149,7 +153,7 @@ def rename_first_last(club: Club, player_ids: Collection[int], user: User | None
             if offer is not None and len(offer) <= MAX_NAME_LENGTH:
                 renamed += _rename(player, offer, user)
         if renamed:
-            club_changed(club.pk, shown=True)
+            club_changed(club.pk, OnPages())
     return renamed
 
 
@@ -182,7 +186,7 @@ def delete_player(player: Player, user: User | None) -> None:
         inputs = has_start(locked.pk)
         audit.record(locked.club_id, user, "player.deleted", player_id=locked.pk, name=locked.name)
         locked.delete()
-        club_changed(locked.club_id, inputs=inputs, shown=True)
+        club_changed(locked.club_id, Both(LadderInput(), OnPages()) if inputs else OnPages())
 
 
 def _rename(locked: Player, name: str, user: User | None) -> bool:

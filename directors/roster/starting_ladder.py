@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from clubs.models import Club, Ladder, Player
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating
 from matching import clean_name
 
@@ -102,5 +102,5 @@ def import_starting_ladder(
         LadderRating(ladder=ladder, player=player, start_rating=row.rating, start_games=row.games)
         for player, row in zip(players, rows, strict=True)
     )
-    club_changed(club.pk, inputs=True)
+    club_changed(club.pk, LadderInput())
     return len(rows)

@@ -6,7 +6,6 @@ Ladder.kinds (the migration aside, which gives a club's one ladder every kind).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -83,7 +82,8 @@ def set_kinds(ladder: Ladder, kinds: Iterable[str], *, take: bool = False) -> di
         if touched:
             # Which events a ladder rates moved: from its first event on.
             changes.club_changed(
-                ladder.club_id, inputs=True, shown=True, from_date=dt.date.min, ladder_ids=touched
+                ladder.club_id,
+                changes.Both(changes.LadderInput.of_ladders(touched), changes.OnPages()),
             )
     return taken
 

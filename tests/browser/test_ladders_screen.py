@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from tests.browser.test_club_pages import all_violations
 from tests.browser.test_publish_flow import sign_in
@@ -33,7 +33,7 @@ def club():
             kind=kind,
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

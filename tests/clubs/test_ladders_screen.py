@@ -15,7 +15,7 @@ from clubs.models import AuditEntry, Event, Ladder
 from clubs.results import Result
 from directors.audit.sentences import names_for, sentence
 from directors.ladders.changes import assignment
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_event, make_players
@@ -45,7 +45,7 @@ def history(club):
             kind=Event.Kind.BLITZ if month % 2 == 0 else Event.Kind.STANDARD,
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Club, Ladder
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
@@ -47,7 +47,7 @@ def history(club):
             date=dt.date(2026, month, 5),
         )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

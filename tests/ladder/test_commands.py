@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Event, Ladder, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, LadderReplay, PlayerEventResult, RatedEvent
 from ladder.policies.ladder import expected_score
 from ladder.replay import replay_ladder
@@ -61,7 +61,7 @@ def run(*args, **options):
 def changed(club, run_replay=True):
     """Commit a ladder change the way views do, then (by default) replay it."""
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     if run_replay:
         replay_ladder(club.pk)
     club.refresh_from_db()

@@ -15,7 +15,7 @@ from django.db import connections, transaction
 from clubs.models import AuditEntry, Event, Ladder, Player
 from clubs.results import Result
 from directors.ladders.changes import assignment
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_event, make_players
@@ -58,7 +58,7 @@ def build(slug, kinds=("standard", "blitz")):
                 kind=kind,
             )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club
 

@@ -13,7 +13,7 @@ from clubs.results import Result
 from directors.events.publishing import delete_event, unpublish_event
 from directors.roster.merging import merge_players
 from ladder import store
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from ladder.store import dated
 from tests.factories import make_event, make_players, set_standing
@@ -26,7 +26,7 @@ OTHERS = [Result.WHITE_FORFEIT_WIN, Result.UNRATED_DRAW, Result.DOUBLE_FORFEIT]
 
 def _replayed(club: Club) -> None:
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
 
 

@@ -14,7 +14,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from clubs.models import Club, Ladder, Player
 from clubs.models.club import RATABLE_KINDS
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_history, new_player
@@ -51,7 +51,7 @@ def test_every_club_keeps_its_ladder_as_its_main_ladder():
     roster += list(Player.objects.bulk_create(Player(club=club, name=f"P{n}") for n in range(11)))
     make_history(club, events=12, players=0, per_event=6, rounds=3, roster=roster)
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     before = _ladder_now(club)
     assert before[1] and verify_ladder(club) == []
@@ -112,7 +112,7 @@ def test_every_club_keeps_its_ladder_as_its_main_ladder():
         assert (older.slug, older.rating_policy) == ("main", "hsb")
         # The replay carries on from the migrated chain: nothing stored is re-rated.
         with transaction.atomic():
-            club_changed(club.pk, inputs=True, from_date=dt.date(2100, 1, 1))
+            club_changed(club.pk, LadderInput(from_date=dt.date(2100, 1, 1)))
         replay_ladder(club.pk)
         assert _ladder_now(club)[:2] == before[:2]
     finally:

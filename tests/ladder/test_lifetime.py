@@ -17,7 +17,7 @@ from clubs.models import Club, Event, Game, Ladder, Player
 from clubs.results import Result
 from directors.events.publishing import delete_event
 from ladder import lifetime
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import PlayerRecord
 from ladder.replay import lifetimes, replay_ladder, verify_ladder
 from ladder.roster.rosters import forget_rosters
@@ -90,7 +90,7 @@ def test_a_correction_replayed_from_the_last_event_sums_its_players_again():
     game = Game.objects.get(event=event, round=2)  # Member 0 beat Member 2
     with transaction.atomic():
         Game.objects.filter(pk=game.pk).update(result=B)
-        club_changed(club.pk, inputs=True, from_date=event.date)
+        club_changed(club.pk, LadderInput(from_date=event.date))
     before = stored_records(club.pk)[roster[0].pk]["record"]
     replay_ladder(club.pk)
     club.refresh_from_db()
@@ -107,7 +107,7 @@ def test_an_event_taken_out_leaves_the_stored_lifetimes_of_its_players():
     loner = Player.objects.create(club=club, name="Only Once")
     event = make_event(club, [(1, loner, roster[5], W)], date=dt.date(2025, 7, 1), name="Last")
     with transaction.atomic():
-        club_changed(club.pk, inputs=True, from_date=event.date)
+        club_changed(club.pk, LadderInput(from_date=event.date))
     replay_ladder(club.pk)
     assert stored_records(club.pk)[loner.pk]["events"] == 1
     event.refresh_from_db()

@@ -12,7 +12,7 @@ from clubs.models import Entry, Event, Game, Ladder
 from clubs.results import Result
 from directors.events.preview import preview_event
 from ladder import store
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from tests.factories import first_ladder, make_event, make_players
 
@@ -42,7 +42,7 @@ def _draft(club, size: int):
 def test_the_preview_asks_as_many_queries_for_forty_entrants_as_for_four(club, ladder_current):
     small, large = _draft(club, 4), _draft(club, 40)
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     if not ladder_current:
         Ladder.objects.filter(club_id=club.pk).update(data_version=F("data_version") + 1)

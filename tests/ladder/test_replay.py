@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 from clubs.models import Club, Game, Ladder
 from clubs.results import Result
 from directors.events.publishing import delete_event, restore_event
-from ladder.changes import club_changed, request_full_rebuild
+from ladder.changes import (
+    Both,
+    LadderInput,
+    OnPages,
+    club_changed,
+    combined,
+    request_full_rebuild,
+)
 from ladder.jobs import sweep_ladders
 from ladder.models import LadderReplay, PlayerEventResult, RatedEvent
 from ladder.replay import replay_ladder, verify_ladder
@@ -25,7 +32,7 @@ W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 def changed(club, run=True):
     """Commit a ladder change the way views do."""
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     if run:
         replay_ladder(club.pk)
@@ -79,7 +86,7 @@ def test_a_correction_replays_from_the_changed_event_only(club, four):
     game.result = D
     with transaction.atomic():
         game.save()
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     last = LadderReplay.objects.order_by("-pk").first()
     assert (last.from_position, last.events_rated) == (3, 2)
@@ -127,7 +134,7 @@ def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
     changed(club)
     with transaction.atomic():
         events[2].games.update(result=D)
-        club_changed(club.pk, inputs=True, from_date=events[2].date)
+        club_changed(club.pk, LadderInput(from_date=events[2].date))
     club.refresh_from_db()
     assert club.replay_from == events[2].date
     replay_ladder(club.pk)
@@ -140,13 +147,13 @@ def test_a_date_hint_gives_the_same_ladder_as_comparing_every_event(club, four):
 
 def test_the_earliest_of_several_hints_wins_and_a_change_without_one_keeps_it(club):
     with transaction.atomic():
-        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 3, 1))
-        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 2, 1))
-        club_changed(club.pk, inputs=True, from_date=dt.date(2026, 4, 1))
+        club_changed(club.pk, LadderInput(from_date=dt.date(2026, 3, 1)))
+        club_changed(club.pk, LadderInput(from_date=dt.date(2026, 2, 1)))
+        club_changed(club.pk, LadderInput(from_date=dt.date(2026, 4, 1)))
     club.refresh_from_db()
     assert club.replay_from == dt.date(2026, 2, 1)
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     assert club.replay_from == dt.date(2026, 2, 1)
 
@@ -161,7 +168,7 @@ def test_a_hint_that_is_too_late_cannot_leave_a_stale_ladder(club, four):
     with transaction.atomic():
         events[0].games.update(result=D)
         # Wrong: the change is to the first event, the hint names the fourth.
-        club_changed(club.pk, inputs=True, from_date=events[3].date)
+        club_changed(club.pk, LadderInput(from_date=events[3].date))
     replay_ladder(club.pk)
     last = LadderReplay.objects.order_by("-pk").first()
     assert (last.from_position, last.events_rated) == (0, 5)
@@ -179,7 +186,7 @@ def test_a_hint_that_is_too_early_only_starts_the_replay_earlier(club, four):
     changed(club)
     with transaction.atomic():
         events[3].games.update(result=D)
-        club_changed(club.pk, inputs=True, from_date=events[1].date)
+        club_changed(club.pk, LadderInput(from_date=events[1].date))
     replay_ladder(club.pk)
     last = LadderReplay.objects.order_by("-pk").first()
     assert (last.from_position, last.events_rated) == (1, 4)
@@ -196,7 +203,7 @@ def test_a_change_without_a_hint_replays_from_the_first_changed_event(club, four
     changed(club)
     with transaction.atomic():
         events[2].games.update(result=D)
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     last = LadderReplay.objects.order_by("-pk").first()
     assert (last.from_position, last.events_rated) == (2, 3)
@@ -207,15 +214,27 @@ def test_a_change_without_a_hint_replays_from_the_first_changed_event(club, four
 def test_the_door_moves_the_versions_a_change_names(club):
     club.refresh_from_db()
     data, pages = first_ladder(club).data_version, club.pages_version
-    club_changed(club.pk, shown=True)  # a shown-only change needs no transaction
+    club_changed(club.pk, OnPages())  # a shown-only change needs no transaction
     club.refresh_from_db()
     assert (first_ladder(club).data_version, club.pages_version) == (data, pages + 1)
     with transaction.atomic():
-        club_changed(club.pk, inputs=True, shown=True)
+        club_changed(club.pk, Both(LadderInput(), OnPages()))
     club.refresh_from_db()
     assert (first_ladder(club).data_version, club.pages_version) == (data + 1, pages + 2)
-    with pytest.raises(ValueError):
-        club_changed(club.pk)  # a change that names nothing is a caller's mistake
+    # A change that names nothing cannot be written: there is no such value to pass.
+    with pytest.raises(TypeError):
+        club_changed(club.pk)
+    with pytest.raises(TypeError):
+        club_changed(club.pk, None)
+
+
+def test_a_write_that_finds_what_it_changed_passes_one_change_or_none():
+    # The callers that decide each part as they go (a player's edit, a draft's details, the
+    # names step) call the door only when one part is there.
+    assert combined(None, None) is None
+    assert combined(LadderInput(), None) == LadderInput()
+    assert combined(None, OnPages()) == OnPages()
+    assert combined(LadderInput(), OnPages()) == Both(LadderInput(), OnPages())
 
 
 def test_deleting_and_restoring_an_event_moves_the_ladder_and_back(
@@ -245,7 +264,7 @@ def test_the_change_helper_counts_up_and_queues_one_replay_on_commit(
     ann, bob, *_ = four
     make_event(club, [(1, ann, bob, W)])
     with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     assert first_ladder(club).data_version == 1 and first_ladder(club).built_version == 0
     assert first_ladder(club).out_of_date_since is not None
@@ -258,7 +277,7 @@ def test_a_rolled_back_change_queues_nothing_and_changes_no_counter(
     with django_capture_on_commit_callbacks() as callbacks:
         try:
             with transaction.atomic():
-                club_changed(club.pk, inputs=True)
+                club_changed(club.pk, LadderInput())
                 raise RuntimeError("the write failed")
         except RuntimeError:
             pass
@@ -270,7 +289,7 @@ def test_a_rolled_back_change_queues_nothing_and_changes_no_counter(
 @pytest.mark.django_db(transaction=True)
 def test_the_change_helper_refuses_to_run_outside_a_transaction(club):
     with pytest.raises(RuntimeError, match=r"inside transaction\.atomic"):
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
 
 
 def test_a_ladder_behind_its_data_says_it_is_being_recalculated(client, club, four):
@@ -402,7 +421,7 @@ def test_incremental_replays_equal_a_replay_from_the_beginning(history, fixes):
             else:
                 type(event).objects.filter(pk=event.pk).update(rated=not event.rated)
             # Half the corrections give the replay a hint, half leave it to compare everything.
-            club_changed(club.pk, inputs=True, from_date=earliest if pick % 2 else None)
+            club_changed(club.pk, LadderInput(from_date=earliest if pick % 2 else None))
         replay_ladder(club.pk)
         club.refresh_from_db()
         assert verify_ladder(club) == []

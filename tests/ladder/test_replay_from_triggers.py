@@ -12,7 +12,7 @@ from clubs.models import Club, Entry, Event, Game, Ladder, Player
 from clubs.results import Result
 from directors.events.publishing import delete_event
 from ladder import store
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, LadderReplay
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_event, make_players
@@ -32,7 +32,7 @@ def history(club):
     ann, bob, cid, dee, _eve = players
     events = [make_event(club, [(1, ann, bob, W), (1, cid, dee, B)], date=day) for day in DAYS]
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     club.refresh_from_db()
     assert club.replay_from is None and club.ladder_is_current
@@ -51,7 +51,7 @@ def _write_then_replay(
     with `read`, the events whose games the replay (not the check after it) read."""
     with transaction.atomic():
         write()
-        club_changed(club.pk, inputs=True, from_date=hint)
+        club_changed(club.pk, LadderInput(from_date=hint))
     if read is None:
         replay_ladder(club.pk)
     else:
@@ -136,7 +136,7 @@ def test_a_write_to_an_event_lowers_replay_from_to_its_date_whatever_the_hint(
     with transaction.atomic():
         writes[write]()
         assert _replay_from(club) == expected
-        club_changed(club.pk, inputs=True, from_date=hint)
+        club_changed(club.pk, LadderInput(from_date=hint))
         assert _replay_from(club) == expected  # a too-late hint does not raise it
     replay_ladder(club.pk)
     club.refresh_from_db()
@@ -235,7 +235,7 @@ def test_a_write_during_a_replay_keeps_replay_from_for_the_next(club, history, m
     _set_result_changed = lambda: _set_result(_first_game(events[4]), D)  # noqa: E731
     with transaction.atomic():
         _set_result_changed()
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     assert _replay_from(club) == DAYS[0]  # not reset: the next replay starts there
     monkeypatch.setattr(store, "write_summaries", write_summaries)

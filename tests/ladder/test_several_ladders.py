@@ -15,7 +15,7 @@ from clubs.models import Club, Event, Game, Ladder, Player
 from clubs.models.club import RATABLE_KINDS
 from clubs.results import Result
 from directors.events.drafts import EventDetails, update_event
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, LadderReplay, PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
 from ladder.roster.ladders import set_kinds
@@ -49,7 +49,7 @@ def two(club):
     make_event(club, [(1, cid, dee, W), (2, ann, cid, W)], date=dt.date(2026, 1, 2), kind="blitz")
     make_event(club, [(1, bob, cid, D)], date=dt.date(2026, 1, 3), kind="rapid")
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return club.first_ladder(), blitz, (ann, bob, cid, dee)
 
@@ -86,7 +86,7 @@ def test_an_event_whose_kind_no_ladder_claims_is_never_rated(club, two):
     before = {ladder.pk: standing_on(ladder) for ladder in (main, blitz)}
     other = make_event(club, [(1, bob, ann, W)], date=dt.date(2026, 2, 1), kind="other")
     with transaction.atomic():
-        club_changed(club.pk, inputs=True, kinds=[other.kind])
+        club_changed(club.pk, LadderInput(kinds=frozenset({other.kind})))
     replay_ladder(club.pk)
     assert Ladder.objects.showing(club.pk, "other") is None
     assert Ladder.objects.for_event(other) is None
@@ -103,7 +103,7 @@ def test_a_correction_replays_only_the_ladder_its_event_feeds(club, two):
     standard = Event.objects.get(kind="standard")
     with transaction.atomic():
         Game.objects.filter(event=standard).update(result=B)
-        club_changed(club.pk, inputs=True, from_date=standard.date, kinds=[standard.kind])
+        club_changed(club.pk, LadderInput.of_event(standard))
         # Only main is behind: blitz's page has nothing to recalculate.
         assert not Ladder.objects.get(pk=main.pk).is_current
         assert Ladder.objects.get(pk=blitz.pk).is_current
@@ -149,7 +149,7 @@ def test_a_one_ladder_club_prints_its_differences_without_a_ladder_name(club):
     ann, bob = make_players(club, ["Ann", "Bob"])
     make_event(club, [(1, ann, bob, W)])
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     PlayerEventResult.objects.filter(player=ann).update(post_rating=1999)
     assert verify_ladder(club) and not any(d.startswith("main: ") for d in verify_ladder(club))

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from clubs.results import Result
 from ladder import store
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating
 from ladder.policies.base import PlayerState
 from ladder.replay import replay_ladder
@@ -23,7 +23,7 @@ LADDER = Path(__file__).resolve().parents[2] / "ladder"
 
 def _replayed(club) -> None:
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
 
 

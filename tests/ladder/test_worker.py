@@ -16,7 +16,7 @@ from redis import Redis
 
 from clubs.models import Club, Game
 from clubs.results import Result
-from ladder.changes import club_changed, request_full_rebuild
+from ladder.changes import LadderInput, club_changed, request_full_rebuild
 from ladder.jobs import replay_queue, sweep_ladders
 from ladder.models import LadderReplay
 from ladder.replay import replay_ladder, verify_ladder
@@ -50,7 +50,7 @@ def correct_a_result(club: Club, result: Result) -> None:
     with transaction.atomic():
         game = Game.objects.filter(event__club=club).order_by("pk").first()
         Game.objects.filter(pk=game.pk).update(result=result)
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
 
 
 def current(club: Club) -> bool:
@@ -69,7 +69,7 @@ def test_a_committed_change_triggers_exactly_one_replay(redis_url, small_club):
 
 def test_a_rolled_back_change_triggers_no_replay(redis_url, small_club):
     with pytest.raises(RuntimeError), transaction.atomic():
-        club_changed(small_club.pk, inputs=True)
+        club_changed(small_club.pk, LadderInput())
         raise RuntimeError("the save failed")
     assert replay_queue().count == 0
     run_burst_worker(redis_url)

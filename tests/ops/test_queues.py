@@ -16,7 +16,7 @@ from redis import Redis
 from clubs.models import Event, Game, Upload
 from clubs.results import Result
 from directors.events import uploads
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.jobs import REPLAY_QUEUE, UPLOAD_QUEUE, WORKER_QUEUES, replay_queue, upload_queue
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.live import kill, start_worker, wait_until
@@ -48,7 +48,7 @@ def correct_first_result(club_id: int) -> None:
         game = Game.objects.filter(event__club_id=club_id).order_by("pk").first()
         assert game is not None
         Game.objects.filter(pk=game.pk).update(result=Result.BLACK_WIN)
-        club_changed(club_id, inputs=True)
+        club_changed(club_id, LadderInput())
 
 
 @pytest.mark.redis

@@ -14,7 +14,7 @@ from redis import Redis
 from clubs.models import Club, Game
 from clubs.results import Result
 from config import redis_client
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.jobs import replay_queue, sweep_ladders
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import make_club, make_event, make_players
@@ -53,7 +53,7 @@ def correct_first_result(club: Club, result: Result) -> None:
     with transaction.atomic():
         game = Game.objects.filter(event__club=club).order_by("pk").first()
         Game.objects.filter(pk=game.pk).update(result=result)
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
 
 
 def out_of_date(club: Club) -> bool:

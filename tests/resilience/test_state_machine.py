@@ -17,7 +17,7 @@ from clubs.models import Club, Event, Game, Merge, Player
 from clubs.results import Result
 from directors.events import publishing
 from directors.roster.merging import RosterChangeError, merge_players, undo_merge
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.jobs import sweep_ladders
 from ladder.replay import verify_ladder
 from tests.factories import make_club, make_event, make_players
@@ -45,7 +45,7 @@ class LadderMachine(RuleBasedStateMachine):
                 date=dt.date(2026, 1, day),
             )  # fmt: skip
         with transaction.atomic():
-            club_changed(self.club.pk, inputs=True)  # publishing the history: replays on commit
+            club_changed(self.club.pk, LadderInput())  # publishing the history: replays on commit
         self.crash_pending = False
         self._refresh()
 
@@ -61,7 +61,7 @@ class LadderMachine(RuleBasedStateMachine):
         game = games[pick % len(games)]
         with transaction.atomic():
             Game.objects.filter(pk=game.pk).update(result=result)
-            club_changed(self.club.pk, inputs=True, from_date=game.event.date)
+            club_changed(self.club.pk, LadderInput(from_date=game.event.date))
 
     @rule(pick=st.integers(0, 100))
     def delete_or_restore_an_event(self, pick: int) -> None:

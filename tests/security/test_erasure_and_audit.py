@@ -39,7 +39,7 @@ def test_erasing_a_player_removes_the_name_from_every_table_and_keeps_the_ladder
     from django.db import transaction
 
     from clubs import audit
-    from ladder.changes import club_changed
+    from ladder.changes import LadderInput, club_changed
 
     canary, other = make_players(club, [CANARY, "Other Player"])
     PlayerAlias.objects.create(player=canary, name="Z. Quixotic-Canary")
@@ -49,7 +49,7 @@ def test_erasing_a_player_removes_the_name_from_every_table_and_keeps_the_ladder
     Entry.objects.create(event=draft, typed_name=CANARY)
     Entry.objects.create(event=draft, typed_name="Quixotic-Canary, Zebedee")
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
         audit.record(club, director, "entry.repointed", typed=CANARY)
     canary = standing(canary)
     rating_before = canary.rating

@@ -14,7 +14,7 @@ from clubs.models import Club, Event
 from clubs.results import Result
 from directors.night import evening
 from directors.night import rounds as night_rounds
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from tests.clubs.night.test_night_views import tap
 from tests.factories import make_club, make_event, make_players
 
@@ -73,7 +73,7 @@ def test_the_same_page_keeps_its_etag_across_every_club_wide_version(knights):
     tags = set()
     for _ in range(3):
         with transaction.atomic():
-            club_changed(club.pk, shown=True)
+            club_changed(club.pk, OnPages())
         tags.add(Client().get(event_url(club, spring.pk))["ETag"])
     assert len(tags) == 1
 

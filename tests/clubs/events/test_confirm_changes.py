@@ -17,7 +17,7 @@ from directors.events import changes as event_changes
 from directors.events import pending_changes
 from directors.events.drafts import EventDetails
 from directors.events.names import Action, NameDecision
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import first_ladder, make_event, make_players, rated_players
 
@@ -51,7 +51,7 @@ def published(club, players):
         name="February",
     )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return event
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry, Club, Event, Game
 from clubs.results import Result
 from directors.events import corrections, pending_changes
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder, verify_ladder
 from tests.clubs.events.test_event_views import grid_post
 from tests.factories import first_ladder, make_event, make_players, rated_players
@@ -44,7 +44,7 @@ def published(club, players):
         club, [(1, ann, bob, W), (1, cid, dee, W), (2, ann, cid, D)], date=dt.date(2026, 2, 7)
     )
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     return event
 

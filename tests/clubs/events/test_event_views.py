@@ -15,7 +15,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.results import Result
 from directors.events.publishing import delete_event
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from tests.factories import first_ladder, make_event, make_players, set_standing
@@ -109,7 +109,7 @@ def test_the_whole_flow_from_draft_to_a_corrected_published_event(
         from django.db import transaction
 
         with transaction.atomic():
-            club_changed(club.pk, inputs=True)
+            club_changed(club.pk, LadderInput())
 
     response = signed_in.post(
         reverse("event_create", args=[club.slug]),

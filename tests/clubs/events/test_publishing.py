@@ -20,7 +20,7 @@ from directors.events.names import Action, NameDecision
 from directors.events.preview import preview_event
 from directors.events.results import GridRow
 from directors.importers import ImportFileError, parse_file
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder, verify_ladder
 from tests.factories import first_ladder, make_event, make_players, rated_players
@@ -39,7 +39,7 @@ def grid(*rows):
 def settle(club, callbacks):
     """Replay the ladder the way a committed change does."""
     with callbacks(execute=True), transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
 
 
@@ -429,7 +429,7 @@ def test_the_preview_equals_what_publishing_stores(
     )
     if not ladder_current:
         with transaction.atomic():
-            club_changed(club.pk, inputs=True)  # marked out of date, no replay yet
+            club_changed(club.pk, LadderInput())  # marked out of date, no replay yet
     event = Event.objects.get(pk=event.pk)
     preview = preview_event(event)
     assert preview.ladder_current is ladder_current

@@ -24,7 +24,7 @@ from directors.events import changes as event_changes
 from directors.events import pending_changes
 from directors.events.drafts import EventDetails, update_event
 from ladder import standings
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages
 from ladder.models import EventStandings
 from ladder.replay import keep_standings, replay_ladder
 from ladder.store.standings import Which
@@ -305,9 +305,11 @@ def test_the_events_list_names_the_winner_the_declared_round_robin_gives(
     assert "Cid Cedar" in listed and "Ann Alder" not in listed
 
 
-def test_a_ranked_event_is_something_the_pages_show(public):
-    with pytest.raises(ValueError, match="something the pages show"):
-        club_changed(public.pk, inputs=True, ranked_event=1)
+def test_a_ranked_event_is_something_the_pages_show():
+    # Only the pages' part of a change can name one: a ladder input has no such detail.
+    assert OnPages(ranked_event=1).ranked_event == 1
+    with pytest.raises(TypeError):
+        LadderInput(ranked_event=1)
 
 
 def robin_trf(kind: str, result: str = "1") -> bytes:

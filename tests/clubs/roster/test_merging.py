@@ -19,7 +19,7 @@ from directors.roster.merging import (
     undo_blockers,
     undo_merge,
 )
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed
 from ladder.models import PlayerEventResult
 from ladder.replay import verify_ladder
 from matching import Reason, name_key, suggest_prepared
@@ -95,7 +95,7 @@ def settle(django_capture_on_commit_callbacks):
 
     def run(club):
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-            club_changed(club.pk, inputs=True)
+            club_changed(club.pk, LadderInput())
         club.refresh_from_db()
 
     return run
@@ -479,11 +479,11 @@ def test_a_new_player_or_alias_refreshes_the_prepared_roster_through_the_door(cl
     (emma,) = make_players(club, ["Emma de Vries"])
     prepared_roster(club)
     make_players(club, ["Eva de Vries"])
-    club_changed(club.pk, shown=True)  # as every write that adds a player does
+    club_changed(club.pk, OnPages())  # as every write that adds a player does
     assert len(prepared_roster(club)[0]) == 2
     PlayerAlias.objects.create(player=emma, name="Em de Vries")
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)  # as a merge, which adds aliases, does
+        club_changed(club.pk, LadderInput())  # as a merge, which adds aliases, does
     assert len(prepared_roster(club)[0]) == 3
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from clubs.models import Club, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.page_texts import half_up
 from ladder.replay import replay_ladder
 from members.web import page_cache
@@ -32,7 +32,7 @@ DAYS = [dt.date(2024, 1, 10), dt.date(2024, 2, 10), dt.date(2025, 3, 10)]
 def replayed(club: Club) -> None:
     """A ladder change committed as views commit one, and its replay."""
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     club.refresh_from_db()
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Event, Ladder, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, PlayerEventResult
 from ladder.page_texts import half_up
 from ladder.replay import replay_ladder
@@ -266,7 +266,7 @@ def test_a_replay_of_one_ladder_never_leaves_its_page_stale_and_each_ladder_is_k
     game = events["blitz"].games.get(round=1, white__player=jasper)
     game.result = W
     game.save()
-    club_changed(public.pk, inputs=True, from_date=events["blitz"].date, kinds=["blitz"])
+    club_changed(public.pk, LadderInput(kinds=frozenset({"blitz"}), from_date=events["blitz"].date))
     replay_ladder(public.pk)
     after = client.get(blitz)
     assert ladder_rows(after.content.decode()) == standings(public, "blitz")
@@ -283,7 +283,7 @@ def test_the_recalculating_notice_is_on_the_page_of_the_ladder_that_is_behind(cl
     assert NOTICE not in client.get(front).content.decode()
     assert NOTICE not in client.get(blitz).content.decode()
     # A change to a blitz night, not replayed yet (no job runs inside the test's transaction).
-    club_changed(public.pk, inputs=True, from_date=events["blitz"].date, kinds=["blitz"])
+    club_changed(public.pk, LadderInput(kinds=frozenset({"blitz"}), from_date=events["blitz"].date))
     assert not ladder_of(public, "blitz").is_current and ladder_of(public, "main").is_current
     kept_blitz, kept_front = client.get(blitz), client.get(front)
     assert kept_blitz["X-Page-Cache"] == kept_front["X-Page-Cache"] == "hit"

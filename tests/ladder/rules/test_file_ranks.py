@@ -14,7 +14,7 @@ from clubs.models import Club, Entry, Event, Player
 from clubs.results import Result
 from directors.events.results import set_results
 from directors.importers import parse_file
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.rules.file_ranks import file_order
 from ladder.tiebreaks import DEFAULT_ORDER
 from members.files.event_export import event_trf
@@ -90,7 +90,7 @@ def with_file_ranks(event: Event, ranks: dict[str, int | None]) -> None:
     for name, rank in ranks.items():
         Entry.objects.filter(event=event, typed_name=name).update(rank_in_file=rank)
     with transaction.atomic():
-        club_changed(event.club_id, shown=True)
+        club_changed(event.club_id, OnPages())
 
 
 def page(client, event: Event, query: str = ""):

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Ladder, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed
 from ladder.replay import replay_ladder
 from members.web import page_cache
 from tests.factories import make_club, make_event
@@ -90,7 +90,7 @@ def test_a_change_to_what_the_page_shows_gives_it_a_new_etag_and_the_old_one_no_
     old = Client().get(url(public))["ETag"]
     with transaction.atomic():
         Player.objects.filter(club=public, name="Ann Archer").update(name="Ann Abbott")
-        club_changed(public.pk, shown=True)
+        club_changed(public.pk, OnPages())
     response = Client().get(url(public), HTTP_IF_NONE_MATCH=old)
     assert response.status_code == 200 and response["ETag"] != old
     assert "Ann Abbott" in response.content.decode()
@@ -99,7 +99,7 @@ def test_a_change_to_what_the_page_shows_gives_it_a_new_etag_and_the_old_one_no_
 def test_the_recalculating_notice_gives_the_page_a_new_etag(public):
     old = Client().get(url(public))["ETag"]
     with transaction.atomic():
-        club_changed(public.pk, inputs=True)  # the replay waits for a commit that never comes
+        club_changed(public.pk, LadderInput())  # the replay waits for a commit that never comes
     response = Client().get(url(public), HTTP_IF_NONE_MATCH=old)
     assert response.status_code == 200 and response["ETag"] != old
     # The kept page with the notice put in, as a browser taking gzip gets it: the same tag.
@@ -111,7 +111,7 @@ def test_while_recalculating_a_kept_page_answers_its_own_etag_with_304_unopened(
 ):
     Client().get(url(public))  # kept while the ladder was current
     with transaction.atomic():
-        club_changed(public.pk, inputs=True)
+        club_changed(public.pk, LadderInput())
     with_notice = Client().get(url(public))
     assert "recalculated" in with_notice.content.decode()
     # The visitor holds the page with its notice: a 304 from the kept copy, which is
@@ -130,7 +130,7 @@ def _never(data: bytes) -> bytes:
 def test_a_version_bump_that_leaves_the_page_as_it_was_keeps_its_etag(public, suffix):
     old = Client().get(url(public, suffix))["ETag"]
     with transaction.atomic():
-        club_changed(public.pk, shown=True)
+        club_changed(public.pk, OnPages())
     # A replay that came out the same.
     Ladder.objects.filter(club_id=public.pk).update(
         data_version=F("data_version") + 1, built_version=F("built_version") + 1

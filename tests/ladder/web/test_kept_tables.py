@@ -18,7 +18,7 @@ from django.urls import reverse
 from clubs.models import Club, Player
 from clubs.results import Result
 from directors.roster.players import rename_player, update_player_details
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from ladder.roster import rosters
 from ladder.roster.rosters import KEPT_PER_ROSTER, Roster, RosterPlayer
@@ -145,7 +145,7 @@ def test_a_replayed_correction_shows_its_numbers_on_the_next_page(client, knight
     game = event.games.get(round=1)
     game.result = B  # Lotte beat Henk after all
     game.save()
-    club_changed(knights.pk, inputs=True, from_date=event.date)
+    club_changed(knights.pk, LadderInput(from_date=event.date))
     # Not replayed yet: the last good numbers, with the notice (the JSON says it is not current).
     knights.refresh_from_db()
     assert b"The ladder is being recalculated." in built(client, "/c/knights/")

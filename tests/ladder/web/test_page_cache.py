@@ -22,7 +22,7 @@ from directors.events.names import Action, NameDecision, apply_name_decisions
 from directors.events.publishing import delete_event, unpublish_event
 from directors.roster.erasure import erase_player
 from directors.roster.players import release_player, update_player_details
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder
 from members.web import page_cache
 from tests.factories import make_club, make_event, make_user, rated_players, set_standing
@@ -82,7 +82,7 @@ def test_the_rating_rules_page_is_kept_and_shows_new_settings_after_their_replay
     assert "K is 40 while" in again.content.decode()
     with transaction.atomic():
         Ladder.objects.filter(club_id=club.pk).update(rating_settings={"k_high": 32})
-        club_changed(club.pk, inputs=True)  # as the admin does for a rating setting
+        club_changed(club.pk, LadderInput())  # as the admin does for a rating setting
     replay_ladder(club.pk)
     assert "K is 32 while" in Client().get(url).content.decode()
 
@@ -201,7 +201,7 @@ def test_the_standings_after_a_round_are_kept_per_round_and_retire_with_the_even
         black=event.entries.get(player=jasper),
         result=Result.DRAW,
     )
-    club_changed(club.pk, inputs=True)
+    club_changed(club.pk, LadderInput())
     replay_ladder(club.pk)
     club.refresh_from_db()
     after, final = f"events/{event.pk}/?after=1", f"events/{event.pk}/"
@@ -244,7 +244,7 @@ def test_downloads_say_at_once_that_the_ladder_is_being_recalculated(world):
     url = reverse("club_ladder_json", args=[club.slug])
     assert Client().get(url).json()["ladder_is_current"] is True
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     assert Client().get(url).json()["ladder_is_current"] is False
     csv = Client().get(reverse("club_ladder_csv", args=[club.slug]))
     assert csv["X-Ladder-Status"] == "recalculating"
@@ -255,7 +255,7 @@ def test_a_replay_retires_the_pages_built_before_it(world):
     set_standing(henk.pk, start_rating=1500)
     # The test's transaction never commits, so the replay this queues does not run yet.
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     stale = page(club)
     assert "being recalculated" in stale
@@ -383,7 +383,7 @@ def test_unknown_query_parameters_bypass_the_cache(world):
 def test_a_page_kept_while_recalculating_shows_the_notice_once(world):
     club, *_ = world
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     url = reverse("club_page", args=[club.slug])
     first, again = Client().get(url), Client().get(url)
@@ -416,7 +416,7 @@ def test_every_kept_html_page_gains_the_notice_and_loses_it_after_the_replay(wor
     suffixes = html_pages(henk, event)
     kept = {suffix: page(club, suffix) for suffix in suffixes}
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     club.refresh_from_db()
     for suffix in suffixes:
         now = page(club, suffix)
@@ -452,7 +452,7 @@ def test_a_gzip_visitor_gets_the_notice_while_the_ladder_is_behind(world):
     url = reverse("club_page", args=[club.slug])
     Client().get(url)
     with transaction.atomic():
-        club_changed(club.pk, inputs=True)
+        club_changed(club.pk, LadderInput())
     response = Client().get(url, HTTP_ACCEPT_ENCODING="gzip")
     assert response["X-Page-Cache"] == "hit" and "Content-Encoding" not in response
     assert NOTICE in response.content.decode()

@@ -14,7 +14,7 @@ from redis import Redis
 from clubs.models import Club, Player
 from clubs.results import Result
 from config import redis_client
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.replay import replay_ladder
 from members.web import page_cache
 from tests.factories import make_club, make_event
@@ -83,7 +83,7 @@ def test_after_a_change_the_page_is_built_once_for_every_process(public_club, re
     another_process()
     assert visit(public_club) == (200, "hit")
     with transaction.atomic():
-        club_changed(public_club.pk, shown=True)  # a name changed: every kept page retired
+        club_changed(public_club.pk, OnPages())  # a name changed: every kept page retired
     assert visit(public_club) == (200, "miss")  # this process builds it again...
     another_process()
     assert visit(public_club) == (200, "hit")  # ...and the other one finds it built

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Entry, Event, Game, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import OnPages, club_changed
 from ladder.tiebreaks import DEFAULT_ORDER
 from members.pages.events.event_pages import Tiebreaks, first_place, read_after, round_robin
 from tests.factories import make_club, make_event, new_player
@@ -371,7 +371,7 @@ def test_the_standings_follow_the_clubs_tie_break_order(client, public, swiss):
     Club.objects.filter(pk=public.pk).update(tiebreak_order=["won", "sb"])
     public.refresh_from_db()
     with transaction.atomic():
-        club_changed(public.pk, shown=True)
+        club_changed(public.pk, OnPages())
     html = client.get(event_url(public, swiss["event"])).content.decode()
     heads = re.findall(r'<abbr title="([^"]+)">', html.split('id="standings-heading"')[1])
     assert heads[:2] == ["Games won over the board", "Sonneborn-Berger"]

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from clubs.models import Club, Event, Game, Player
 from clubs.results import Result
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, OnPages, club_changed
 from members.pages.events import event_list
 from tests.factories import make_club, make_event
 from tests.ladder.pages.test_pages import replay, table, tables, url
@@ -170,7 +170,7 @@ def corrected(club: Club, event_name: str, kind: str) -> None:
     door), and the replay the commit queues (a test's transaction never commits)."""
     with transaction.atomic():
         Game.objects.filter(event__name=event_name).update(result=Result.BLACK_WIN)
-        club_changed(club.pk, inputs=True, kinds=[kind])
+        club_changed(club.pk, LadderInput(kinds=frozenset({kind})))
     replay(club)
 
 
@@ -191,7 +191,7 @@ def test_a_directors_list_names_the_new_winner_before_the_replay(client, owner, 
     assert winner_of(client, public, "Night 6") == "Player 6"
     with transaction.atomic():
         Game.objects.filter(event__name="Night 6").update(result=Result.BLACK_WIN)
-        club_changed(public.pk, inputs=True, kinds=["standard"])
+        club_changed(public.pk, LadderInput(kinds=frozenset({"standard"})))
     assert winner_of(client, public, "Night 6") == "Player 7"
 
 
@@ -203,7 +203,7 @@ def test_so_does_a_change_that_moves_no_ladder(client, owner, public, seven):
     ladder.save(update_fields=["kinds"])
     with transaction.atomic():
         Game.objects.filter(event__name="Night 5").update(result=Result.BLACK_WIN)
-        club_changed(public.pk, inputs=True, kinds=["blitz"])  # the club's pages_version
+        club_changed(public.pk, LadderInput(kinds=frozenset({"blitz"})))  # the club's pages_version
     assert winner_of(client, public, "Night 5") == "Player 6"
 
 
@@ -211,7 +211,7 @@ def test_a_renamed_winner_is_listed_under_the_new_name(client, public, seven):
     assert winner_of(client, public, "Night 2") == "Player 2"
     with transaction.atomic():
         Player.objects.filter(pk=seven[2].pk).update(name="Renamed Two")
-        club_changed(public.pk, shown=True)
+        club_changed(public.pk, OnPages())
     assert winner_of(client, public, "Night 2") == "Renamed Two"
 
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 from clubs.models import Club, ClubRole, Event, Game, Player
 from clubs.results import Result
 from ladder import standings
-from ladder.changes import club_changed
+from ladder.changes import LadderInput, club_changed
 from ladder.models import EventStandings, PlayerEventResult
 from ladder.replay import bring_up_to_date, keep_standings
 from ladder.store.standings import Which
@@ -258,7 +258,7 @@ def test_a_replay_keeps_the_standings_of_the_events_it_touched_and_a_read_the_la
     Game.objects.filter(pk=game.pk).update(result=B if game.result != B else W)
 
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        club_changed(club.pk, inputs=True, from_date=second.date)
+        club_changed(club.pk, LadderInput(from_date=second.date))
     # The first event is as it was; the second's games moved and the replay kept it again.
     assert current_inputs(first) == kept[first.pk]
     assert current_inputs(second) != kept[second.pk]
@@ -291,7 +291,7 @@ def test_a_read_keeps_nothing_while_the_ladder_is_being_recalculated(
     game = second.games.filter(black__isnull=False).order_by("id").first()
     with transaction.atomic():
         Game.objects.filter(pk=game.pk).update(result=B if game.result != B else W)
-        club_changed(club.pk, inputs=True, from_date=second.date)
+        club_changed(club.pk, LadderInput(from_date=second.date))
     old = current_inputs(second)
     ranked_live.clear()
     pages(club, second)
