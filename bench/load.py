@@ -101,7 +101,7 @@ PAGES = (
     ("events", "events/", 10),
     ("ladder.json", "ladder.json", 10),
 )
-UPLOAD_TRF = ROOT / "tests" / "clubs" / "importers" / "files" / "vega_style.trf"
+UPLOAD_TRF = ROOT / "tests" / "directors" / "importers" / "files" / "vega_style.trf"
 
 
 @dataclass

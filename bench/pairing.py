@@ -19,7 +19,8 @@ directors/night/pairing.py; it is legal (no repeat games, no third colour in a r
 pairing-allocated bye each at most), which is all pair_swiss asks.
 
 "plain" is the same call with py4swiss's own methods put back and round 1 left to the engine
-(directors.night.pairing.swiss.LIBRARY_METHODS, as tests/clubs/night/test_pairing_speed.py does):
+(directors.night.pairing.swiss.LIBRARY_METHODS, as tests/directors/night/test_pairing_speed.py
+does):
 the
 reference engine available here, run once per round (it is slow), and checked to pair the same.
 bbpPairings itself is timed only if a `bbpPairings` binary is on PATH (it is not installed here).

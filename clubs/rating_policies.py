@@ -2,7 +2,7 @@
 show. Plain Python, no Django.
 
 The data names what a ladder may store; the engine's registry (ladder.policies) computes it,
-one policy for each name here, which tests/ladder/policies/test_registry.py checks. To add a
+one policy for each name here, which tests/ladder/test_policies.py checks. To add a
 policy: its name and label here, its module in ladder/policies/ (see that package).
 """
 

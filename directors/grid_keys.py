@@ -1,6 +1,6 @@
 """The results grid's keys: which keys, typed on a board's result, pick which result.
 
-One table, read by the page's key legend and (as JSON) by static/clubs/events/grid.js, so
+One table, read by the page's key legend and (as JSON) by static/directors/events/grid.js, so
 the legend can never list a key the script does not know. Plain Python: tested without Django.
 
 The common results are one key, as a director reads them off a paper sheet. Everything

@@ -149,7 +149,7 @@ def rating_settings(request: AuthedRequest, slug: str, ladder: str | None = None
         impact = settings_impact(club, policy, form.settings, found)
     return render(
         request,
-        "clubs/rating_settings.html",
+        "directors/rating_settings.html",
         {
             "club": club,
             "ladder": found,

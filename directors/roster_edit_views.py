@@ -68,7 +68,7 @@ def player_add(request: AuthedRequest, slug: str) -> HttpResponse:
             return redirect("roster_player", slug=club.slug, player_id=added.pk)
     return render(
         request,
-        "clubs/roster/add.html",
+        "directors/roster/add.html",
         {"club": club, "form": form, "problem": problem},
         status=400 if form.is_bound else 200,
     )

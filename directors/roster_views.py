@@ -181,7 +181,7 @@ def players(request: AuthedRequest, slug: str) -> HttpResponse:
     filters.pop("page", None)
     return render(
         request,
-        "clubs/roster/players.html",
+        "directors/roster/players.html",
         {
             "club": club,
             "page": page,
@@ -210,7 +210,7 @@ def player(request: AuthedRequest, slug: str, player_id: int) -> HttpResponse:
     in_merge = Merge.objects.filter(Q(kept=found) | Q(merged=found)).exists()
     return render(
         request,
-        "clubs/roster/player.html",
+        "directors/roster/player.html",
         {
             "club": club,
             "record": record,
@@ -237,7 +237,7 @@ def duplicates(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     return render(
         request,
-        "clubs/roster/duplicates.html",
+        "directors/roster/duplicates.html",
         {"club": club, "candidates": duplicate_candidates(club)},
     )
 
@@ -298,7 +298,7 @@ def _merge_page(
         records = (player_record(kept), player_record(merged))
     return render(
         request,
-        "clubs/roster/merge_confirm.html",
+        "directors/roster/merge_confirm.html",
         {"club": club, "form": form, "records": records, "problem": problem},
         status=200 if form.is_valid() else 400,
     )
@@ -312,7 +312,7 @@ def merges(request: AuthedRequest, slug: str) -> HttpResponse:
     )
     blockers = undo_blockers(found)
     rows = [(merge, blockers.get(merge.pk)) for merge in found]
-    return render(request, "clubs/roster/merges.html", {"club": club, "rows": rows})
+    return render(request, "directors/roster/merges.html", {"club": club, "rows": rows})
 
 
 @require_POST
@@ -374,7 +374,7 @@ def repoint(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
             return redirect("roster_player", slug=club.slug, player_id=target.pk)
     return render(
         request,
-        "clubs/roster/repoint.html",
+        "directors/roster/repoint.html",
         {
             "club": club,
             "entry": entry,

@@ -103,7 +103,7 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
         return redirect("club_settings", slug=club.slug)
     return render(
         request,
-        "clubs/club_settings.html",
+        "directors/club_settings.html",
         {
             "club": club,
             "form": form,

@@ -36,7 +36,7 @@ AUDIT_PER_PAGE = 100
 
 def home(request: HttpRequest) -> HttpResponse:
     my_clubs = Club.objects.directed_by(request.user).order_by("name")
-    return render(request, "clubs/home.html", {"my_clubs": my_clubs})
+    return render(request, "directors/home.html", {"my_clubs": my_clubs})
 
 
 @require_safe
@@ -72,14 +72,14 @@ def club_create(request: AuthedRequest) -> HttpResponse:
         # say whether the address is available (the form's own check is the probe limited).
         messages.error(request, too_many_from_address().messages[0])
         form = ClubCreateForm(initial={"name": request.POST.get("name", "")})
-        return render(request, "clubs/club_create.html", {"form": form}, status=429)
+        return render(request, "directors/club_create.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             club = form.save()
             ClubRole.objects.create(club=club, user=request.user, role=ClubRole.Role.OWNER)
             audit.record(club, request.user, "club.created", slug=club.slug)
         return redirect("club_manage", slug=club.slug)
-    return render(request, "clubs/club_create.html", {"form": form})
+    return render(request, "directors/club_create.html", {"form": form})
 
 
 def club_manage(request: AuthedRequest, slug: str) -> HttpResponse:
@@ -87,7 +87,7 @@ def club_manage(request: AuthedRequest, slug: str) -> HttpResponse:
     roles = club.roles.select_related("user").order_by("role", "user__email")
     return render(
         request,
-        "clubs/club_manage.html",
+        "directors/club_manage.html",
         {
             "club": club,
             "roles": roles,
@@ -173,7 +173,7 @@ def audit_log(request: AuthedRequest, slug: str) -> HttpResponse:
     query.pop("page", None)
     return render(
         request,
-        "clubs/audit/audit_log.html",
+        "directors/audit/audit_log.html",
         {
             "club": club,
             "filters": filters,
@@ -193,4 +193,4 @@ def player_erase(request: AuthedRequest, slug: str, player_id: int) -> HttpRespo
         erase_player(player, request.user)
         messages.success(request, _("The player's name has been removed everywhere."))
         return redirect("club_manage", slug=player.club.slug)
-    return render(request, "clubs/roster/erase.html", {"club": player.club, "player": player})
+    return render(request, "directors/roster/erase.html", {"club": player.club, "player": player})

@@ -5,7 +5,7 @@ the printed answer, so every printed operand is chosen here, as an exact Decimal
 printed result is computed from the printed operands, never from the stored full-precision
 values. members.pages.tables only swaps in the language's decimal mark.
 
-Two rules hold for every event (tests/ladder/pages/test_explain.py and the page tests check both):
+Two rules hold for every event (tests/members/pages/test_explain.py and the page tests check both):
 
 1. K x (score - expected), computed from the printed operands and rounded to the printed
    precision of the change, is the printed change (HSB: 20 x (score - games x p) + bonus,

@@ -70,7 +70,7 @@ def pytest_collection_finish(session):
 """
 
 # A browser folder, a module marked django_db, tests through the `client` fixture, pure tests.
-SAMPLE = ["tests/browser", "tests/test_tenancy.py", "tests/test_healthz.py", "tests/ladder/files"]
+SAMPLE = ["tests/browser", "tests/test_tenancy.py", "tests/test_healthz.py", "tests/members/files"]
 
 
 def collect(tmp_path: Path, *args: str) -> list[dict]:

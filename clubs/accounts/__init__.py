@@ -1,4 +1,5 @@
 """Accounts: sign-up, sign-in and its throttling, one-time sign-in links, director
 invitations and which client address counts (client_address.py and throttle.py's keys).
-It may import clubs' models, audit and forms (the sign-up form), nothing of the club pages.
+Everyone who signs in passes here, whatever they do next, so it sits with the data; it
+imports only the clubs app.
 """

@@ -1,6 +1,6 @@
 """The club's audit log: record() (call it inside the transaction that makes the change) and
-ACTIONS here, each action as a translated sentence in sentences.py, its values in values.py.
-It may import clubs' models and the rating settings' labels, and ladder's tie-break labels.
+ACTIONS here. Every writer records, the engine's admin too, so it sits with the data; the
+log read as sentences is the directors' (directors/audit/).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Events: drafts and their details, results (files, pasted CSV, the grid), uploads,
-publishing, corrections and the preview-then-confirm of every change to a published event,
-with the event screens' forms, views and urls. It may import clubs' models, access, audit,
-importers, grid keys, date notes, the names step and the roster's merging, and ladder's
-changes, jobs, previews and exports. The club's page and rating settings stay in clubs/
-(settings of the club, not of an event; a sixteenth module would pass the folder's 15).
+"""Events, as a director handles them: drafts and their details (drafts.py), results from a
+file, pasted CSV or the grid (results.py, uploads.py), the names step (names.py and its
+table, names_table.py and names_html.py), the preview (preview.py), publishing
+(publishing.py), and every change to a published event shown before it is made
+(pending_changes.py, changes.py, corrections.py, confirmation.py), with the screens'
+forms, views and urls. It may import clubs, ladder, matching, the importers, the roster's
+writes and the members' file writers.
 """

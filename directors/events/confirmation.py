@@ -113,9 +113,9 @@ def confirm_page(
             games_now=now.count(),
             type_change=_type_change(event, change),
         )
-        return render(request, "clubs/events/correction.html", context)
+        return render(request, "directors/events/correction.html", context)
     return render(
-        request, "clubs/events/confirm_change.html", {**context, **_described(event, change)}
+        request, "directors/events/confirm_change.html", {**context, **_described(event, change)}
     )
 
 

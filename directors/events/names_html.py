@@ -86,7 +86,7 @@ def row_words() -> Words:
             "last_event": gettext("last: %(event)s, %(date)s"),
             "held": gettext("held: appears when an event of theirs is published"),
             "as_matched": gettext("as “%(matched)s”"),
-            # The table's column headings (clubs/events/names.html), for the stacked rows.
+            # The table's column headings (directors/events/names.html), for the stacked rows.
             "col_file": gettext("The file says"),
             "col_best": gettext("Best candidate"),
             "col_who": gettext("Who it is"),

@@ -173,7 +173,7 @@ def event_upload_progress(
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
     if upload.status in Upload.IN_PROGRESS:
         context = {"club": event.club, "event": event, "reload_seconds": PROGRESS_RELOAD_SECONDS}
-        return render(request, "clubs/events/upload_progress.html", context)
+        return render(request, "directors/events/upload_progress.html", context)
     outcome = upload.outcome or {}
     uploads.finish(upload)
     if upload.status == Upload.Status.FAILED:
@@ -242,7 +242,7 @@ def _results_page(
 ) -> HttpResponse:
     return render(
         request,
-        "clubs/events/results.html",
+        "directors/events/results.html",
         {
             "club": event.club,
             "event": event,
@@ -307,7 +307,7 @@ def event_grid(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
     )
     return render(
         request,
-        "clubs/events/grid.html",
+        "directors/events/grid.html",
         {
             "club": event.club,
             "event": event,

@@ -45,7 +45,7 @@ from members.files.event_export import file_name as export_file_name
 def event_list(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     events = club.events.order_by("-date", "-order_in_day", "-created_at", "-id")
-    return render(request, "clubs/events/list.html", {"club": club, "events": events})
+    return render(request, "directors/events/list.html", {"club": club, "events": events})
 
 
 def event_create(request: AuthedRequest, slug: str) -> HttpResponse:
@@ -59,7 +59,9 @@ def event_create(request: AuthedRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("The event is saved as a draft. Now enter its results."))
             return redirect("event_results", slug=club.slug, event_id=event.pk)
-    return render(request, "clubs/events/form.html", {"club": club, "form": form, "event": None})
+    return render(
+        request, "directors/events/form.html", {"club": club, "form": form, "event": None}
+    )
 
 
 def event_detail(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
@@ -75,7 +77,7 @@ def event_detail(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
     unconfirmed = publishing.unconfirmed_names(event)
     return render(
         request,
-        "clubs/events/detail.html",
+        "directors/events/detail.html",
         {
             "club": event.club,
             "event": event,
@@ -133,7 +135,7 @@ def event_edit(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
             messages.success(request, _("The event's details are saved."))
             return redirect("event_detail", slug=slug, event_id=event.pk)
     return render(
-        request, "clubs/events/form.html", {"club": event.club, "form": form, "event": event}
+        request, "directors/events/form.html", {"club": event.club, "form": form, "event": event}
     )
 
 
@@ -180,7 +182,7 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
     rows = name_table.shown(reviews, show)
     return render(
         request,
-        "clubs/events/names.html",
+        "directors/events/names.html",
         {
             "club": event.club,
             "event": event,
@@ -352,7 +354,7 @@ def event_preview(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
     preview = preview_event(event)
     return render(
         request,
-        "clubs/events/preview.html",
+        "directors/events/preview.html",
         {
             "club": event.club,
             "event": event,
@@ -449,7 +451,7 @@ def event_change_confirm(request: AuthedRequest, slug: str, event_id: int) -> Ht
         # Applied, cancelled, replaced by a newer change, or never shown: a conflict, not a save.
         return render(
             request,
-            "clubs/events/change_gone.html",
+            "directors/events/change_gone.html",
             {"club": event.club, "event": event},
             status=409,
         )

@@ -3,5 +3,5 @@ between them, each with the preview of how the ladders move (ladder/impact/ladde
 
 changes.py is the one place these writes are made (the screen here and the add_ladder command
 both call it), each through the one door (ladder.changes.club_changed) and into the audit log.
-The per-ladder rating settings stay in directors/rating_settings_views.py.
+The per-ladder rating settings are directors/rating_settings_views.py.
 """

@@ -158,7 +158,7 @@ def _page(
     rows = list(Ladder.objects.for_club(club.pk))
     return render(
         request,
-        "clubs/ladders/ladders.html",
+        "directors/ladders/ladders.html",
         {
             "club": club,
             "ladders": [

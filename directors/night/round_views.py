@@ -59,7 +59,7 @@ def night_sheet(
     ratings = event_ratings(event)
     return render(
         request,
-        "clubs/night/sheet.html",
+        "directors/night/sheet.html",
         {
             "club": event.club,
             "event": event,
@@ -133,7 +133,7 @@ def night_results(
     this_round = Round.objects.filter(event=event, number=round_number).first()
     return render(
         request,
-        "clubs/night/results.html",
+        "directors/night/results.html",
         {
             "club": event.club,
             "event": event,
@@ -233,7 +233,7 @@ def night_standings(request: AuthedRequest, slug: str, event_id: int) -> HttpRes
     ]
     return render(
         request,
-        "clubs/night/standings.html",
+        "directors/night/standings.html",
         {
             "club": event.club,
             "event": event,

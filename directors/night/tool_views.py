@@ -163,7 +163,7 @@ def night_print(
     boards = [b for b in event.round_boards(round_number) if not b.is_bye]
     return render(
         request,
-        "clubs/night/print.html",
+        "directors/night/print.html",
         {
             "club": event.club,
             "event": event,

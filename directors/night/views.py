@@ -220,7 +220,7 @@ def _start_page(
     close = names.check_newcomer(club, waiting, new_person=False).close if waiting else []
     return render(
         request,
-        "clubs/night/start.html",
+        "directors/night/start.html",
         {
             "club": club,
             "form": form,
@@ -261,7 +261,7 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
     results_in = event.boards.filter(round=paired, black__isnull=False, game__isnull=False)
     return render(
         request,
-        "clubs/night/evening.html",
+        "directors/night/evening.html",
         {
             "club": event.club,
             "event": event,

@@ -1,5 +1,6 @@
-"""The roster: a director's writes to players, duplicates, merges and their undo,
-re-pointing, erasure, the starting ladder's CSV, and the roster's views and urls.
-It may import clubs' models, access, audit, event drafts, forms and confirmation, matching
-and ladder's changes; nothing of the night.
+"""The roster's writes: a director's changes to players (players.py), duplicates, merges and
+their undo, re-pointed entries (merging.py), erasure (erasure.py) and the starting ladder's
+CSV (starting_ladder.py). Below the events, which link names to players through it; its
+screens (directors/roster_views.py and roster_edit_views.py) sit above both, as a
+re-pointed entry of a published event is confirmed through the events' confirmation.
 """

@@ -1,4 +1,3 @@
-"""The translated words for the ladder's vocabulary: results.py every game result's (Game.result's
-choices too), tiebreaks.py every tie-break's. They may import only the lazy gettext and the pure
-vocabulary they label (clubs.results, ladder.tiebreaks), so models, forms and pages can use them.
+"""The translated words for the engine's vocabulary: tiebreaks.py every tie-break's, a short
+label for a table's column and the full name. Lazy gettext and ladder.tiebreaks only.
 """

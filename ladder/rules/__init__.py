@@ -1,5 +1,4 @@
-"""The club's rules, applied and written out: file_ranks.py (pure) when an event's standings may
-follow its tournament file's ranks, rating_rules.py the page "How ratings are calculated" from
-the club's settings. They may import members.pages (its sums and formats), policies and
-clubs.models.
+"""The club's rules applied to an event: file_ranks.py (pure) when an event's standings may
+follow its tournament file's ranks. The page that writes the rules out is the members'
+(members/pages/rating_rules.py).
 """

@@ -101,7 +101,7 @@ def club_view(
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
-    whether the ladder is current (an HTML page has the notice region of ladder/web/status.html
+    whether the ladder is current (an HTML page has the notice region of members/web/status.html
     instead), and answers in its own format while the subscription is off. The notice of a
     `one_ladder` page (the one its `ladder` argument names, or the first) is that ladder's."""
 
@@ -129,7 +129,7 @@ def club_view(
             if download is not None:
                 notice = _inactive_download(download)
             else:
-                notice = render(request, "ladder/pages/inactive.html", visit.context(noindex=True))
+                notice = render(request, "members/pages/inactive.html", visit.context(noindex=True))
             # Renewing brings the page back at once: no cache may keep the notice.
             page_cache.not_shared(notice)
             return protect(notice, noindex=True)
@@ -240,7 +240,7 @@ def _status(visit: Visit, ladder: str | None, one_ladder: bool) -> str | None:
         context["status_ladder"] = shown
     elif visit.club.ladder_is_current:
         return None
-    return render_to_string("ladder/web/status.html", context)
+    return render_to_string("members/web/status.html", context)
 
 
 def file_response(text: str, content_type: str, filename: str, club: Club) -> HttpResponse:

@@ -82,4 +82,4 @@ def bad_day(request: HttpRequest, page_context: dict[str, Any], download: bool) 
     page_context.update(
         on_error=message, on=AskedDay(None, None), section="ladder", here=request.path
     )
-    return render(request, "ladder/pages/ladder.html", page_context, status=400)
+    return render(request, "members/pages/ladder.html", page_context, status=400)

@@ -31,10 +31,10 @@ from members.web import ladder_parts
 from members.web.club_view import Visit, club_view, file_response, kept_or_built, protect
 from members.web.language import use_club_language
 
-EVENT_TEMPLATE = "ladder/pages/event.html"
-ROUNDS_TEMPLATE = "ladder/pages/event_rounds.html"
-WALLCHART_TEMPLATE = "ladder/pages/event_wallchart.html"
-RATINGS_TEMPLATE = "ladder/pages/event_ratings.html"
+EVENT_TEMPLATE = "members/pages/event.html"
+ROUNDS_TEMPLATE = "members/pages/event_rounds.html"
+WALLCHART_TEMPLATE = "members/pages/event_wallchart.html"
+RATINGS_TEMPLATE = "members/pages/event_ratings.html"
 
 # One part of an event's pages: the template and the context of its page, from the visit,
 # the event and the request's query.
@@ -157,9 +157,9 @@ def _shared(request: HttpRequest, share_token: str, part: Part) -> HttpResponse:
 
     def view(request: HttpRequest, visit: Visit) -> HttpResponse:
         template, context = part(request, visit, event)
-        # ladder/pages/shared_event.html extends the part's own template without the club's links.
+        # members/pages/shared_event.html extends the part's own template without the club's links.
         context.update(noindex=True, shared=True, event_template=template)
-        response = render(request, "ladder/pages/shared_event.html", visit.context(**context))
+        response = render(request, "members/pages/shared_event.html", visit.context(**context))
         _keep_if_missed(visit, event, context)
         return response
 

@@ -52,7 +52,7 @@ def fed_ladder(event: Event, ladders: Sequence[Ladder]) -> Ladder | None:
 
 
 def fed_context(event: Event, ladders: Sequence[Ladder], base: str) -> dict[str, Any]:
-    """What templates/ladder/pages/fed_ladder.html needs: the ladder the event fed, its name
+    """What templates/members/pages/fed_ladder.html needs: the ladder the event fed, its name
     and its page (`base` the club page's path), or why it fed none."""
     fed = fed_ladder(event, ladders)
     if fed is None:

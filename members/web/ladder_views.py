@@ -82,7 +82,7 @@ def _page(
     below = rosters.provisional_below(visit.club, ladder)
     response = render(
         request,
-        "ladder/pages/ladder.html",
+        "members/pages/ladder.html",
         visit.context(
             rows=rows,
             listed=listed,

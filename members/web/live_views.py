@@ -33,7 +33,7 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     following = request.GET.get("follow") == "1"
     return render(
         request,
-        "ladder/pages/live_event.html",
+        "members/pages/live_event.html",
         visit.context(
             live=live,
             section="events",

@@ -11,7 +11,7 @@ the cache.
 
 A change to a ladder input (data_version) does not retire the HTML pages: until the replay
 moves built_version they keep showing the last good numbers, as the spec allows, and gain
-the "being recalculated" notice in the region ladder/web/status.html marks. Downloads say
+the "being recalculated" notice in the region members/web/status.html marks. Downloads say
 whether the ladder is current in their content, so they are keyed on data_version too.
 
 Pages are kept gzip-compressed (a tenth of their size) and sent as kept to every browser

@@ -19,7 +19,7 @@ from members.web.club_view import Visit, club_view
 def seasons_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     seasons = report.season_list(visit.club, timezone.localdate())
     return render(
-        request, "ladder/seasons/list.html", visit.context(seasons=seasons, section="seasons")
+        request, "members/seasons/list.html", visit.context(seasons=seasons, section="seasons")
     )
 
 
@@ -47,7 +47,7 @@ def season_page(
     page = report.season_page(visit.club, found, roster, _("unconfirmed player"), today, shown)
     return render(
         request,
-        "ladder/seasons/season.html",
+        "members/seasons/season.html",
         visit.context(
             page=page,
             section="seasons",

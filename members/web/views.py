@@ -45,7 +45,7 @@ def roster_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     below = rosters.provisional_below(visit.club)
     response = render(
         request,
-        "ladder/pages/roster.html",
+        "members/pages/roster.html",
         visit.context(
             players=players,
             listed=listed,
@@ -98,7 +98,7 @@ def player_page(request: HttpRequest, visit: Visit, player_id: int) -> HttpRespo
     several = len(parts) > 1 or parts[0].ladder != ladders[0]
     return render(
         request,
-        "ladder/pages/player.html",
+        "members/pages/player.html",
         visit.context(
             page=page if several else parts[0].page,
             chart=parts[0].chart,
@@ -121,7 +121,7 @@ def rating_rules_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     """How ratings are calculated, from this club's own settings."""
     page = rating_rules.rules_page(visit.club)
     return render(
-        request, "ladder/pages/rating_rules.html", visit.context(page=page, section="rules")
+        request, "members/pages/rating_rules.html", visit.context(page=page, section="rules")
     )
 
 
@@ -142,7 +142,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
     playing = playing.exclude(pairing_system="").order_by("-date", "-id")
     return render(
         request,
-        "ladder/pages/events.html",
+        "members/pages/events.html",
         visit.context(
             events=page.events,
             page=page,
@@ -159,7 +159,7 @@ def events_page(request: HttpRequest, visit: Visit) -> HttpResponse:
 @require_safe
 def directory(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.filter(visibility=Club.Visibility.PUBLIC).order_by("name")
-    return render(request, "ladder/pages/directory.html", {"clubs": clubs})
+    return render(request, "members/pages/directory.html", {"clubs": clubs})
 
 
 @require_safe
@@ -203,7 +203,9 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         urls += [base, f"{base}players/", f"{base}events/", f"{base}how-ratings-work/"]
         urls += [f"{base}ladders/{ladder}/" for ladder in others.get(slug, [])[1:]]
         urls += [f"{base}events/{event_id}/" for event_id in event_ids]
-    return render(request, "ladder/web/sitemap.xml", {"urls": urls}, content_type="application/xml")
+    return render(
+        request, "members/web/sitemap.xml", {"urls": urls}, content_type="application/xml"
+    )
 
 
 @require_POST

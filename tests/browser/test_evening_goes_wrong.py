@@ -17,7 +17,7 @@ from clubs.models import Board, Club, Event, Game, Player
 from clubs.results import Result
 from tests.browser.test_club_night import EVENING, pair_round, tap_results
 from tests.browser.test_publish_flow import sign_in
-from tests.clubs.night.test_night_exports import read_back, stored_games
+from tests.directors.night.test_night_exports import read_back, stored_games
 from tests.factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ from tests.factories import PASSWORD, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TRF = Path(__file__).resolve().parents[1] / "clubs" / "importers" / "files" / "vega_style.trf"
+TRF = Path(__file__).resolve().parents[1] / "directors" / "importers" / "files" / "vega_style.trf"
 
 
 def sign_in(page, email):

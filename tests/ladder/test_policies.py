@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clubs.models import Ladder
+from clubs.rating_policies import DEFAULT_POLICY, POLICY_LABELS
 from clubs.results import Result
 from ladder.policies import POLICIES, get_policy
 from ladder.policies.base import (
@@ -22,6 +24,18 @@ from ladder.policies.base import (
 )
 from ladder.policies.hsb import HsbPolicy, HsbSettings, round_half_up
 from ladder.policies.ladder import LadderPolicy, LadderSettings
+
+
+def test_the_engine_has_one_policy_for_each_name_a_ladder_may_store():
+    # The data names what a ladder may store (clubs.rating_policies), the engine computes it:
+    # the two lists agree, in the same order, with the same labels, as the models' choices.
+    assert list(POLICIES) == list(POLICY_LABELS)
+    assert {name: policy.label for name, policy in POLICIES.items()} == POLICY_LABELS
+    assert DEFAULT_POLICY in POLICIES
+    field = Ladder._meta.get_field("rating_policy")
+    assert list(field.choices) == list(POLICY_LABELS.items())
+    assert field.default == DEFAULT_POLICY
+
 
 LADDER = LadderPolicy()
 HSB = HsbPolicy()

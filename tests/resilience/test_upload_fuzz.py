@@ -22,7 +22,7 @@ pytestmark = [
     pytest.mark.timeout(180),
 ]
 
-FILES = Path(__file__).resolve().parents[1] / "clubs" / "importers" / "files"
+FILES = Path(__file__).resolve().parents[1] / "directors" / "importers" / "files"
 SAMPLES = 60
 
 

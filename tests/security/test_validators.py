@@ -15,7 +15,7 @@ from clubs.results import Result
 from directors.night import evening
 from directors.night import rounds as night_rounds
 from ladder.changes import OnPages, club_changed
-from tests.clubs.night.test_night_views import tap
+from tests.directors.night.test_night_views import tap
 from tests.factories import make_club, make_event, make_players
 
 pytestmark = pytest.mark.django_db

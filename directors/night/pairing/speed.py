@@ -24,7 +24,7 @@ Here:
   found, so it is the library's.
 
 The graphs get the same weights, set in the same order, so the pairings stay the library's,
-bit for bit: tests/clubs/night/test_pairing_speed.py pairs thousands of rounds and the
+bit for bit: tests/directors/night/test_pairing_speed.py pairs thousands of rounds and the
 corpus both ways. py4swiss has no public hook for any of this: private methods are replaced.
 """
 

@@ -227,7 +227,7 @@ def _round_one_fixed(
     minute and a half for 1,000 players in one score group), when everyone present is in
     one score group and the standard pairing breaks no rule: no acceleration splitting
     the field, no never-pair couple on a board of it. None otherwise: the engine decides.
-    tests/clubs/night/test_pairing_speed.py pairs generated fields both ways."""
+    tests/directors/night/test_pairing_speed.py pairs generated fields both ways."""
     if round_number != 1 or history:
         return None
     present = [e.id for e in ordered if e.id not in absent]

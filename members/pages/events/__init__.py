@@ -1,5 +1,4 @@
-"""An event's pages: its standings and rating changes, rounds, wall chart and their tables.
-
-Read only, like every page builder; may import the ladder's core, members.pages' shared
-texts and tables, ladder.roster and ladder.labels, never a view.
+"""An event's pages: its standings and rating changes as shown, rounds, wall chart and their
+tables, and the list of events. Read only, like every page builder; the standings
+themselves are the engine's (ladder/standings.py).
 """

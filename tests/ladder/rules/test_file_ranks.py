@@ -21,7 +21,7 @@ from members.files.event_export import event_trf
 from members.pages.events.event_pages import final_ranking, first_place
 from tests.corpus import TRF_CORPUS
 from tests.factories import make_club, make_event, new_player
-from tests.ladder.pages.test_pages import replay, table, url
+from tests.members.pages.test_pages import replay, table, url
 
 W, D = Result.WHITE_WIN, Result.DRAW
 FILE_SENTENCE = "Ranks as in the tournament file: its tie-breaks decided the order."

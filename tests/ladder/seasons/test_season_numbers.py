@@ -1,6 +1,6 @@
 """Every number on every page of a club with two ladders recomputes from the page (issue 33).
 
-The pages tests of issue 13 (tests/ladder/pages/test_explanations.py) read one ladder's player
+The pages tests of issue 13 (tests/members/pages/test_explanations.py) read one ladder's player
 and event pages. Here a club keeps two: standard games on one, blitz on the other, one rated
 by the club ladder (Elo) and the other by HSB (both ways round), the HSB ratings carrying
 decimals (a start rating of 812.25) so that a page prints them rounded. Generated events of
@@ -33,7 +33,7 @@ from ladder.models import PlayerEventResult
 from ladder.replay import replay_ladder
 from ladder.seasons.dates import parse_season, season_of
 from tests.factories import make_club, make_history
-from tests.ladder.pages.test_explanations import (
+from tests.members.pages.test_explanations import (
     CHANGES_TABLE,
     ELO,
     FACTS,

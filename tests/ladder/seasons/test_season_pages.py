@@ -16,7 +16,7 @@ from ladder.roster.rosters import load_roster
 from ladder.seasons.dates import season_of
 from members.pages.events.event_pages import event_page
 from tests.factories import make_club, make_event, make_players, rated_players
-from tests.ladder.pages.test_pages import table
+from tests.members.pages.test_pages import table
 
 pytestmark = pytest.mark.django_db
 
