@@ -6,7 +6,7 @@ Nothing links a typed name to a player unless a `NameDecision` says so.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -268,11 +268,20 @@ def apply_name_decisions(
 
 def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> DecisionsApplied:
     entries = {e.pk: e for e in event.entries.select_for_update().order_by("id")}
+    links = _links_decided(event, entries, decisions)
+    new_entries = {d.entry_id for d in decisions if d.action == Action.NEW}
+    _refuse_one_player_in_two_places(entries, links, new_entries)
+    return _write_decisions(event, entries, decisions)
+
+
+def _links_decided(
+    event: Event, entries: dict[int, Entry], decisions: Sequence[NameDecision]
+) -> dict[int, int | None]:
+    """Each entrant's player (by entry id) once the decisions hold, refusing a decision the
+    event or the roster does not allow. A new player has no id yet: those entries keep their
+    old link here, and the check of places passes them over."""
     links = {pk: e.player_id for pk, e in entries.items()}
-    played_by: set[int] = set()
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
-        if black is not None and played(Result(result)):
-            played_by.update((white, black))
+    played_by = _entrants_who_played(event)
     wanted = {d.player_id for d in decisions if d.action == Action.LINK}
     players = {
         p.pk: p for p in Player.objects.filter(pk__in=wanted, club_id=event.club_id).active()
@@ -281,27 +290,54 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
         entry = entries.get(decision.entry_id)
         if entry is None:
             raise PublishingError(_("A name in the form is no longer part of this event."))
+        _refuse_impossible_decision(decision, entry, players.keys(), played_by)
         if decision.action == Action.LINK:
-            if decision.player_id not in players:
-                raise PublishingError(
-                    _("%(name)s: choose a player of this club's roster.")
-                    % {"name": entry.typed_name}
-                )
             links[entry.pk] = decision.player_id
         elif decision.action == Action.NONE:
-            if entry.pk in played_by:
-                raise PublishingError(
-                    _("%(name)s played a game: choose an existing or a new player.")
-                    % {"name": entry.typed_name}
-                )
             links[entry.pk] = None
-        elif decision.start_rating is not None and not 0 <= decision.start_rating <= 4000:
+    return links
+
+
+def _entrants_who_played(event: Event) -> set[int]:
+    """The entries with a game played at the board (a bye is no game): they need a player."""
+    played_by: set[int] = set()
+    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
+        if black is not None and played(Result(result)):
+            played_by.update((white, black))
+    return played_by
+
+
+def _refuse_impossible_decision(
+    decision: NameDecision,
+    entry: Entry,
+    club_players: Collection[int],
+    played_by: set[int],
+) -> None:
+    """Raise for a link to someone off the club's active roster, "no player" for an entrant
+    who played, or a director's starting rating outside the ladder's range."""
+    if decision.action == Action.LINK:
+        if decision.player_id not in club_players:
             raise PublishingError(
-                _("%(name)s: a starting rating must be between 0 and 4000.")
+                _("%(name)s: choose a player of this club's roster.") % {"name": entry.typed_name}
+            )
+    elif decision.action == Action.NONE:
+        if entry.pk in played_by:
+            raise PublishingError(
+                _("%(name)s played a game: choose an existing or a new player.")
                 % {"name": entry.typed_name}
             )
+    elif decision.start_rating is not None and not 0 <= decision.start_rating <= 4000:
+        raise PublishingError(
+            _("%(name)s: a starting rating must be between 0 and 4000.")
+            % {"name": entry.typed_name}
+        )
+
+
+def _refuse_one_player_in_two_places(
+    entries: dict[int, Entry], links: dict[int, int | None], new_entries: set[int]
+) -> None:
+    """One person, one place: raise when two entrants would be the same player."""
     seen: dict[int, int] = {}
-    new_entries = {d.entry_id for d in decisions if d.action == Action.NEW}
     for entry_pk, player_id in links.items():
         if player_id is None or entry_pk in new_entries:
             continue
@@ -317,46 +353,75 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
             )
         seen[player_id] = entry_pk
 
-    linked = created = dropped = left_out = 0
-    # New players and links are written in bulk: a names form of 2,000 entrants would
-    # otherwise cost two queries a name.
+
+def _write_decisions(
+    event: Event, entries: dict[int, Entry], decisions: Sequence[NameDecision]
+) -> DecisionsApplied:
+    """Write checked decisions. New players and links are written in bulk: a names form of
+    2,000 entrants would otherwise cost two queries a name."""
+    dropped = left_out = 0
     made: list[tuple[Entry, Player]] = []
     starts: dict[int, float] = {}  # by id() of the new Player: its start on the event's ladder
     relinked: list[Entry] = []
     for decision in decisions:
         entry = entries[decision.entry_id]
         if decision.action == Action.NEW:
-            name = clean_name(entry.typed_name)
-            start = decision.start_rating
-            if start is None:
-                file_start = start_from_file(event.newcomer_start, entry.rating_in_file)
-                start = None if file_start is None else float(file_start)
-            player = Player(
-                club_id=event.club_id,
-                name=name,
-                name_key=player_key(name),
-                junior=bool(entry.junior_in_file),
-                # Met in a draft: on no club page until the event is published.
-                held=not event.is_published,
-            )
+            player, start = _new_player(event, entry, decision.start_rating)
             if start is not None:
                 starts[id(player)] = start
             made.append((entry, player))
-            created += 1
         elif decision.action == Action.LINK:
             if entry.player_id != decision.player_id:
                 entry.player_id = decision.player_id
                 relinked.append(entry)
-                linked += 1
         else:
             # Counted whether or not anything changes: an entrant with no game at all (a team
             # reserve, a "spielfrei" that was only absent) is left without a player too.
             left_out += 1
-            own_byes = Game.objects.filter(white=entry, black__isnull=True)
-            if entry.player_id is not None or own_byes.exists():
-                Entry.objects.filter(pk=entry.pk).update(player=None)
-                own_byes.delete()
+            if _leave_without_player(entry):
                 dropped += 1
+    _save_new_players(event, made, starts)
+    Entry.objects.bulk_update(
+        [*relinked, *(entry for entry, _player in made)], ["player"], batch_size=500
+    )
+    return DecisionsApplied(len(relinked), len(made), dropped, left_out)
+
+
+def _new_player(event: Event, entry: Entry, estimate: float | None) -> tuple[Player, float | None]:
+    """An unsaved player named as the entrant was typed, and where it starts on the event's
+    ladder: the director's estimate, else the file's rating when the event takes it, else
+    None for the ladder's own start."""
+    name = clean_name(entry.typed_name)
+    start = estimate
+    if start is None:
+        file_start = start_from_file(event.newcomer_start, entry.rating_in_file)
+        start = None if file_start is None else float(file_start)
+    player = Player(
+        club_id=event.club_id,
+        name=name,
+        name_key=player_key(name),
+        junior=bool(entry.junior_in_file),
+        # Met in a draft: on no club page until the event is published.
+        held=not event.is_published,
+    )
+    return player, start
+
+
+def _leave_without_player(entry: Entry) -> bool:
+    """Unlink an entrant and delete their own byes; whether there was anything to take away."""
+    own_byes = Game.objects.filter(white=entry, black__isnull=True)
+    if entry.player_id is None and not own_byes.exists():
+        return False
+    Entry.objects.filter(pk=entry.pk).update(player=None)
+    own_byes.delete()
+    return True
+
+
+def _save_new_players(
+    event: Event, made: list[tuple[Entry, Player]], starts: dict[int, float]
+) -> None:
+    """Create the new players, their starts on the event's ladder, and point their entries
+    at them (the entries are saved by the caller)."""
     Player.objects.bulk_create([player for _entry, player in made], batch_size=1000)
     if starts:
         ladder = event_ladder(event)
@@ -370,10 +435,6 @@ def _apply_decisions(event: Event, decisions: Sequence[NameDecision]) -> Decisio
         )
     for entry, player in made:
         entry.player_id = player.pk
-    Entry.objects.bulk_update(
-        [*relinked, *(entry for entry, _player in made)], ["player"], batch_size=500
-    )
-    return DecisionsApplied(linked, created, dropped, left_out)
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,18 @@ when the ladder is not up to date, from the replay's own inputs folded in memory
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from clubs.models import Event, Ladder
+from clubs.models import Entry, Event, Ladder
 from directors.date_notes import event_date_note, from_stored
 from directors.events.results import kept_without_player
 from ladder import store
 from ladder.explain import ChangeSum, change_sum
 from ladder.history import rate_history
 from ladder.policies import get_policy
+from ladder.policies.base import EventInput, EventRating
 from ladder.replay import load_inputs
 
 
@@ -73,12 +75,8 @@ def preview_event(event: Event) -> EventPreview:
     current = ladder is None or ladder.is_current
     entries = {e.pk: e for e in event.entries.select_related("player")}
     game_rows = list(event.games.values_list("white_id", "black_id", "result", "variant"))
-    # An entrant left without a player keeps its forfeits as the file wrote them (never
-    # rated); every other game needs a player on both sides.
-    needed = [row for row in game_rows if not kept_without_player(row[1], row[2])]
-    with_games = {row[0] for row in needed} | {row[1] for row in needed if row[1] is not None}
     variants = tuple(Counter(row[3] for row in game_rows if row[3]).items())
-    unconfirmed = [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
+    unconfirmed = _unconfirmed_names(entries, game_rows)
     before_count = Event.objects.count_before(event, ladder)
     read = from_stored(event.file_date)
     note = event_date_note(*read, event.date) if read is not None else ""
@@ -93,11 +91,32 @@ def preview_event(event: Event) -> EventPreview:
         )
     # The kept forfeits drop out here, as they do from the replay's input.
     event_input = store.event_input(event)
+    if ladder is None:
+        return EventPreview([], [], current, before_count, variants=variants, date_note=note)
+    rating = _rate(event, event_input, ladder, current=current, before_count=before_count)
+    rows = _preview_rows(rating, entries)
+    return EventPreview(rows, [], current, before_count, variants=variants, date_note=note)
+
+
+def _unconfirmed_names(
+    entries: dict[int, Entry], game_rows: Sequence[tuple[int, int | None, str, str]]
+) -> list[str]:
+    """The typed names of the entrants with a game to rate but no confirmed player, by entry
+    id. An entrant left without a player keeps its forfeits as the file wrote
+    them (never rated); every other game needs a player on both sides."""
+    needed = [row for row in game_rows if not kept_without_player(row[1], row[2])]
+    with_games = {row[0] for row in needed} | {row[1] for row in needed if row[1] is not None}
+    return [entries[pk].typed_name for pk in sorted(with_games) if not entries[pk].player_id]
+
+
+def _rate(
+    event: Event, event_input: EventInput, ladder: Ladder, *, current: bool, before_count: int
+) -> EventRating:
+    """The event rated by the ladder's policy from its players' states before it: read from
+    the stored results when the ladder is `current`, else replayed in memory."""
     participants = {
         pid for game in event_input.games for pid in (game.white, game.black) if pid is not None
     }
-    if ladder is None:
-        return EventPreview([], [], current, before_count, variants=variants, date_note=note)
     policy = get_policy(ladder.rating_policy)
     settings = policy.parse_settings(ladder.rating_settings)
     if current:
@@ -109,7 +128,11 @@ def preview_event(event: Event) -> EventPreview:
         earlier = [e for e in inputs.events if e.id != event.pk][:before_count]
         _steps, final = rate_history(policy, settings, earlier, inputs.initial)
         before = {pid: final[pid] for pid in participants}
-    rating = policy.rate_event(event_input, before, settings)
+    return policy.rate_event(event_input, before, settings)
+
+
+def _preview_rows(rating: EventRating, entries: dict[int, Entry]) -> list[PreviewRow]:
+    """One row a rated player, the biggest gain first."""
     by_player = {e.player_id: e for e in entries.values() if e.player_id is not None}
     rows = []
     for pid, o in rating.players.items():
@@ -121,4 +144,4 @@ def preview_event(event: Event) -> EventPreview:
             )
         )
     rows.sort(key=lambda row: (-row.change, row.name))
-    return EventPreview(rows, [], current, before_count, variants=variants, date_note=note)
+    return rows

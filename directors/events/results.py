@@ -171,88 +171,19 @@ def _store_results(
     if only_round is not None:
         stored = stored.filter(round=only_round)
     if not replace_entries:
-        # The grid keeps every entrant and (one round at a time) the other rounds' games.
-        kept = Game.objects.none()
-        if only_round is not None:
-            kept = Game.objects.filter(event=event).exclude(round=only_round)
-        check_size(
-            event.entries.count() + len(new_players),
-            [*kept.values_list("round", flat=True), *(game.round for game in imported.games)],
-        )
+        _check_grid_size(event, imported, new_players, only_round)
     stored.delete()
     if replace_entries:
         Entry.objects.filter(pk__in=[entry.pk for entry in leftover]).delete()
-        for player in imported.players:
-            entry = matched.get(player.key)
-            if entry is not None:
-                entry.start_rank = player.key
-                entry.rating_in_file = _file_rating(player.rating)
-                entry.rank_in_file = player.rank
-                entry.junior_in_file = player.junior
-                entry.fide_id, entry.federation = player.fide_id or "", player.federation or ""
-        Entry.objects.bulk_update(
-            matched.values(),
-            [
-                "start_rank",
-                "rating_in_file",
-                "rank_in_file",
-                "junior_in_file",
-                "fide_id",
-                "federation",
-            ],
-            batch_size=1000,
-        )
-    if not replace_entries:
+        _update_entries_from_file(imported, matched)
+    else:
         # A file's final ranks were decided by its own results: once the grid changes them,
         # they describe other results.
         event.entries.filter(rank_in_file__isnull=False).update(rank_in_file=None)
-    ranks = [] if replace_entries else event.entries.values_list("start_rank", flat=True)
-    next_rank = max((rank or 0 for rank in ranks), default=0)
-    created = Entry.objects.bulk_create(
-        (
-            Entry(
-                event=event,
-                typed_name=player.name,
-                start_rank=player.key if replace_entries else next_rank + at,
-                rating_in_file=_file_rating(player.rating),
-                rank_in_file=player.rank,
-                junior_in_file=player.junior,
-                fide_id=player.fide_id or "",
-                federation=player.federation or "",
-            )
-            for at, player in enumerate(new_players, start=1)
-        ),
-        batch_size=1000,
-    )
+    created = _create_entries(event, new_players, replace_entries)
     matched.update({player.key: entry for player, entry in zip(new_players, created, strict=True)})
-    Game.objects.bulk_create(
-        (
-            Game(
-                event=event,
-                round=game.round,
-                white=matched[game.white],
-                black=matched[game.black] if game.black is not None else None,
-                result=game.result.value,
-                variant=game.variant,
-            )
-            for game in imported.games
-        ),
-        batch_size=2000,
-    )
-    # Rounds numbered by the importer stay marked until results come in another way (the grid).
-    marks: dict[str, Any] = {}
-    if event.rounds_from_order != imported.rounds_from_order:
-        marks["rounds_from_order"] = imported.rounds_from_order
-    # The file's date reading goes with the results it came with; one round saved in the grid
-    # leaves the rest of the file's results, and its date, in place.
-    file_date = stored_date(imported.date, imported.date_source)
-    if only_round is None and event.file_date != file_date:
-        marks["file_date"] = file_date
-    # What the file says the event was (a round robin or not) goes with its results; a file
-    # that says nothing (a CSV, the grid) leaves it as it was.
-    said = imported.round_robin
-    if only_round is None and said is not None and event.round_robin != said:
-        marks["round_robin"] = said
+    _create_games(event, imported, matched)
+    marks = _event_marks(event, imported, only_round)
     if marks:
         Event.objects.filter(pk=event.pk).update(**marks)
     if event.pairing_system:
@@ -271,6 +202,109 @@ def _store_results(
     )
     if event.is_published:
         club_changed(event.club_id, LadderInput.of_event(event))
+
+
+def _check_grid_size(
+    event: Event,
+    imported: ImportedEvent,
+    new_players: list[ImportedPlayer],
+    only_round: int | None,
+) -> None:
+    """The event limits over what the grid leaves: it keeps every entrant and (one round at
+    a time) the other rounds' games, so `imported` alone does not say the event's size."""
+    kept = Game.objects.none()
+    if only_round is not None:
+        kept = Game.objects.filter(event=event).exclude(round=only_round)
+    check_size(
+        event.entries.count() + len(new_players),
+        [*kept.values_list("round", flat=True), *(game.round for game in imported.games)],
+    )
+
+
+def _update_entries_from_file(imported: ImportedEvent, matched: dict[int, Entry]) -> None:
+    """Give the entrants a new file matched what that file says of them: starting rank,
+    rating, final rank, junior and rating-list columns."""
+    for player in imported.players:
+        entry = matched.get(player.key)
+        if entry is not None:
+            entry.start_rank = player.key
+            entry.rating_in_file = _file_rating(player.rating)
+            entry.rank_in_file = player.rank
+            entry.junior_in_file = player.junior
+            entry.fide_id, entry.federation = player.fide_id or "", player.federation or ""
+    Entry.objects.bulk_update(
+        matched.values(),
+        [
+            "start_rank",
+            "rating_in_file",
+            "rank_in_file",
+            "junior_in_file",
+            "fide_id",
+            "federation",
+        ],
+        batch_size=1000,
+    )
+
+
+def _create_entries(
+    event: Event, new_players: list[ImportedPlayer], replace_entries: bool
+) -> list[Entry]:
+    """Entrants for the imported players no entrant matched. A whole file numbers them as it
+    does; the grid adds them after the event's last starting rank."""
+    ranks = [] if replace_entries else event.entries.values_list("start_rank", flat=True)
+    next_rank = max((rank or 0 for rank in ranks), default=0)
+    return Entry.objects.bulk_create(
+        (
+            Entry(
+                event=event,
+                typed_name=player.name,
+                start_rank=player.key if replace_entries else next_rank + at,
+                rating_in_file=_file_rating(player.rating),
+                rank_in_file=player.rank,
+                junior_in_file=player.junior,
+                fide_id=player.fide_id or "",
+                federation=player.federation or "",
+            )
+            for at, player in enumerate(new_players, start=1)
+        ),
+        batch_size=1000,
+    )
+
+
+def _create_games(event: Event, imported: ImportedEvent, matched: dict[int, Entry]) -> None:
+    Game.objects.bulk_create(
+        (
+            Game(
+                event=event,
+                round=game.round,
+                white=matched[game.white],
+                black=matched[game.black] if game.black is not None else None,
+                result=game.result.value,
+                variant=game.variant,
+            )
+            for game in imported.games
+        ),
+        batch_size=2000,
+    )
+
+
+def _event_marks(event: Event, imported: ImportedEvent, only_round: int | None) -> dict[str, Any]:
+    """The event's fields that go with the results just stored, where they changed."""
+    # Rounds numbered by the importer stay marked until results come in another way (the grid).
+    marks: dict[str, Any] = {}
+    if event.rounds_from_order != imported.rounds_from_order:
+        marks["rounds_from_order"] = imported.rounds_from_order
+    # The file's date reading goes with the results it came with; one round saved in the grid
+    # leaves the rest of the file's results, and its date, in place.
+    file_date = stored_date(imported.date, imported.date_source)
+    if only_round is None and event.file_date != file_date:
+        marks["file_date"] = file_date
+    # What the file says the event was (a round robin or not) goes with its results; a file
+    # that says nothing (a CSV, the grid) leaves it as it was.
+    said = imported.round_robin
+    if only_round is None and said is not None and event.round_robin != said:
+        marks["round_robin"] = said
+    return marks
 
 
 def _match_entries(

@@ -50,7 +50,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from clubs.results import Result
@@ -104,6 +104,45 @@ def parse_pgn(
     data: bytes, *, event: str | None = None, limits: Limits | None = None
 ) -> ImportedEvent:
     """Read a PGN file; ``event`` picks one event of a file that holds several."""
+    chosen, unplayed = _played(_games_of_event(_all_games(data, event, limits), event))
+    rounds_from_order = all_missing([game.headers.get("Round") or "" for game in chosen])
+    newest_first = rounds_from_order and _newest_first(chosen)
+    if newest_first:
+        chosen.reverse()
+    reading = _Reading()
+    for game in chosen:
+        reading.read(game)
+    numbering = number_rounds(
+        reading.seats,
+        newest_first=newest_first,
+        max_rounds=limits.rounds if limits is not None else None,
+    )
+    if limits is not None:
+        # Rounds numbered here (no usable Round tag) were not counted while reading.
+        limits.check(rounds=len(set(numbering.rounds)))
+    games = [
+        replace(game, round=number)
+        for game, number in zip(reading.games, numbering.rounds, strict=True)
+    ]
+    games.sort(key=lambda game: (game.round, game.line))
+    start, warnings = _event_date(reading.dates)
+    warnings.extend(numbering.notes)
+    warnings.extend(_games_notes(reading, unplayed, chosen))
+    return ImportedEvent(
+        name=reading.name,
+        date=start,
+        time_control=reading.time_control,
+        rounds=count_rounds(games),
+        players=tuple(reading.players.values()),
+        games=tuple(games),
+        warnings=tuple(warnings),
+        rounds_from_order=numbering.from_order,
+        round_robin=reading.round_robin,
+    )
+
+
+def _all_games(data: bytes, event: str | None, limits: Limits | None) -> list[_Game]:
+    """Every game of the file, refusing it as soon as the event to read passes `limits`."""
     lines = decode_lines(data)
     if limits is not None:
         refuse_by_tag_counts("\n".join(lines), event, limits)
@@ -115,33 +154,28 @@ def parse_pgn(
             _count(game, tallies, event, limits)
     if not found:
         raise ImportFileError("No games were found: a PGN file lists each game's tags in brackets.")
-    chosen, unplayed = _played(_games_of_event(found, event))
-    rounds_from_order = all_missing([game.headers.get("Round") or "" for game in chosen])
-    newest_first = rounds_from_order and _newest_first(chosen)
-    if newest_first:
-        chosen.reverse()
+    return found
 
-    warnings: list[str] = []
-    players: dict[str, ImportedPlayer] = {}
-    read: list[ImportedGame] = []  # round 0 until the rounds are numbered
-    seats: list[Seat] = []
+
+@dataclass
+class _Reading:
+    """What the event's games say, read one game at a time: its players (keys 1..n in order
+    of first appearance), its games (round 0 until the rounds are numbered) and their seats
+    for the numbering, the first name, time control and type a game's tags give, every date
+    tag and the lines of the games of each variant."""
+
+    players: dict[str, ImportedPlayer] = field(default_factory=dict)
+    games: list[ImportedGame] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
     name: str | None = None
     time_control: str | None = None
     round_robin: bool | None = None
-    dates: list[tuple[bool, date, int]] = []  # (day unknown, date, line)
-    variants: dict[str, list[int]] = {}  # variant name -> lines of its games
+    dates: list[tuple[bool, date, int]] = field(default_factory=list)  # (day unknown, date, line)
+    variants: dict[str, list[int]] = field(default_factory=dict)  # name -> lines of its games
 
-    for game in chosen:
+    def read(self, game: _Game) -> None:
         headers = game.headers
-        name = name or event_of(headers)
-        time_control = time_control or _known(headers.get("TimeControl"))
-        if round_robin is None:  # the PGN standard's EventType: "rr", "swiss", …
-            round_robin = tournament_type(headers.get("EventType") or "")
-        for tag in ("Date", "EventDate"):
-            found_date = _read_date(headers.get(tag))
-            if found_date is not None:
-                day, day_unknown = found_date
-                dates.append((day_unknown, day, game.tag_lines.get(tag, game.line)))
+        self._read_event_tags(game)
         result = _read_result(headers.get("Result"), game.line)
         white_name = _player_name(headers, "White", game.line)
         black_name = _player_name(headers, "Black", game.line)
@@ -150,16 +184,15 @@ def parse_pgn(
             raise ImportFileError.at(game.line, "both players of this game are called BYE.")
         if name_key(white_name) == name_key(black_name):
             raise ImportFileError.at(game.line, f"{white_name} is paired with themselves.")
-
         entrants = [
-            _player(players, typed, headers, game, colour)
+            _player(self.players, typed, headers, game, colour)
             for colour, typed, is_bye in (
                 ("White", white_name, white_bye),
                 ("Black", black_name, black_bye),
             )
             if not is_bye
         ]
-        seats.append(
+        self.seats.append(
             Seat(
                 game.line,
                 headers.get("Round") or "",
@@ -167,54 +200,58 @@ def parse_pgn(
             )
         )
         if white_bye or black_bye:
-            read.append(_bye(entrants[0], result, black_bye, 0, game.line))
+            self.games.append(_bye(entrants[0], result, black_bye, 0, game.line))
         else:
-            variant = _variant(headers)
-            if variant:
-                variants.setdefault(variant, []).append(game.line)
-            read.append(
-                ImportedGame(0, entrants[0].key, entrants[1].key, result, game.line, variant)
-            )
+            self.games.append(self._played_game(game, entrants[0], entrants[1], result))
 
-    numbering = number_rounds(
-        seats,
-        newest_first=newest_first,
-        max_rounds=limits.rounds if limits is not None else None,
-    )
-    if limits is not None:
-        # Rounds numbered here (no usable Round tag) were not counted while reading.
-        limits.check(rounds=len(set(numbering.rounds)))
-    games = [
-        replace(game, round=number) for game, number in zip(read, numbering.rounds, strict=True)
-    ]
-    games.sort(key=lambda game: (game.round, game.line))
-    start = None
-    if dates:
-        day_unknown, start, line = min(dates)
-        if day_unknown:
-            warnings.append(
-                f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
-                "was used as the event date."
-            )
-        warnings.extend(_span_note(dates))
-    warnings.extend(numbering.notes)
-    if variants:
-        warnings.append(_variants_note(variants))
+    def _read_event_tags(self, game: _Game) -> None:
+        headers = game.headers
+        self.name = self.name or event_of(headers)
+        self.time_control = self.time_control or _known(headers.get("TimeControl"))
+        if self.round_robin is None:  # the PGN standard's EventType: "rr", "swiss", …
+            self.round_robin = tournament_type(headers.get("EventType") or "")
+        for tag in ("Date", "EventDate"):
+            found_date = _read_date(headers.get(tag))
+            if found_date is not None:
+                day, day_unknown = found_date
+                self.dates.append((day_unknown, day, game.tag_lines.get(tag, game.line)))
+
+    def _played_game(
+        self, game: _Game, white: ImportedPlayer, black: ImportedPlayer, result: Result
+    ) -> ImportedGame:
+        variant = _variant(game.headers)
+        if variant:
+            self.variants.setdefault(variant, []).append(game.line)
+        return ImportedGame(0, white.key, black.key, result, game.line, variant)
+
+
+def _event_date(dates: list[tuple[bool, date, int]]) -> tuple[date | None, list[str]]:
+    """The earliest date of the games (a month without a day counts as its 1st), and the
+    warnings about it."""
+    if not dates:
+        return None, []
+    warnings = []
+    day_unknown, start, line = min(dates)
+    if day_unknown:
+        warnings.append(
+            f"Line {line}: the date has no day ({start:%Y.%m}.??); the 1st of the month "
+            "was used as the event date."
+        )
+    warnings.extend(_span_note(dates))
+    return start, warnings
+
+
+def _games_notes(reading: _Reading, unplayed: list[_Game], chosen: list[_Game]) -> list[str]:
+    """The warnings about the games read: variants stored unrated, games left out as not
+    played, and Event tags that name rounds rather than the event."""
+    notes = []
+    if reading.variants:
+        notes.append(_variants_note(reading.variants))
     if unplayed:
-        warnings.append(_unplayed_note(unplayed, players))
-    if name is None:
-        warnings.extend(_round_named_events(chosen))
-    return ImportedEvent(
-        name=name,
-        date=start,
-        time_control=time_control,
-        rounds=count_rounds(games),
-        players=tuple(players.values()),
-        games=tuple(games),
-        warnings=tuple(warnings),
-        rounds_from_order=numbering.from_order,
-        round_robin=round_robin,
-    )
+        notes.append(_unplayed_note(unplayed, reading.players))
+    if reading.name is None:
+        notes.extend(_round_named_events(chosen))
+    return notes
 
 
 def _count(game: _Game, tallies: dict[str | None, Tally], wanted: str | None, lim: Limits) -> None:

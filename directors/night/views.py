@@ -9,6 +9,7 @@ own pages (pairing sheet, results by board, standings) are directors/night/round
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -20,7 +21,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director, event_for_director
-from clubs.models import ROUND_ROBINS, Club, Entry, Event, Game, PairingSystem, Player, Round
+from clubs.models import (
+    ROUND_ROBINS,
+    Club,
+    Entry,
+    Event,
+    Game,
+    PairingSystem,
+    Player,
+    Round,
+    User,
+)
 from directors.edits import PublishingError
 from directors.night import changes, evening, names, pairing
 from directors.night import rounds as night_rounds
@@ -89,42 +100,10 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
     if action in (SEARCH, NEWCOMER, NEW_PERSON) or action.startswith(PICK):
         # A search or a newcomer changes no evening: the page comes back at an address
         # holding everything typed and ticked so far, so a reload repeats nothing.
-        waiting = ""
-        if action.startswith(PICK):
-            picked = {str(pk): pk for pk in roster_ids}.get(action.removeprefix(PICK))
-            if picked is not None:
-                ticked.append(picked)
-        elif action != SEARCH:
-            try:
-                newcomer = _add_newcomer(request, club, new_person=action == NEW_PERSON)
-            except RosterChangeError as error:
-                messages.error(request, error.message)
-            else:
-                if newcomer is None:
-                    waiting = request.POST.get("newcomer_name", "")
-                else:
-                    ticked.append(newcomer.pk)
-        done = action != SEARCH and not waiting
-        return redirect(_start_url(club, request.POST, ticked, newcomer=done, waiting=waiting))
+        return redirect(_carried_over(request, club, action, roster_ids, ticked))
     if form.is_valid():
-        data = form.cleaned_data
-        by_id = {player.pk: player for player in roster}
-        system = data["system"]
         try:
-            event = evening.start_event(
-                club,
-                name=data["name"],
-                date=data["date"],
-                system=system,
-                rounds=None if system != PairingSystem.SWISS else data["rounds"],
-                players=[by_id[pk] for pk in data["players"]],
-                user=request.user,
-                kind=data["kind"],
-                rated=data["rated"],
-                pairing_bye=data["pairing_bye"] or None,
-                first_colour=data["first_colour"] or evening.BY_LOT,
-                accelerated=data["accelerated"],
-            )
+            event = _start_from_form(club, form.cleaned_data, roster, request.user)
         except PublishingError as error:
             messages.error(request, error.message)
         else:
@@ -133,6 +112,52 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
             )
             return redirect("night_evening", slug=club.slug, event_id=event.pk)
     return _start_page(request, club, form, roster, ticked)
+
+
+def _carried_over(
+    request: AuthedRequest, club: Club, action: str, roster_ids: set[int], ticked: list[int]
+) -> str:
+    """The start page's address after a search, a pick among close names or a newcomer,
+    holding what was typed and ticked: a picked or added player is ticked, and a newcomer
+    whose name is close to roster players waits there for the director to choose."""
+    waiting = ""
+    if action.startswith(PICK):
+        picked = {str(pk): pk for pk in roster_ids}.get(action.removeprefix(PICK))
+        if picked is not None:
+            ticked.append(picked)
+    elif action != SEARCH:
+        try:
+            newcomer = _add_newcomer(request, club, new_person=action == NEW_PERSON)
+        except RosterChangeError as error:
+            messages.error(request, error.message)
+        else:
+            if newcomer is None:
+                waiting = request.POST.get("newcomer_name", "")
+            else:
+                ticked.append(newcomer.pk)
+    done = action != SEARCH and not waiting
+    return _start_url(club, request.POST, ticked, newcomer=done, waiting=waiting)
+
+
+def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], user: User) -> Event:
+    """The evening a valid start form asks for, its blanks read as the form shows them
+    (a Swiss's rounds only; no bye choice; the first colour by lot)."""
+    by_id = {player.pk: player for player in roster}
+    system = data["system"]
+    return evening.start_event(
+        club,
+        name=data["name"],
+        date=data["date"],
+        system=system,
+        rounds=None if system != PairingSystem.SWISS else data["rounds"],
+        players=[by_id[pk] for pk in data["players"]],
+        user=user,
+        kind=data["kind"],
+        rated=data["rated"],
+        pairing_bye=data["pairing_bye"] or None,
+        first_colour=data["first_colour"] or evening.BY_LOT,
+        accelerated=data["accelerated"],
+    )
 
 
 def _add_newcomer(request: AuthedRequest, club: Club, *, new_person: bool) -> Player | None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -26,6 +27,16 @@ def change_line(round_number: int, change: BoardChange) -> str:
     )
 
 
+class _CodeParser(CommandParser):
+    """Reads "-+" and "--" as the result codes they are, not as an option or the end of the
+    options, on the command line and through call_command alike (both parse here); "code:"
+    before any code is read the same way."""
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+        given = [_AS_CODE + a if a in _DASH_CODES else a for a in (args or [])]
+        return super().parse_args(given, namespace)
+
+
 class Command(BaseCommand):
     help = (
         "Correct one board's result of a club night, in any paired round (codes 1-0, 0-1, "
@@ -34,15 +45,18 @@ class Command(BaseCommand):
     )
 
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        parser = super().create_parser(prog_name, subcommand, **kwargs)
-        parse = parser.parse_args
-
-        def parse_args(args: Any = None, namespace: Any = None) -> Any:
-            given = [_AS_CODE + a if a in _DASH_CODES else a for a in (args or [])]
-            return parse(given, namespace)
-
-        parser.parse_args = parse_args  # type: ignore[method-assign]
-        return parser
+        # Django builds a plain CommandParser; argparse's `parents` copies all of its arguments
+        # (Django's own and add_arguments') into one that reads a dash code as a code.
+        built = super().create_parser(prog_name, subcommand, **kwargs)
+        return _CodeParser(
+            parents=[built],
+            add_help=False,  # -h is among the copied arguments
+            prog=built.prog,
+            description=built.description,
+            formatter_class=built.formatter_class,
+            missing_args_message=built.missing_args_message,
+            called_from_command_line=built.called_from_command_line,
+        )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
