@@ -1,12 +1,15 @@
-"""The shape of the code, checked by reading it with `ast`:
+"""The shape of the code, checked by reading it with `ast` (docs/architecture.md, "The map"):
 
-- no import cycle among the apps' modules (size is no rule: cohesion decides where code
-  lives, so there is no cap on a module's lines or a folder's modules);
+- each app imports only the apps below it: directors, members, ladder (and billing beside it),
+  clubs, matching; the project's helpers in config/ import no app;
+- no import cycle among the modules, nor between rooms (an app's sub-packages and the modules
+  at its top); size is no rule: cohesion decides where code lives;
+- no private name is imported from another room, and no class is written twice;
 - the pure parts (importers, pairing, policies, history, the grid keys, matching, the
-  seasons' dates and honours) load no Django;
+  results vocabulary, the policies' names, the seasons' dates and honours) load no Django;
 - page builders (members/pages/) never write;
 - only ladder/store/ runs SQL of its own;
-- no room (capability) imports another room's views.
+- no room imports another room's views.
 
 Read with `ast`, so a circle or an import hidden inside a function counts too; imports under
 `if TYPE_CHECKING:` are for type checkers only and do not. Each rule has a self-test that feeds
@@ -274,6 +277,73 @@ def test_the_sub_package_rule_finds_a_circle_through_different_modules(tmp_path,
     )
     assert import_cycles() == [] or all("made" not in " ".join(c) for c in import_cycles())
     assert ["directors.made_a", "directors.made_b"] in subpackage_cycles()
+
+
+# --- nothing private crosses a room, no class is written twice ---------------------------------
+
+
+def private_imports(name: str) -> list[str]:
+    """`name`'s imports of a private name (`_x`) from a module of another room: what a room keeps
+    to itself may change without notice, so what another needs is made public or moved."""
+    found = []
+    for node in ast.walk(_tree(name)):
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        owner = _owner(node.module, name)
+        if owner is None or room(owner) == room(name):
+            continue
+        found.extend(
+            f"{_where(name, node.lineno)} imports {node.module}.{alias.name}, private to its room"
+            for alias in node.names
+            if alias.name.startswith("_") and not alias.name.startswith("__")
+        )
+    return found
+
+
+def test_no_private_name_is_imported_across_rooms():
+    found = [line for name in MODULES for line in private_imports(name)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_private_rule_finds_a_private_name_from_another_room(tmp_path, monkeypatch):
+    _fake_modules(
+        monkeypatch,
+        tmp_path,
+        ladder__made_core="def _paused():\n    pass\n",
+        ladder__impact__made_use="from ladder.made_core import _paused\n",
+        ladder__impact__made_near="from ladder.impact.made_use import _x\n",
+    )
+    (found,) = private_imports("ladder.impact.made_use")
+    assert "made_use.py:1 imports ladder.made_core._paused" in found
+    assert private_imports("ladder.impact.made_near") == []  # the same room
+
+
+def classes_written_twice() -> list[str]:
+    """Classes whose whole definition (name, bases, body) appears in two modules: one class
+    copied, which two rooms then change apart. Django's management `Command`s share a name,
+    never a body."""
+    seen: dict[str, str] = {}
+    found = []
+    for name in MODULES:
+        for node in _tree(name).body:
+            if isinstance(node, ast.ClassDef):
+                body = ast.dump(node, include_attributes=False)
+                if body in seen:
+                    found.append(f"{node.name} in {name} is the one in {seen[body]}")
+                seen.setdefault(body, name)
+    return found
+
+
+def test_no_class_is_written_twice():
+    assert classes_written_twice() == []
+
+
+def test_the_class_rule_finds_a_copied_class(tmp_path, monkeypatch):
+    copied = 'class _DryRun(Exception):\n    """Rolls back a savepoint."""\n'
+    _fake_modules(
+        monkeypatch, tmp_path, ladder__made_one=copied, ladder__made_two=copied + "\n\nX = 1\n"
+    )
+    assert "_DryRun in ladder.made_two is the one in ladder.made_one" in classes_written_twice()
 
 
 # --- the pure parts load no Django -----------------------------------------------------------
@@ -739,16 +809,16 @@ def test_the_views_rule_finds_a_view_import_from_another_room(tmp_path, monkeypa
 # --- what the models and the pairing library may reach --------------------------------------
 
 
-def test_models_import_no_behaviour_from_ladder_or_billing():
-    # A pure vocabulary (clubs.results, and its translated labels in clubs.labels.results,
-    # which are Game.result's choices) is fine; anything that acts is not. Pure too, reading
-    # no database and calling nothing outside: the policy registry (Club.rating_policy's
-    # choices are its names and labels), the plan names and the subscription state machine
-    # (billing.models stores what billing.state computes).
+def test_models_import_only_models_and_the_vocabulary_they_store():
+    # A pure vocabulary is fine: the game results and their translated labels (Game.result's
+    # choices), the policies' names (Ladder.rating_policy's choices), the plan names and the
+    # subscription state machine (billing.models stores what billing.state computes).
+    # Anything that acts is not.
     vocabulary = {
         "clubs.results",
+        "clubs.labels",
         "clubs.labels.results",
-        "ladder.policies",
+        "clubs.rating_policies",
         "billing.plans",
         "billing.state",
     }
@@ -758,9 +828,10 @@ def test_models_import_no_behaviour_from_ladder_or_billing():
         behaviour = {
             other
             for other in imports_of(name)
-            if other.split(".")[0] in {"ladder", "billing"}
-            and other not in vocabulary
-            and not other.endswith(".models")
+            if other not in vocabulary
+            and other.split(".")[-1] != "models"
+            and not other.startswith("clubs.models.")
+            and other not in {"clubs", "ladder", "billing"}
         }
         assert behaviour == set(), f"{name} imports {sorted(behaviour)}"
 
