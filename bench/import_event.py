@@ -111,8 +111,8 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
 
     from clubs.models import Event, Game, Player
     from directors.events import drafts as event_drafts
+    from directors.events import flow, results
     from directors.events import names as name_decisions
-    from directors.events import preview, publishing, results
     from directors.events.names import apply_name_decisions
     from directors.importers import parse_file
     from directors.roster import merging
@@ -178,7 +178,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
             lambda: apply_name_decisions(event.pk, event.edit_version, decisions, user),
         )
         event = Event.objects.get(pk=event.pk)
-        shown = timed(times, "preview", lambda: preview.preview_event(event))
+        shown = timed(times, "preview", lambda: flow.preview_event(event))
         assert len(shown.rows) == PLAYERS and shown.ladder_current
         queue = jobs.enqueue_replay
         jobs.enqueue_replay = lambda club_id: None  # the replay is timed on its own below
@@ -186,7 +186,7 @@ def one_run(seed: int, history: int = HISTORY_EVENTS) -> dict[str, float]:
             timed(
                 times,
                 "publish",
-                lambda: publishing.publish_event(event.pk, event.edit_version, user),
+                lambda: flow.publish_event(event.pk, event.edit_version, user),
             )
         finally:
             jobs.enqueue_replay = queue

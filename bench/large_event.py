@@ -67,8 +67,8 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
     from django.urls import reverse
 
     from directors.events import drafts as event_drafts
+    from directors.events import flow, results
     from directors.events import names as name_decisions
-    from directors.events import publishing, results
     from directors.importers import parse_file
     from matching import name_key
 
@@ -106,7 +106,7 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
             lambda: post_form(client, reverse("event_names", args=args), form),
             page,
         )
-        left = publishing.unconfirmed_names(event)
+        left = flow.unconfirmed_names(event)
         if left:
             errors = re.findall(r'<li class="message error">(.*?)</li>', saved.content.decode())
             raise SystemExit(f"{len(left)} names left undecided: {errors[:5]}")
@@ -121,7 +121,7 @@ def run(entrants: int, rounds: int, roster_size: int) -> None:
         )
         measure("preview GET", lambda: client.get(reverse("event_preview", args=args)), page)
         event.refresh_from_db()
-        measure("publish", lambda: publishing.publish_event(event.pk, event.edit_version, user))
+        measure("publish", lambda: flow.publish_event(event.pk, event.edit_version, user))
         public = reverse("club_event", args=[club.slug, event.pk])
         measure("event page", lambda: client.get(public), page)
         games = event.games.count()

@@ -85,7 +85,7 @@ def open_club() -> Club:
 def _new_open_club() -> Club:
     from clubs.models import Player
     from directors.events import drafts as event_drafts
-    from directors.events import publishing, results
+    from directors.events import flow, results
     from directors.importers import parse_file
     from ladder.replay import bring_up_to_date
     from tests.factories import make_club, make_history
@@ -98,7 +98,7 @@ def _new_open_club() -> Club:
         entry.player = Player.objects.create(club=club, name=entry.typed_name)
         entry.save(update_fields=["player"])
     event.refresh_from_db()
-    publishing.publish_event(event.pk, event.edit_version, None)
+    flow.publish_event(event.pk, event.edit_version, None)
     make_history(
         club,
         events=1,

@@ -1,5 +1,5 @@
 """How long the worker reads the largest files an upload may be: the job's whole unit of work
-(`directors.events.uploads.read_upload`: parse within the event limits, then store the draft's
+(`directors.events.flow.read_upload`: parse within the event limits, then store the draft's
 entrants and games), timed per file, in-process.
 
     DEBUG=true .venv/bin/python bench/upload_read.py [--repeat 3]      # a throwaway SQLite file
@@ -102,11 +102,11 @@ def read_once(data: bytes, filename: str) -> float:
     import datetime as dt
 
     from clubs.models import Event, Upload
-    from directors.events import uploads
+    from directors.events import flow
 
     with directed_club(SLUG, "Bench upload read", "upload-read@example.org") as (club, user):
         draft = Event.objects.create(club=club, name="Bench Open", date=dt.date(2030, 6, 1))
-        received = uploads.Received(data, filename, "auto", None, draft.edit_version, None, "file")
+        received = flow.Received(data, filename, "auto", None, draft.edit_version, None, "file")
         upload = Upload.objects.create(
             club=club,
             event=draft,
@@ -116,7 +116,7 @@ def read_once(data: bytes, filename: str) -> float:
             options={**received.to_json(), "language": "en"},
         )
         started = time.perf_counter()
-        uploads.read_upload(upload.pk)
+        flow.read_upload(upload.pk)
         seconds = time.perf_counter() - started
         outcome = Upload.objects.get(pk=upload.pk).outcome
         if outcome.get("error") or not outcome.get("applied"):

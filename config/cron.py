@@ -6,7 +6,7 @@ runs every minute whatever else happens.
 
 from rq import cron
 
-from directors.events.uploads import forget_stale
+from directors.events.flow import forget_stale
 from ladder.jobs import REPLAY_QUEUE, sweep_job
 
 cron.register(sweep_job, queue_name=REPLAY_QUEUE, interval=60, name="sweep_ladders")

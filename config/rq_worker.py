@@ -51,8 +51,8 @@ class HorseDiesWithWorker(Worker):
 # RQ stores a queued job's function by its dotted path, so a file queued before a deploy that
 # moved the function would fail in the new worker: its old path is read as the new one.
 MOVED_JOB_FUNCTIONS = {
-    "clubs.uploads.upload_job": "directors.events.uploads.upload_job",  # moved in issue 25
-    "clubs.events.uploads.upload_job": "directors.events.uploads.upload_job",  # issue 35
+    "clubs.uploads.upload_job": "directors.events.flow.upload_job",  # moved in issue 25
+    "clubs.events.uploads.upload_job": "directors.events.flow.upload_job",  # issue 35
 }
 
 

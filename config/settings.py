@@ -226,7 +226,7 @@ EVENT_MAX_ENTRANTS = env_int("EVENT_MAX_ENTRANTS", 2000, minimum=2)
 EVENT_MAX_ROUNDS = env_int("EVENT_MAX_ROUNDS", 30, minimum=1)
 EVENT_MAX_GAMES = env_int("EVENT_MAX_GAMES", 32000, minimum=1)
 # A results file is read by one request or job at a time per account and per club
-# (directors/events/uploads.py); one left in progress longer than this (a crashed worker) no longer
+# (directors/events/flow.py); one left in progress longer than this (a crashed worker) no longer
 # counts, and a finished one nobody came back for is deleted.
 UPLOAD_STALE_SECONDS = env_int("UPLOAD_STALE_SECONDS", 600, minimum=60)
 

@@ -2,7 +2,7 @@
 time, and (for a large file) the bytes the background worker reads.
 
 Part of the clubs app's models (clubs/models/__init__.py imports it so Django registers it).
-The rules that use it are in directors/events/uploads.py.
+The rules that use it are in directors/events/flow.py.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Each function that changes an event is one transaction. It first claims the even
 refused, never applied over somebody else's), then changes the rows, writes the audit entry
 and, when the event is a published ladder input, calls `club_changed`. Views and the
 commands are thin callers; results, names, the preview and publishing have their own modules
-(directors/events/results.py, directors/events/names.py, directors/events/preview.py,
+(directors/events/results.py, directors/events/names.py, directors/events/flow.py,
 directors/events/publishing.py).
 """
 

@@ -1,75 +1,27 @@
-"""Publishing: a draft becomes a ladder input, or stops being one (unpublish, delete, restore);
-and a whole file at once for the import_event command.
+"""A published event taken back and returned: unpublish (a draft again), delete (kept, and
+undone by restore), restore. Publishing itself is the last step of the flow
+(directors/events/flow.py).
 
-Every function here claims the event's edit version first (directors/events/drafts.py) and
-calls `club_changed` in the same transaction when the ladder's inputs change.
+Every function here claims the event's edit version first (directors/edits.py) and calls
+`club_changed` in the same transaction when the ladder's inputs change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from clubs import audit
-from clubs.models import Club, Entry, Event, Game, Merge, NewcomerStart, Player, User
+from clubs.models import Entry, Event, Merge, Player, User
 from directors.edits import PublishingError, claim
-from directors.events.drafts import EventDetails, listed, refuse_deleted, reload_event
-from directors.events.names import (
-    DecisionsApplied,
-    apply_name_decisions,
-    automatic_decisions,
-    review_names,
-)
-from directors.events.results import KEPT_WITHOUT_PLAYER, create_draft_from_import
-from directors.importers import ImportedEvent
+from directors.events.drafts import refuse_deleted, reload_event
 from ladder.changes import Both, LadderInput, OnPages, club_changed
 
-
-def unconfirmed_names(event: Event) -> list[str]:
-    """Typed names with a game in the event and no confirmed player: publishing waits for them.
-    A forfeit against another entrant needs no player (a no-show keeps it, never rated)."""
-    has_game = Game.objects.filter(Q(white=OuterRef("pk")) | Q(black=OuterRef("pk"))).exclude(
-        black__isnull=False, result__in=KEPT_WITHOUT_PLAYER
-    )
-    return list(
-        event.entries.filter(Exists(has_game), player__isnull=True)
-        .order_by("start_rank", "id")
-        .values_list("typed_name", flat=True)
-    )
-
-
 EventAction = Callable[[int, int, User | None], Event]
-
-
-def publish_event(event_id: int, version: int, user: User | None) -> Event:
-    """Make a draft a ladder input. Every entrant with a game must have a confirmed player."""
-    with transaction.atomic():
-        event = claim(event_id, version)
-        refuse_deleted(event)
-        if event.status == Event.Status.PUBLISHED:
-            raise PublishingError(_("This event is already published."))
-        if not event.games.exists():
-            raise PublishingError(_("Enter the results before publishing."))
-        unconfirmed = unconfirmed_names(event)
-        if unconfirmed:
-            raise PublishingError(
-                ngettext(
-                    "Confirm this name before publishing: %(names)s.",
-                    "Confirm these %(count)d names before publishing: %(names)s.",
-                    len(unconfirmed),
-                )
-                % {"names": listed(unconfirmed), "count": len(unconfirmed)}
-            )
-        Event.objects.filter(pk=event.pk).update(status=Event.Status.PUBLISHED)
-        audit.record(event.club_id, user, "event.published", event_id=event.pk, name=event.name)
-        club_changed(event.club_id, LadderInput.of_event(event))
-    return reload_event(event_id)
 
 
 def unpublish_event(event_id: int, version: int, user: User | None) -> Event:
@@ -135,56 +87,3 @@ def restore_event(event_id: int, version: int, user: User | None) -> Event:
         if event.status == Event.Status.PUBLISHED:
             club_changed(event.club_id, LadderInput.of_event(event))
     return reload_event(event_id)
-
-
-# --- A whole file at once (the import_event command) -----------------------------------------
-
-
-@dataclass(frozen=True)
-class ImportOptions:
-    link_exact: bool = False
-    publish: bool = False
-    # Where new players start: the club's start rating, or the file's rating (NewcomerStart).
-    newcomer_start: str = NewcomerStart.CLUB
-
-
-@dataclass(frozen=True)
-class ImportOutcome:
-    event: Event
-    created: int
-    linked: int
-    dropped: int  # entrants without a played game left without a player
-    pending: list[str]  # names that need a director's decision; the event stays a draft
-    published: bool
-
-
-def import_event(
-    club: Club,
-    imported: ImportedEvent,
-    details: EventDetails,
-    options: ImportOptions,
-    user: User | None = None,
-) -> ImportOutcome:
-    """Store a file as an event and take every decision `automatic_decisions` allows, in one
-    transaction; publish too when asked and no name is left for a director."""
-    with transaction.atomic():
-        event = create_draft_from_import(
-            club,
-            imported,
-            details,
-            user,
-            source="command",
-            newcomer_start=options.newcomer_start,
-        )
-        auto = automatic_decisions(review_names(event), link_exact=options.link_exact)
-        applied = DecisionsApplied(0, 0, 0)
-        if auto.decisions:
-            applied = apply_name_decisions(event.pk, event.edit_version, auto.decisions, user)
-            event = reload_event(event.pk)
-        published = False
-        if options.publish and not auto.pending:
-            event = publish_event(event.pk, event.edit_version, user)
-            published = True
-    return ImportOutcome(
-        event, applied.created, applied.linked, applied.left_out, auto.pending, published
-    )

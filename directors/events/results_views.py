@@ -21,7 +21,7 @@ from clubs.labels.results import RESULT_CHOICES, RESULT_LABELS
 from clubs.models import Event, Upload
 from directors import edits
 from directors.date_notes import event_date_note
-from directors.events import confirmation, corrections, results, uploads
+from directors.events import confirmation, corrections, flow, results
 from directors.events.results_forms import (
     GRID_ALL_ROUNDS_MAX,
     MAX_BLANK_ROWS,
@@ -78,7 +78,7 @@ def event_upload(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
                 messages.error(request, str(error))
         return _results_page(request, event, form, None)
     upload = form.cleaned_data["file"]
-    received = uploads.Received(
+    received = flow.Received(
         data=upload.read(),
         filename=upload.name or "",
         fmt=form.cleaned_data["format"],
@@ -96,7 +96,7 @@ def event_paste(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
     form = PasteForm(request.POST)
     if not form.is_valid():
         return _results_page(request, event, UploadForm(initial=_upload_initial(event)), form)
-    received = uploads.Received(
+    received = flow.Received(
         data=form.cleaned_data["text"].encode("utf-8"),
         filename="",
         fmt="csv",
@@ -109,7 +109,7 @@ def event_paste(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
 
 
 def _receive(
-    request: AuthedRequest, event: Event, received: uploads.Received, form: UploadForm | PasteForm
+    request: AuthedRequest, event: Event, received: flow.Received, form: UploadForm | PasteForm
 ) -> HttpResponse:
     """Read the file here, or (a large one) have the worker read it; one at a time per account
     and per club either way."""
@@ -119,8 +119,8 @@ def _receive(
     else:
         upload_form = form
     try:
-        upload = uploads.begin(event, request.user, received)
-    except uploads.UploadBusy as busy:
+        upload = flow.begin(event, request.user, received)
+    except flow.UploadBusy as busy:
         messages.error(request, busy.message)
         if paste_form is None:
             # A file cannot be shown again in a form anyway: the redirect spares this process
@@ -130,24 +130,24 @@ def _receive(
     if upload.status != Upload.Status.READING:
         return redirect(_progress_url(event, upload.pk))
     try:
-        imported, fmt = uploads.read_received(received, event)
+        imported, fmt = flow.read_received(received, event)
     except SeveralEventsError as error:
-        uploads.finish(upload)
+        flow.finish(upload)
         return _choose_event(request, event, received, error.events)
     except ImportFileError as error:
-        uploads.finish(upload)
+        flow.finish(upload)
         messages.error(request, error.message)
         return _results_page(request, event, upload_form, paste_form)
     try:
-        return _store(request, event, uploads.pending_for(event, received, imported, fmt))
+        return _store(request, event, flow.pending_for(event, received, imported, fmt))
     finally:
-        uploads.finish(upload)
+        flow.finish(upload)
 
 
 def _choose_event(
     request: AuthedRequest,
     event: Event,
-    received: uploads.Received,
+    received: flow.Received,
     events: Sequence[tuple[str, int]],
 ) -> HttpResponse:
     # The file is not kept: the director chooses the event and uploads it again.
@@ -168,18 +168,18 @@ def event_upload_progress(
     event = event_for_director(request, slug, event_id)
     upload = get_object_or_404(Upload, pk=upload_id, club=event.club, event=event)
     if upload.status in Upload.IN_PROGRESS and Upload.objects.stale().filter(pk=upload.pk):
-        uploads.finish(upload)  # a worker that crashed or ran out of time: it never will be
-        messages.error(request, uploads.not_read_message())
+        flow.finish(upload)  # a worker that crashed or ran out of time: it never will be
+        messages.error(request, flow.not_read_message())
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
     if upload.status in Upload.IN_PROGRESS:
         context = {"club": event.club, "event": event, "reload_seconds": PROGRESS_RELOAD_SECONDS}
         return render(request, "directors/events/upload_progress.html", context)
     outcome = upload.outcome or {}
-    uploads.finish(upload)
+    flow.finish(upload)
     if upload.status == Upload.Status.FAILED:
         if outcome.get("events"):
             events = [(str(name), int(games)) for name, games in outcome["events"]]
-            return _choose_event(request, event, uploads.Received.from_row(upload), events)
+            return _choose_event(request, event, flow.Received.from_row(upload), events)
         messages.error(request, str(outcome.get("error", "")))
         return redirect("event_results", slug=event.club.slug, event_id=event.pk)
     pending = corrections.PendingCorrection.from_json(outcome["pending"])

@@ -23,11 +23,12 @@ from clubs.labels.results import RESULT_CHOICES
 from clubs.models import Club, Entry, Event, Player
 from directors import edits
 from directors.events import changes as event_changes
-from directors.events import confirmation, corrections, pending_changes, publishing
+from directors.events import confirmation, corrections, flow, pending_changes, publishing
 from directors.events import drafts as event_drafts
 from directors.events import names as name_decisions
 from directors.events import names_html as names_html
 from directors.events import names_table as name_table
+from directors.events.flow import preview_event
 from directors.events.forms import (
     ActionForm,
     AddEntryForm,
@@ -37,7 +38,6 @@ from directors.events.forms import (
     NamesForm,
     roster_label,
 )
-from directors.events.preview import preview_event
 from members.files.event_export import event_csv, event_trf
 from members.files.event_export import file_name as export_file_name
 
@@ -74,7 +74,7 @@ def event_detail(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
             "round", "white__typed_name", "black__typed_name", "result"
         )
     ]
-    unconfirmed = publishing.unconfirmed_names(event)
+    unconfirmed = flow.unconfirmed_names(event)
     return render(
         request,
         "directors/events/detail.html",
@@ -175,7 +175,7 @@ def event_names(request: AuthedRequest, slug: str, event_id: int) -> HttpRespons
                     return done.page
                 assert isinstance(done.result, name_decisions.DecisionsApplied)
                 messages.success(request, confirmation.names_saved_message(done.result))
-                if publishing.unconfirmed_names(event):
+                if flow.unconfirmed_names(event):
                     return redirect(here)
                 return redirect("event_preview", slug=slug, event_id=event.pk)
         reviews = name_decisions.review_names(event, include_confirmed=show == name_table.Show.ALL)
@@ -366,7 +366,7 @@ def event_preview(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
 
 @require_POST
 def event_publish(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
-    return _act(request, slug, event_id, publishing.publish_event, _("The event is published."))
+    return _act(request, slug, event_id, flow.publish_event, _("The event is published."))
 
 
 @require_POST

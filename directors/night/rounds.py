@@ -34,7 +34,7 @@ from clubs.models import (
 from clubs.results import Result
 from directors.edits import PublishingError
 from directors.events.drafts import listed
-from directors.events.publishing import publish_event
+from directors.events.flow import publish_event
 from directors.night import pairing
 from directors.night.changes import night_pairing_rules
 from directors.night.evening import lock_night

@@ -111,7 +111,7 @@ def event_inputs(
 def event_input(event: Event) -> EventInput:
     """One event's games as the policies see them, whatever its status: what the replay
     rates for it once published (event_inputs builds every event the same way), and what
-    the preview rates for a draft (directors/events/preview.py)."""
+    the preview rates for a draft (directors/events/flow.py)."""
     rows = _game_rows(event.club_id, event_id=event.pk)
     (built,) = _as_inputs(event.club_id, [(event.pk, event.rated, event.kind)], rows)
     return built
@@ -262,7 +262,7 @@ def states_before(
     players: Collection[int] | None = None,
 ) -> dict[int, PlayerState]:
     """Each player's state on the ladder before its event at `position`, as the stored
-    results leave it: what the preview rates a draft from (directors/events/preview.py)."""
+    results leave it: what the preview rates a draft from (directors/events/flow.py)."""
     initial = starting_states(club_id, ladder_id, start_rating, players)
     states, _summaries = ladder_before(club_id, ladder_id, position, initial, players)
     return states

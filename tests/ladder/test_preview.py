@@ -1,4 +1,4 @@
-"""directors.events.preview: a draft's rating changes, rated from the replay's own input and
+"""directors.events.flow: a draft's rating changes, rated from the replay's own input and
 states."""
 
 import datetime as dt
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubs.models import Entry, Event, Game, Ladder
 from clubs.results import Result
-from directors.events.preview import preview_event
+from directors.events.flow import preview_event
 from ladder import store
 from ladder.changes import LadderInput, club_changed
 from ladder.replay import replay_ladder

@@ -6,7 +6,7 @@ from django_rq.jobs import get_job_class
 from redis import Redis
 
 from config.rq_worker import MOVED_JOB_FUNCTIONS, JobOfMovedFunction
-from directors.events import uploads
+from directors.events import flow
 
 
 def _queued(func_name: str) -> JobOfMovedFunction:
@@ -20,10 +20,10 @@ def _queued(func_name: str) -> JobOfMovedFunction:
 def test_a_job_queued_under_an_old_path_runs_the_function_where_it_lives_now(old):
     job = _queued(old)
     assert job.func_name == old  # as RQ stored it
-    assert job.func is uploads.upload_job
+    assert job.func is flow.upload_job
 
 
 def test_a_job_under_its_own_path_is_untouched():
-    assert _queued("directors.events.uploads.upload_job").func is uploads.upload_job
+    assert _queued("directors.events.flow.upload_job").func is flow.upload_job
     with pytest.raises((ImportError, AttributeError, ValueError)):
         _queued("clubs.nowhere.job").func  # noqa: B018

@@ -15,7 +15,7 @@ from redis import Redis
 
 from clubs.models import Event, Game, Upload
 from clubs.results import Result
-from directors.events import uploads
+from directors.events import flow
 from ladder.changes import LadderInput, club_changed
 from ladder.jobs import REPLAY_QUEUE, UPLOAD_QUEUE, WORKER_QUEUES, replay_queue, upload_queue
 from tests.factories import make_club, make_event, make_players, make_user
@@ -63,9 +63,9 @@ def test_a_large_file_is_queued_for_the_upload_worker_and_a_replay_for_the_repla
     draft = Event.objects.create(club=club, name="Big open", date=dt.date(2026, 1, 10))
     rows = "".join(f"1,P{2 * n},P{2 * n + 1},1-0\n" for n in range(2500))
     data = ("round,white,black,result\n" + rows).encode()
-    received = uploads.Received(data, "big.csv", "csv", None, draft.edit_version, None, "file")
-    assert uploads.is_large(data)
-    upload = uploads.begin(draft, director, received)
+    received = flow.Received(data, "big.csv", "csv", None, draft.edit_version, None, "file")
+    assert flow.is_large(data)
+    upload = flow.begin(draft, director, received)
     assert [job.args for job in upload_queue().jobs] == [(upload.pk,)]
     assert replay_queue().count == 0
     with django_capture_on_commit_callbacks(execute=True):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Entry, Event, Game, Upload
-from directors.events import uploads
+from directors.events import flow
 from tests.factories import make_event, make_players
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ ROUNDS = 3
 
 
 def big_csv(players: int = 1400, rounds: int = ROUNDS) -> bytes:
-    """More than `uploads.LARGE_FILE_LINES` rows: read by the worker."""
+    """More than `flow.LARGE_FILE_LINES` rows: read by the worker."""
     rows = ["round,white,black,result"]
     for r in range(1, rounds + 1):
         rows += [f"{r},Player {2 * b:04d},Player {2 * b + 1:04d},1-0" for b in range(players // 2)]
@@ -58,10 +58,10 @@ def stored(event):
 
 
 def test_a_file_is_large_past_two_thousand_lines_or_half_a_mebibyte():
-    assert not uploads.is_large(b"x\n" * 2000)
-    assert uploads.is_large(b"x\n" * 2001)
-    assert not uploads.is_large(b"x" * 512 * 1024)
-    assert uploads.is_large(b"x" * (512 * 1024 + 1))
+    assert not flow.is_large(b"x\n" * 2000)
+    assert flow.is_large(b"x\n" * 2001)
+    assert not flow.is_large(b"x" * 512 * 1024)
+    assert flow.is_large(b"x" * (512 * 1024 + 1))
 
 
 def test_a_large_file_goes_to_the_progress_page_and_on_to_the_names_step(signed_in, draft):
@@ -113,7 +113,7 @@ def test_a_large_correction_of_a_published_event_waits_for_confirmation(signed_i
     note = "x" * 100_000
     rows = [f"{r},Player 0000,Player 0001,0-1,{note}" for r in range(1, 7)]
     data = ("round,white,black,result,note\n" + "\n".join(rows) + "\n").encode()
-    assert uploads.is_large(data)
+    assert flow.is_large(data)
     response = post_file(signed_in, event, data)
     assert stored(event) == before  # read, not stored: the director confirms first
     page = signed_in.get(response["Location"])
@@ -139,8 +139,8 @@ def test_reading_a_stored_file_twice_stores_it_once(club, director, draft):
             "language": "en",
         },
     )
-    uploads.read_upload(upload.pk)
-    uploads.read_upload(upload.pk)  # a job retried: the row is no longer waiting
+    flow.read_upload(upload.pk)
+    flow.read_upload(upload.pk)  # a job retried: the row is no longer waiting
     assert stored(draft) == (1400, 700 * ROUNDS)
     assert Upload.objects.get().status == Upload.Status.DONE
 
@@ -166,7 +166,7 @@ def test_a_job_that_fails_unexpectedly_leaves_a_refusal_not_a_row_in_progress(
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(uploads.corrections.PendingCorrection, "apply", broken)
+    monkeypatch.setattr(flow.corrections.PendingCorrection, "apply", broken)
     response = post_file(signed_in, draft, big_csv())
     assert Upload.objects.get().status == Upload.Status.FAILED
     page = signed_in.get(response["Location"], follow=True)

@@ -16,8 +16,8 @@ from django.urls import reverse
 from clubs.models import Board, Club, Entry, Event, Game, Player
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
+from directors.events.flow import publish_event
 from directors.events.names import Action, NameDecision, apply_name_decisions
-from directors.events.publishing import publish_event
 from ladder.replay import replay_ladder
 from ladder.roster import rosters
 from ladder.seasons.dates import season_of

@@ -1,4 +1,4 @@
-"""One account, and one club, reads one results file at a time (directors/events/uploads.py): a
+"""One account, and one club, reads one results file at a time (directors/events/flow.py): a
 second
 upload is refused with a sentence, not queued, and a crashed one stops counting."""
 
@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubs.models import Club, Entry, Event, Game, Upload
-from directors.events import uploads
+from directors.events import flow
 from tests.factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db
@@ -162,16 +162,16 @@ def test_of_simultaneous_uploads_of_one_account_exactly_one_is_taken():
     """As three web processes would: each begins in its own connection at the same moment."""
     user = make_user("racer@example.org")
     events = [draft_of(make_club(slug=f"club-{n}", owner=user)) for n in range(3)]
-    received = uploads.Received(SMALL_CSV, "night.csv", "csv", None, 0, None, "file")
+    received = flow.Received(SMALL_CSV, "night.csv", "csv", None, 0, None, "file")
     barrier = threading.Barrier(len(events))
     outcomes: list[str] = []
 
     def begin(event: Event) -> None:
         try:
             barrier.wait()
-            uploads.begin(event, user, received)
+            flow.begin(event, user, received)
             outcomes.append("taken")
-        except uploads.UploadBusy:
+        except flow.UploadBusy:
             outcomes.append("refused")
         finally:
             connection.close()
@@ -209,6 +209,6 @@ def test_uploads_nobody_will_finish_or_look_at_are_forgotten_with_their_names(
         created_at=stale.created_at,
     )
     fresh = in_progress(make_club(slug="bishops", owner=owner), owner)
-    assert uploads.forget_stale() == 2
+    assert flow.forget_stale() == 2
     assert list(Upload.objects.all()) == [fresh]
     assert not Upload.objects.filter(pk__in=[stale.pk, unread.pk]).exists()

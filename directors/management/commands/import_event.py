@@ -14,8 +14,7 @@ from clubs.models import Club, Event, NewcomerStart
 from directors.date_notes import date_note
 from directors.edits import PublishingError
 from directors.events.drafts import EventDetails
-from directors.events.publishing import ImportOptions, import_event
-from directors.events.uploads import event_limits, read_file
+from directors.events.flow import ImportOptions, event_limits, import_event, read_file
 from directors.importers import ImportFileError, SeveralEventsError, detect_format
 from ladder.replay import bring_up_to_date
 

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clubs.models import Event
 from directors.edits import PublishingError
-from directors.events.publishing import publish_event
+from directors.events.flow import publish_event
 from directors.management.commands._night import club_named
 from directors.night.rounds import publish_night
 

@@ -19,8 +19,8 @@ from clubs.models import Entry, Event, Game, Player
 from clubs.results import Result
 from directors import edits
 from directors.events import drafts as event_drafts
+from directors.events import flow, results
 from directors.events import names as name_decisions
-from directors.events import publishing, results
 from directors.events.results_forms import MAX_GRID_ROWS, MAX_PASTE_CHARS
 from directors.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from ladder.replay import replay_ladder
@@ -288,7 +288,7 @@ def _published_event(club, director, entrants: int, rounds: int) -> Event:
     ]
     name_decisions.apply_name_decisions(event.pk, event.edit_version, decisions, director)
     event.refresh_from_db()
-    publishing.publish_event(event.pk, event.edit_version, director)
+    flow.publish_event(event.pk, event.edit_version, director)
     replay_ladder(club.pk)
     return Event.objects.get(pk=event.pk)
 

@@ -66,7 +66,7 @@ def test_the_grid_page_carries_the_keys_a_legend_and_its_script(client, director
     # The legend is there for the script to show; without the script the keys do nothing.
     assert '<section id="grid-keys" class="grid-keys" hidden' in page
     assert "<kbd>+</kbd><kbd>1</kbd>" in page
-    assert re.search(r"<script src=\"/static/clubs/events/grid\.js\" defer></script>", page)
+    assert re.search(r"<script src=\"/static/directors/events/grid\.js\" defer></script>", page)
     assert "<script>" not in page  # no inline script: the CSP allows only our files
 
 

@@ -13,11 +13,11 @@ from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.results import Result
 from directors.edits import PublishingError, StaleEditError
 from directors.events import drafts as event_drafts
+from directors.events import flow, publishing, results
 from directors.events import names as name_decisions
-from directors.events import publishing, results
 from directors.events.drafts import EventDetails
+from directors.events.flow import preview_event
 from directors.events.names import Action, NameDecision
-from directors.events.preview import preview_event
 from directors.events.results import GridRow
 from directors.importers import ImportFileError, parse_file
 from ladder.changes import LadderInput, club_changed
@@ -153,7 +153,7 @@ def test_a_published_event_takes_no_unconfirmed_name(
     club, director, draft, django_capture_on_commit_callbacks
 ):
     event = confirm_all_new(draft)
-    event = publishing.publish_event(event.pk, event.edit_version, director)
+    event = flow.publish_event(event.pk, event.edit_version, director)
     games = list(event.games.values_list("round", "white__typed_name", "result"))
     with pytest.raises(PublishingError) as caught:
         results.set_results(
@@ -173,7 +173,7 @@ def test_results_of_a_published_event_change_the_ladder_in_the_same_transaction(
     club, director, draft
 ):
     event = confirm_all_new(draft)
-    event = publishing.publish_event(event.pk, event.edit_version, director)
+    event = flow.publish_event(event.pk, event.edit_version, director)
     club.refresh_from_db()
     version = first_ladder(club).data_version
     results.set_results(
@@ -362,7 +362,7 @@ def test_automatic_decisions(review, expected):
         ),
         lambda e, v, u: name_decisions.apply_name_decisions(e.pk, v, [], u),
         lambda e, v, u: name_decisions.add_entry(e.pk, v, "Zed", u),
-        lambda e, v, u: publishing.publish_event(e.pk, v, u),
+        lambda e, v, u: flow.publish_event(e.pk, v, u),
         lambda e, v, u: publishing.delete_event(e.pk, v, u),
     ],
 )
@@ -442,7 +442,7 @@ def test_the_preview_equals_what_publishing_stores(
     assert not PlayerEventResult.objects.filter(event=event).exists()  # nothing written
 
     with django_capture_on_commit_callbacks(execute=True):
-        publishing.publish_event(event.pk, event.edit_version, director)
+        flow.publish_event(event.pk, event.edit_version, director)
     stored = {r.player_id: r for r in PlayerEventResult.objects.filter(event=event)}
     assert stored.keys() == shown.keys()
     for player_id, row in shown.items():
@@ -493,7 +493,7 @@ def test_forfeits_against_entrants_left_without_a_player_stay_as_the_file_says(
     assert {row.name for row in preview.rows} == {"Ann", "Cid"}
 
     with django_capture_on_commit_callbacks(execute=True):
-        publishing.publish_event(event.pk, event.edit_version, director)
+        flow.publish_event(event.pk, event.edit_version, director)
     club.refresh_from_db()
     assert verify_ladder(club) == []
     assert "unlinked entry" not in caplog.text
@@ -514,7 +514,7 @@ def test_the_preview_waits_for_confirmed_names(club, director, draft):
 
 def test_publishing_needs_every_name_with_a_game_confirmed(club, director, draft):
     with pytest.raises(PublishingError) as caught:
-        publishing.publish_event(draft.pk, draft.edit_version, director)
+        flow.publish_event(draft.pk, draft.edit_version, director)
     assert caught.value.message == ("Confirm these 4 names before publishing: Ann, Bob, Cid, Dee.")
     assert Event.objects.get(pk=draft.pk).status == Event.Status.DRAFT
 
@@ -522,14 +522,14 @@ def test_publishing_needs_every_name_with_a_game_confirmed(club, director, draft
 def test_publishing_an_event_without_results_is_refused(club, director):
     event = event_drafts.create_event(club, DETAILS, director)
     with pytest.raises(PublishingError, match="Enter the results"):
-        publishing.publish_event(event.pk, event.edit_version, director)
+        flow.publish_event(event.pk, event.edit_version, director)
 
 
 def test_an_entrant_without_a_game_needs_no_player_to_publish(club, director, draft):
     event = confirm_all_new(draft)
     name_decisions.add_entry(event.pk, event.edit_version, "No Show", director)
     event = Event.objects.get(pk=event.pk)
-    event = publishing.publish_event(event.pk, event.edit_version, director)
+    event = flow.publish_event(event.pk, event.edit_version, director)
     assert event.status == Event.Status.PUBLISHED
     assert not rated_players().filter(name="No Show").exists()
 
@@ -555,7 +555,7 @@ def published(club, director, history, django_capture_on_commit_callbacks):
     )
     event = Event.objects.get(pk=event.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        event = publishing.publish_event(event.pk, event.edit_version, director)
+        event = flow.publish_event(event.pk, event.edit_version, director)
     club.refresh_from_db()
     assert club.ladder_is_current
     return event

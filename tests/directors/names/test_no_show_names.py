@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs.models import Event, Player
-from directors.events.publishing import unconfirmed_names
+from directors.events.flow import unconfirmed_names
 from tests.directors.importers.trf_lines import player
 
 pytestmark = pytest.mark.django_db

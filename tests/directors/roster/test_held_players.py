@@ -13,14 +13,9 @@ from django.urls import reverse
 from clubs.models import AuditEntry, Entry, Event, Game, Player
 from clubs.results import Result
 from directors.audit import sentences as audit_sentences
+from directors.events.flow import publish_event, unconfirmed_names
 from directors.events.names import Action, NameDecision, apply_name_decisions
-from directors.events.publishing import (
-    delete_event,
-    publish_event,
-    restore_event,
-    unconfirmed_names,
-    unpublish_event,
-)
+from directors.events.publishing import delete_event, restore_event, unpublish_event
 from directors.roster.erasure import erase_player, placeholder_name
 from directors.roster.merging import merge_players, prepared_roster, undo_merge
 from directors.roster.players import add_player, release_player
