@@ -90,9 +90,10 @@ from ladder.policies import get_policy
 from ladder.policies.base import EventInput, EventRating
 from ladder.replay import load_inputs
 
-# --- 1. Upload ------------------------------------------------------------------------------------
-
 logger = logging.getLogger(__name__)
+
+
+# --- 1. Upload ------------------------------------------------------------------------------------
 
 LARGE_FILE_LINES = 2000
 LARGE_FILE_BYTES = 512 * 1024
