@@ -2,7 +2,8 @@
 (users, clubs, roles and the clubs' ladders), players.py, events.py (events, entries, games),
 records.py (merges, dismissed duplicates, the audit log), accounts.py (sign-in throttles,
 links, invitations), uploads.py (a results file being read) and night.py (a club night's
-rounds and boards), series.py (a Grand Prix over several events); choices.py holds the club night's choices. They import Django and the
+rounds and boards), series.py (a Grand Prix over several events); choices.py holds the club
+night's choices. They import Django and the
 clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies), nothing above.
 """
 
