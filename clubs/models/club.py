@@ -96,8 +96,17 @@ class ClubQuerySet(models.QuerySet["Club"]):
         The one query that aggregated the ladders and read the first one's columns in eleven
         subqueries cost every club page ~10 ms of the ORM's compiling and ~3 ms of
         PostgreSQL's planning, more than a page of one query itself."""
+        # Whether the club runs a Grand Prix series (its pages' menu links them) rides along
+        # in the same query. The model is named through the relation: clubs.models.series
+        # imports this module.
+        series = self.model._meta.get_field("series").related_model
         ladders = list(
-            Ladder.objects.filter(club__slug=slug).select_related("club").order_by("position", "id")
+            Ladder.objects.filter(club__slug=slug)
+            .select_related("club")
+            .annotate(
+                club_has_series=models.Exists(series.objects.filter(club=models.OuterRef("club")))
+            )
+            .order_by("position", "id")
         )
         if not ladders:  # a club has its first ladder from its creation on; just in case
             club = self.filter(slug=slug).first()
