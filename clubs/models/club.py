@@ -100,11 +100,14 @@ class ClubQuerySet(models.QuerySet["Club"]):
         # in the same query. The model is named through the relation: clubs.models.series
         # imports this module.
         series = self.model._meta.get_field("series").related_model
+        assert series is not None and not isinstance(series, str)
         ladders = list(
             Ladder.objects.filter(club__slug=slug)
             .select_related("club")
             .annotate(
-                club_has_series=models.Exists(series.objects.filter(club=models.OuterRef("club")))
+                club_has_series=models.Exists(
+                    series._default_manager.filter(club=models.OuterRef("club"))
+                )
             )
             .order_by("position", "id")
         )
