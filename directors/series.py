@@ -18,6 +18,7 @@ from itertools import pairwise
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubs import audit
 from clubs.audit import Actor
@@ -241,11 +242,19 @@ def _check_counts(
         return
     if best is not None and best > count:
         raise SeriesRefused(
-            _("The best %(best)d results cannot count: the series has %(count)d events.")
+            ngettext(
+                "The best %(best)d results cannot count: the series has %(count)d event.",
+                "The best %(best)d results cannot count: the series has %(count)d events.",
+                count,
+            )
             % {"best": best, "count": count}
         )
     if min_events > count:
         raise SeriesRefused(
-            _("No one can play %(needed)d events: the series has %(count)d.")
+            ngettext(
+                "No one can play %(needed)d events: the series has %(count)d event.",
+                "No one can play %(needed)d events: the series has %(count)d events.",
+                count,
+            )
             % {"needed": min_events, "count": count}
         )

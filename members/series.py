@@ -223,7 +223,7 @@ def band_labels(bands: Sequence[int]) -> list[str]:
     """ "below 1200", "1200–1599", "1600 and up" for the bands [1200, 1600], lowest first."""
     labels = [_("below %(rating)d") % {"rating": bands[0]}]
     for low, high in pairwise(bands):
-        labels.append(_("%(low)d–%(high)d") % {"low": low, "high": high - 1})
+        labels.append(f"{low}–{high - 1}")  # the same in every language
     labels.append(_("%(rating)d and up") % {"rating": bands[-1]})
     return labels
 

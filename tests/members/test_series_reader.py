@@ -234,3 +234,26 @@ def test_the_rules_sentence_states_every_rule(club):
         "equal totals share a place."
     )
     assert standings.groups[0].lines == []  # no event yet
+
+
+def test_a_series_counts_only_published_events_of_its_kinds_in_its_days(club, four):
+    anna, ben, _cem, _dora = four
+    counted = finishing(club, [anna, ben], date=SEP)
+    finishing(club, [anna, ben], date=SEP, kind="blitz")  # another kind
+    finishing(club, [anna, ben], date=dt.date(2025, 8, 31))  # the day before
+    finishing(club, [anna, ben], date=dt.date(2025, 10, 1), published=False)  # a draft
+    last_day = finishing(club, [ben, anna], date=dt.date(2025, 10, 31))
+    series = series_of(club, kinds=["rapid"], date_from=SEP, date_to=dt.date(2025, 10, 31))
+    assert [event.pk for event in series_events(series)] == [counted.pk, last_day.pk]
+
+
+def test_a_chosen_event_not_published_is_left_out_and_keeps_the_series_running(club, four):
+    anna, ben, _cem, _dora = four
+    today = timezone.localdate()
+    past = finishing(club, [anna, ben], date=today - dt.timedelta(days=3))
+    coming = finishing(club, [ben, anna], date=today + dt.timedelta(days=3), published=False)
+    series = series_of(club, events=[past, coming])
+    standings = series_standings(series)
+    assert [event.pk for event in standings.events] == [past.pk]
+    # A chosen event not yet played (nor published): the series is still running.
+    assert not standings.finished
