@@ -93,6 +93,7 @@ urlpatterns = [
     path("", include("directors.roster_urls")),
     path("", include("directors.events.urls")),
     path("", include("directors.ladders.urls")),
+    path("", include("directors.series_urls")),
     path("", include("directors.night.urls")),
     path("", include("members.web.page_urls")),
 ]

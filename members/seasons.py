@@ -7,7 +7,9 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from clubs.models import Club, Ladder
+from django.db.models import Q
+
+from clubs.models import Club, Event, Ladder, Series
 from ladder.roster.rosters import Roster
 from ladder.seasons import reading, summary
 from ladder.seasons.dates import Season, season_of
@@ -68,6 +70,21 @@ def season_list(club: Club, today: dt.date) -> list[SeasonListed]:
 def has_page(club: Club, season: Season, today: dt.date) -> bool:
     """The seasons the list links: the current one, and any other holding an event."""
     return season == current_season(club, today) or reading.season_events(club, season).exists()
+
+
+def season_series(club: Club, season: Season) -> list[Series]:
+    """The club's Grand Prix series the season's page links: those whose dates meet the
+    season's, and those of chosen events with a published one in it."""
+    first, last = season.first_day, season.last_day
+    in_season = Q(date_from__lte=last, date_to__gte=first) | Q(
+        events__in=Event.objects.published().filter(club=club, date__range=(first, last))
+    )
+    return list(
+        Series.objects.filter(club=club)
+        .filter(in_season)
+        .distinct()
+        .order_by("date_from", "name", "id")
+    )
 
 
 @dataclass(frozen=True)

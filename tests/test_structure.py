@@ -360,6 +360,7 @@ PURE = (
     "matching",
     "ladder.seasons.dates",
     "ladder.seasons.summary",
+    "ladder.series",
 )
 
 

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from clubs.models import Board, Entry, Event
+from clubs.models import Board, Entry, Event, Series
 from tests.factories import first_ladder
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +25,7 @@ def club_scoped_requests(club):
         ("get", reverse("club_ladder_json_of", args=[club.slug, "main"])),
         ("get", reverse("club_season", args=[club.slug, "2025-26"])),
         ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
+        *series_requests(club),
         # A player's page of one year (members.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         # A later page of the list of events (members.web.views.events_page), by kind too.
@@ -52,6 +53,24 @@ def ladder_requests(club):
         ("post", reverse("rating_settings", args=[club.slug])),
         ("get", reverse("ladder_rating_settings", args=[club.slug, "main"])),
         ("post", reverse("ladder_rating_settings", args=[club.slug, "main"])),
+    ]
+
+
+def series_requests(club):
+    """A series' page, its file and every directors' series screen (the series made without
+    the service, so the club's versions stay untouched)."""
+    series = Series.objects.create(club=club, slug="grand-prix", name="Grand Prix")
+    ids = [club.slug, series.slug]
+    return [
+        ("get", reverse("club_series_list", args=[club.slug])),
+        ("get", reverse("club_series", args=ids)),
+        ("get", reverse("club_series_csv", args=ids)),
+        ("get", reverse("series_list", args=[club.slug])),
+        ("get", reverse("series_new", args=[club.slug])),
+        ("post", reverse("series_new", args=[club.slug])),
+        ("get", reverse("series_edit", args=ids)),
+        ("post", reverse("series_edit", args=ids)),
+        ("post", reverse("series_delete", args=ids)),
     ]
 
 

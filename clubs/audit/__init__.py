@@ -65,6 +65,9 @@ ACTIONS = frozenset(
         "ladder.added",
         "ladder.renamed",
         "ladder_kind.moved",
+        "series.created",
+        "series.changed",
+        "series.deleted",
     }
 )
 

@@ -2,7 +2,8 @@
 (users, clubs, roles and the clubs' ladders), players.py, events.py (events, entries, games),
 records.py (merges, dismissed duplicates, the audit log), accounts.py (sign-in throttles,
 links, invitations), uploads.py (a results file being read) and night.py (a club night's
-rounds and boards); choices.py holds the club night's choices. They import Django and the
+rounds and boards), series.py (a Grand Prix over several events); choices.py holds the club
+night's choices. They import Django and the
 clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies), nothing above.
 """
 
@@ -44,4 +45,5 @@ from clubs.models.night import Round as Round
 from clubs.models.records import AuditEntry as AuditEntry
 from clubs.models.records import DuplicateDismissal as DuplicateDismissal
 from clubs.models.records import Merge as Merge
+from clubs.models.series import Series as Series
 from clubs.models.uploads import Upload as Upload

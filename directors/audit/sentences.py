@@ -481,6 +481,15 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         old=lambda f: f.get("old", ""),
         new=lambda f: f.get("new", ""),
     ),
+    "series.created": _simple(
+        gettext_lazy("%(who)s created the series %(series)s."), series=lambda f: f.get("name", "")
+    ),
+    "series.changed": _simple(
+        gettext_lazy("%(who)s changed the series %(series)s."), series=lambda f: f.get("name", "")
+    ),
+    "series.deleted": _simple(
+        gettext_lazy("%(who)s deleted the series %(series)s."), series=lambda f: f.get("name", "")
+    ),
     "board.changed": _simple(
         gettext_lazy(
             "%(who)s changed the pairing of round %(round)s of %(event)s by hand "

@@ -54,6 +54,15 @@ class Visit:
         (ClubQuerySet.with_ladders), else one query, once a request."""
         return club_ladders(self.club)
 
+    @cached_property
+    def has_series(self) -> bool:
+        """Whether the club runs a Grand Prix series, for the menu: read with the club's
+        ladders (ClubQuerySet.with_ladders), else one query."""
+        ladders = self.ladders
+        if ladders and hasattr(ladders[0], "club_has_series"):
+            return bool(ladders[0].club_has_series)
+        return self.club.series.exists()
+
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
             "club": self.club,

@@ -4,7 +4,7 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 
 from django.urls import URLPattern, path
 
-from members.web import event_views, ladder_views, live_views, season_views, views
+from members.web import event_views, ladder_views, live_views, season_views, series_views, views
 
 CLUB_PAGES = [
     ("", ladder_views.club_page, "club_page"),
@@ -32,6 +32,10 @@ CLUB_PAGES = [
     ("seasons/", season_views.seasons_page, "club_seasons"),
     ("seasons/<str:season>/", season_views.season_page, "club_season"),
     ("seasons/<str:season>/<slug:ladder>/", season_views.season_page, "club_season_ladder"),
+    # A Grand Prix series: its standings, and the same as a file beside it.
+    ("series/", series_views.series_list_page, "club_series_list"),
+    ("series/<slug:series>/", series_views.series_page, "club_series"),
+    ("series/<slug:series>.csv", series_views.series_csv, "club_series_csv"),
 ]
 
 urlpatterns: list[URLPattern] = [

@@ -55,5 +55,6 @@ def season_page(
             min_performance=summary.MIN_PERFORMANCE_GAMES,
             ladders=ladders,
             shown_ladder=shown,
+            series_list=report.season_series(visit.club, found),
         ),
     )

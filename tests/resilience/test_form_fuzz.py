@@ -42,6 +42,21 @@ FORMS = {
     "roster_merge": ["kept", "merged"],
     "roster_dismiss": ["first", "second", "one", "other"],
     "roster_repoint": ["player", "new_name"],
+    "series_new": [
+        "name",
+        "slug",
+        "events",
+        "kinds",
+        "date_from",
+        "date_to",
+        "scoring",
+        "points",
+        "best",
+        "ties",
+        "members_only",
+        "min_events",
+        "rating_bands",
+    ],
 }
 GRID_MANAGEMENT = {"row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MAX_NUM_FORMS": "1000"}
 

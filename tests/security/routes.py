@@ -67,6 +67,11 @@ route("club_ladders", "director", "GET")
 for name in ("ladder_add", "ladder_move", "ladder_rename"):
     route(name, "director", "POST")
 route("ladder_rating_settings", "director", "GET", "POST")
+# The Grand Prix series screens: the list, a new one, an edit (each form posts to itself).
+route("series_list", "director", "GET")
+route("series_new", "director", "GET", "POST")
+route("series_edit", "director", "GET", "POST")
+route("series_delete", "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
@@ -96,7 +101,8 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
              "club_event_csv", "club_event_live", "club_rating_rules", "club_seasons",
              "club_season", "club_season_ladder", "club_ladder", "club_ladder_csv_of",
              "club_ladder_json_of",
-             "club_seeding_trf_of", "club_seeding_csv_of"):  # fmt: skip
+             "club_seeding_trf_of", "club_seeding_csv_of", "club_series_list", "club_series",
+             "club_series_csv"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import ClubRole, Entry, Event, Merge, Upload
+from clubs.models import ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
@@ -17,7 +17,15 @@ from tests.security.routes import ROUTES, all_routes, database_checksum
 pytestmark = pytest.mark.django_db
 
 CANARY = "Quintessa Canaryfeather"
-OBJECT_PARAMS = {"player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id"}
+OBJECT_PARAMS = {
+    "player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id", "series",
+}  # fmt: skip
+
+
+def _series_of(club, event):
+    series = Series.objects.create(club=club, slug=f"b-prix-{event.pk}", name=f"{CANARY} Prix")
+    series.events.set([event])
+    return series
 
 
 @pytest.fixture
@@ -43,6 +51,7 @@ def clubs():
         "code": "nl", "round_number": 1, "board_number": 1, "upload_id": 0,
         "season": "2025-26",  # both clubs' events (10 January 2026) are in it
         "ladder": MAIN_SLUG,  # every club has one
+        "series": Series.objects.create(club=club_a, slug="a-prix", name="A Prix").slug,
     }  # fmt: skip
     b_objects = [
         {
@@ -54,6 +63,8 @@ def clubs():
             "upload_id": Upload.objects.create(
                 club=club_b, event=event, user=b_owner, status=Upload.Status.DONE
             ).pk,
+            # B's series counts the canary's events: its slug names nothing under A.
+            "series": _series_of(club_b, event).slug,
         }
         for event in (event_b, deleted_b)
     ]

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, Entry, Event, Game, Player
+from clubs.models import Board, Club, Entry, Event, Game, Player, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from directors.events.flow import publish_event
@@ -83,6 +83,21 @@ def held_world(name_display: str, visibility: str) -> dict:
 EVENT_KEYS = ("published", "draft")
 
 
+def held_series(world: dict) -> list[Series]:
+    """A series of every standard event over both events' dates, and one that names the
+    draft (and the published event) one by one: the draft counts in neither while it is
+    one, so the held player stands in no series."""
+    club = world["club"]
+    dates = sorted(world[key].date for key in EVENT_KEYS)
+    by_kind = Series.objects.create(
+        club=club, slug="by-kind", name="By kind", kinds=["standard"],
+        date_from=dates[0], date_to=dates[-1],
+    )  # fmt: skip
+    chosen = Series.objects.create(club=club, slug="chosen", name="Chosen")
+    chosen.events.set([world["draft"], world["published"]])
+    return [by_kind, chosen]
+
+
 def visitor_urls(world: dict) -> list[str]:
     """Every visitor route, each id filled in with the held player and the draft as well as
     with what is published."""
@@ -98,6 +113,7 @@ def visitor_urls(world: dict) -> list[str]:
         "season": sorted(
             {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}
         ),
+        "series": [series.slug for series in held_series(world)],
     }
     urls = []
     for r in all_routes():

@@ -22,7 +22,7 @@ from django.db import connection, models, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Upload
+from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from ladder.seasons.dates import season_of
@@ -77,7 +77,11 @@ def world():
         "board_number": 1,
         "upload_id": Upload.objects.create(club=club, event=event, user=owner).pk,
         "season": season_of(event.date, club.season_start_month).label,
-    }
+        "series": Series.objects.create(
+            club=club, slug="grand-prix", name="Grand Prix", kinds=["standard"],
+            date_from=event.date, date_to=event.date,
+        ).slug,
+    }  # fmt: skip
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 
 

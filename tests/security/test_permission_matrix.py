@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Upload
+from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
 from clubs.results import Result
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_event, make_players, make_user
@@ -58,9 +58,16 @@ def world():
         "season": "2025-26",  # the event of 10 January 2026, seasons starting in September
         # A second ladder: the first one's own address leads to the club's page.
         "ladder": Ladder.objects.create(club=club, slug="blitz", name="Blitz", position=1).slug,
+        "series": _series(club, event).slug,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users
+
+
+def _series(club, event):
+    series = Series.objects.create(club=club, slug="grand-prix", name="Grand Prix", points=[3, 2])
+    series.events.set([event])
+    return series
 
 
 def expected(access: str, persona: str, method: str, secret_route: bool) -> set[int]:

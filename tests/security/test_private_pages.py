@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, ClubRole, Entry, Event, Merge
+from clubs.models import Board, ClubRole, Entry, Event, Merge, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
@@ -34,6 +34,7 @@ def world():
         "entry_id": Entry.objects.filter(event=event).first().pk, "merge_id": merge.pk,
         "uidb64": "MQ", "token": "not-a-token", "share_token": event.share_token, "code": "nl",
         "round_number": 1, "board_number": 1, "upload_id": 0,
+        "series": Series.objects.create(club=club, slug="grand-prix", name="Grand Prix").slug,
     }  # fmt: skip
     return club, ids, owner
 

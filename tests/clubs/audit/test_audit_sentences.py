@@ -190,6 +190,18 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"first_id": jan, "second_id": emma},
             "Anna let Jan Jansen and Emma de Vries be paired again.",
         ),
+        "series.created": (
+            {"series_id": 1, "slug": "rapid-gp", "name": "Rapid Grand Prix"},
+            "Anna created the series Rapid Grand Prix.",
+        ),
+        "series.changed": (
+            {"series_id": 1, "slug": "rapid-gp", "name": "Rapid Grand Prix"},
+            "Anna changed the series Rapid Grand Prix.",
+        ),
+        "series.deleted": (
+            {"series_id": 1, "slug": "rapid-gp", "name": "Rapid Grand Prix"},
+            "Anna deleted the series Rapid Grand Prix.",
+        ),
         "board.changed": (
             {"event_id": event, "round": 2, "boards": [1, 3]},
             "Anna changed the pairing of round 2 of January Open by hand (board 1, 3).",
