@@ -7,8 +7,9 @@ import random
 
 from django.db import transaction
 
-from clubs.models import Club, ClubRole, Entry, Event, Game, Player, User
+from clubs.models import Club, ClubRole, Entry, Event, Game, Player, Series, User
 from clubs.results import Result
+from directors.series import save_series
 from ladder.changes import LadderInput, club_changed
 from matching import name_key
 
@@ -114,6 +115,24 @@ def create_demo_club(seed: int = 2026) -> Club | None:
                     result=_result(rng, strength[white.pk] - strength[black.pk]),
                 )
     club_changed(club.pk, LadderInput())
+    # A Grand Prix over the season's standard events, as many clubs run one beside the ladder.
+    save_series(
+        club,
+        series=None,
+        slug="grand-prix",
+        name="Standard Grand Prix",
+        event_ids=None,
+        kinds=["standard"],
+        date_from=start,
+        date_to=start + dt.timedelta(days=30 * len(SEASON)),
+        points=[10, 8, 6, 5, 4, 3, 2, 1],
+        best=4,
+        ties=Series.Ties.SHARE,
+        members_only=True,
+        min_events=2,
+        rating_bands=[],
+        user=director,
+    )
     return club
 
 
