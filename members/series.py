@@ -60,8 +60,8 @@ class SeriesLine:
 class SeriesGroup:
     label: str  # "" for a series without groups
     lines: list[SeriesLine]
-    # Named once the series is finished, when one player holds first place alone.
-    winner: SeriesLine | None
+    # Named once the series is finished: who holds first place (joint winners share it).
+    winners: list[SeriesLine]
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def series_standings(series: Series, names: Callable[[int], str] | None = None) 
     for label, members in _groups(series, events, rankable):
         rows = engine.score(places, rules, members)
         lines = _ordered([_line(row, name_of) for row in rows])
-        groups.append(SeriesGroup(label, lines, _winner(lines) if finished else None))
+        groups.append(SeriesGroup(label, lines, _winners(lines) if finished else []))
     return SeriesStandings(series, events, groups, rules_sentence(series, events), finished)
 
 
@@ -155,9 +155,8 @@ def _ordered(lines: list[SeriesLine]) -> list[SeriesLine]:
     return ranked + unranked
 
 
-def _winner(lines: list[SeriesLine]) -> SeriesLine | None:
-    first = [line for line in lines if line.rank == 1]
-    return first[0] if len(first) == 1 else None
+def _winners(lines: list[SeriesLine]) -> list[SeriesLine]:
+    return [line for line in lines if line.rank == 1]
 
 
 def is_finished(series: Series, today: dt.date) -> bool:

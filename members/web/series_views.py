@@ -98,7 +98,7 @@ class ShownLine:
 @dataclass(frozen=True)
 class ShownGroup:
     label: str
-    winner: SeriesLine | None
+    winners: list[SeriesLine]
     ranked: list[ShownLine]
     unranked: list[ShownLine]  # too few events to be ranked: after the ranked ones
     has_discarded: bool
@@ -121,7 +121,7 @@ def _shown_group(group: SeriesGroup, events: list[Event], roster: Roster) -> Sho
     ]
     return ShownGroup(
         label=group.label,
-        winner=group.winner,
+        winners=group.winners,
         ranked=[shown for shown in lines if shown.line.rank is not None],
         unranked=[shown for shown in lines if shown.line.rank is None],
         has_discarded=any(not cell.counted for shown in lines for cell in shown.cells),

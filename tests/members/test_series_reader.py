@@ -200,16 +200,18 @@ def test_groups_by_the_rating_the_day_before_the_first_day_each_ranked_apart(clu
     assert said.endswith(": 1600 and up, 1200–1599, below 1200.")
 
 
-def test_a_finished_series_names_its_winner_per_group_and_not_a_shared_first(club, four):
+def test_a_finished_series_names_its_winner_per_group_and_joint_winners_of_a_shared_first(
+    club, four
+):
     anna, ben, cem, _dora = four
     today = timezone.localdate()
     one = finishing(club, [anna, ben, cem], date=today - dt.timedelta(days=20))
     two = finishing(club, [ben, anna, cem], date=today - dt.timedelta(days=10))
     chosen = series_of(club, events=[one], slug="one")
     standings = series_standings(chosen)
-    assert standings.finished and standings.groups[0].winner.name == "Anna Berg"
+    assert standings.finished and [w.name for w in standings.groups[0].winners] == ["Anna Berg"]
     tied = series_standings(series_of(club, events=[one, two], slug="both"))
-    assert tied.finished and tied.groups[0].winner is None  # Anna and Ben share first
+    assert tied.finished and len(tied.groups[0].winners) == 2  # Anna and Ben share first
     running = series_of(
         club,
         slug="running",
@@ -218,7 +220,7 @@ def test_a_finished_series_names_its_winner_per_group_and_not_a_shared_first(clu
         date_to=today + dt.timedelta(days=30),
     )
     standings = series_standings(running)
-    assert not standings.finished and standings.groups[0].winner is None
+    assert not standings.finished and standings.groups[0].winners == []
     assert [line.rank for line in standings.groups[0].lines] == [1, 1, 3]
 
 

@@ -93,8 +93,10 @@ def as_text(standings: SeriesStandings) -> str:
             ]
             tail = f"   {line.sum_text}" if line is not None and "+" in line.sum_text else ""
             out.append("  ".join(cells).rstrip() + tail)
-        if group.winner is not None:
-            out.append(f"Winner: {group.winner.name}")
+        if len(group.winners) == 1:
+            out.append(f"Winner: {group.winners[0].name}")
+        elif group.winners:
+            out.append("Joint winners: " + ", ".join(line.name for line in group.winners))
     if not any(group.lines for group in standings.groups):
         out.append("No results yet.")
     return "\n".join(out)
