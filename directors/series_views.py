@@ -18,6 +18,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -25,6 +26,8 @@ from django.views.decorators.http import require_POST
 from clubs.access import NOT_FOUND, AuthedRequest, club_for_director
 from clubs.models import Club, Event, Series
 from directors.series import SeriesRefused, delete_series, save_series
+from ladder.seasons.dates import Season, season_of
+from ladder.seasons.reading import event_counts
 
 GAME_POINTS = "game"
 BY_PLACE = "places"
@@ -65,6 +68,11 @@ class SeriesForm(forms.Form):
         choices=Event.Kind.choices,
         required=False,
         widget=forms.CheckboxSelectMultiple,
+    )
+    season = forms.ChoiceField(
+        label=gettext_lazy("A whole season"),
+        required=False,
+        help_text=gettext_lazy("Or give the first and last day below."),
     )
     date_from = forms.DateField(
         label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -119,6 +127,21 @@ class SeriesForm(forms.Form):
             (event.pk, f"{event.date.isoformat()} · {event.name} ({labels.get(event.kind, '')})")
             for event in events.only("id", "date", "name", "kind")
         ]
+        self.seasons = _season_choices(club)
+        season = self.fields["season"]
+        assert isinstance(season, forms.ChoiceField)
+        season.choices = [("", "—"), *((label, label) for label in self.seasons)]
+
+    def clean(self) -> dict[str, Any]:
+        """A season stands for its first and last day; it and dates together are refused."""
+        data = super().clean() or {}
+        label = data.get("season")
+        if label:
+            if data.get("date_from") or data.get("date_to"):
+                raise forms.ValidationError(_("Give a season or the first and last day, not both."))
+            chosen = self.seasons[label]
+            data["date_from"], data["date_to"] = chosen.first_day, chosen.last_day
+        return data
 
     def clean_points(self) -> list[int]:
         return _whole_numbers(
@@ -131,6 +154,15 @@ class SeriesForm(forms.Form):
             self.cleaned_data["rating_bands"],
             _("Write the ratings as whole numbers separated by commas, such as 1200, 1600."),
         )
+
+
+def _season_choices(club: Club) -> dict[str, Season]:
+    """The seasons a series may span, newest first: the next, the current and every season
+    with an event."""
+    current = season_of(timezone.localdate(), club.season_start_month)
+    following = season_of(current.last_day + dt.timedelta(days=1), club.season_start_month)
+    seasons = {following, current, *event_counts(club)}
+    return {season.label: season for season in sorted(seasons, reverse=True)}
 
 
 def _initial(series: Series) -> dict[str, object]:

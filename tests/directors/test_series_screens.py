@@ -100,6 +100,31 @@ def test_a_series_by_kinds_and_dates_with_game_points_and_groups(client, directo
     assert (series.rating_bands, series.ties, series.min_events) == ([1200, 1600], "higher", 2)
 
 
+def test_a_whole_season_stands_for_its_first_and_last_day(client, director, world):
+    club = world["club"]  # seasons from September: the events are in 2025-26
+    client.force_login(director)
+    offered = client.get(new_url(club)).content.decode()
+    assert '<option value="2025-26">2025-26</option>' in offered
+    response = client.post(new_url(club), form(kinds=["standard"], season="2025-26"))
+    assert response.status_code == 302
+    series = Series.objects.get(club=club)
+    assert (series.date_from, series.date_to) == (dt.date(2025, 9, 1), dt.date(2026, 8, 31))
+
+
+def test_a_season_and_dates_together_are_refused(client, director, world):
+    club = world["club"]
+    client.force_login(director)
+    response = client.post(
+        new_url(club),
+        form(kinds=["standard"], season="2025-26", date_from="2025-10-01", date_to="2025-12-31"),
+    )
+    assert response.status_code == 400
+    assert "Give a season or the first and last day, not both." in response.content.decode()
+    unknown = client.post(new_url(club), form(kinds=["standard"], season="1999-00"))
+    assert unknown.status_code == 400  # not a season the form offers
+    assert not Series.objects.filter(club=club).exists()
+
+
 def test_a_director_edits_a_series_and_its_form_shows_what_is_stored(client, director, world):
     club = world["club"]
     first, second = world["events"]
