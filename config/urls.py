@@ -8,6 +8,7 @@ from config.health import healthz, livez, readyz
 from config.static_files import collected_later
 from directors import rating_settings_views, settings_views
 from directors import views as club_views
+from members.api.routes import api
 from members.web import views as ladder_views
 
 urlpatterns = [
@@ -96,6 +97,8 @@ urlpatterns = [
     path("", include("directors.series_urls")),
     path("", include("directors.night.urls")),
     path("", include("members.web.page_urls")),
+    # The read API (members/api/), its schema at api/v1/openapi.json.
+    path("api/v1/", api.urls),
 ]
 
 # A 404 under a club the visitor may see links back to it (members.web.not_found).

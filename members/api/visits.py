@@ -1,0 +1,100 @@
+"""Who asks the API for which club, and what the answer may be kept as.
+
+The club comes through clubs.access.club_for_visitor, the one door the pages use: a public
+club at its plain address, an unlisted one only with its secret, a director-only one only to
+its signed-in directors; every other "no" is the same 404. An answer is built first, so a
+404 is never hidden behind a 304; its ETag is members.web.page_cache's key of a download (the
+club's row with its secret and pages_version, each ladder's built and data versions, the
+language, the day, the path and the query), so it moves whenever what it shows may have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from clubs.access import club_for_visitor
+from clubs.models import Club, Ladder
+from members.web import page_cache
+from members.web.club_view import club_ladders
+from members.web.language import use_club_language
+
+
+@dataclass(frozen=True)
+class ApiVisit:
+    club: Club
+    is_director: bool
+    page_active: bool
+    ladders: list[Ladder]
+    page: str  # the club page's path as this caller may reach it (with the secret they gave)
+
+    @property
+    def page_open(self) -> bool:
+        return self.page_active or self.is_director
+
+
+class Inactive(Exception):
+    """The club's subscription is off and the answer is not one the pages keep open (an
+    event's are): 402, as ladder.json answers then."""
+
+
+def visit(request: HttpRequest, slug: str, secret: str | None, *, free: bool = False) -> ApiVisit:
+    """The club as this caller may read it (Http404 otherwise); Inactive for an answer that
+    is not `free` while the club's page is off, as club_view shows visitors the notice."""
+    club = club_for_visitor(request, slug, secret)
+    # Names a page translates (an unconfirmed entrant, …) read as on the club's pages.
+    use_club_language(request, club.language)
+    if secret is None:
+        page = reverse("club_page", kwargs={"slug": club.slug})
+    else:
+        page = reverse("club_page_secret", kwargs={"slug": club.slug, "secret": secret})
+    found = ApiVisit(
+        club, club.is_directed_by(request.user), club.page_is_active(), club_ladders(club), page
+    )
+    if not (found.page_open or free):
+        raise Inactive
+    return found
+
+
+def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> HttpResponse | None:
+    """Cache headers on `response` (ninja's, which will carry the answer), as the pages send
+    them; a 304 to send instead when the caller already holds this answer."""
+    if found.club.visibility != Club.Visibility.PUBLIC:
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        response["Referrer-Policy"] = "no-referrer"
+    response["X-Ladder-Status"] = "current" if found.club.ladder_is_current else "recalculating"
+    if found.is_director or not _shared_answer(request):
+        # A director's answer (full names of juniors) is theirs alone, as their pages are.
+        page_cache.not_shared(response)
+        return None
+    tag = etag(request, found)
+    page_cache.share(response, tag, public=found.club.visibility == Club.Visibility.PUBLIC)
+    if not page_cache.not_modified(request, tag):
+        return None
+    unchanged = HttpResponse(status=304)
+    for header in ("ETag", "Cache-Control", "Vary", "X-Ladder-Status"):
+        unchanged[header] = response[header]
+    return unchanged
+
+
+def _shared_answer(request: HttpRequest) -> bool:
+    """The same for every caller without a session (page_cache.may_use_cache, without its
+    list of page queries: an API's query is part of the ETag, whatever it is)."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+def etag(request: HttpRequest, found: ApiVisit) -> str:
+    """The answer's validator: weak (the same answer, not necessarily the same bytes)."""
+    key = page_cache.page_key(
+        found.club,
+        path="api:" + page_cache.normal_path(request),
+        language=translation.get_language(),
+        page_open=found.page_open,
+        today=timezone.localdate(),
+        download=True,  # with the ladders' data versions: `current` is in the answer
+    )
+    return 'W/"' + key.removeprefix("page:")[:32] + '"'
