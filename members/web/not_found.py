@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 
 from django.db import DatabaseError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
 from django.template import loader
 
 from clubs.access import club_for_visitor
+
+API_PATH = "/api/"
 
 # /c/<slug>/… and /c/<slug>/s/<secret>/… (members.web.page_urls)
 CLUB_PATH = re.compile(r"^/c/(?P<slug>[-a-zA-Z0-9_]+)/(?:s/(?P<secret>[-\w]+)/)?")
@@ -36,6 +38,10 @@ def club_home(request: HttpRequest) -> tuple[str, str] | None:
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if request.path.startswith(API_PATH):
+        # An address of the read API no operation holds (or one no page lives at: a control
+        # character in it): the API's own 404 (members.api.routes), in JSON, never the page.
+        return JsonResponse({"detail": "Not found."}, status=404)
     try:
         home = club_home(request)
     except DatabaseError:

@@ -374,3 +374,10 @@ def test_the_schema_is_served(client):
     assert schema["info"]["version"] == "1"
     assert "/api/v1/clubs/{slug}/ladders/{ladder}/" in schema["paths"]
     assert "/api/v1/clubs/{slug}/s/{secret}/events/{event_id}/" in schema["paths"]
+
+
+def test_an_address_no_operation_holds_is_the_api_s_json_404(client):
+    for path in ("/api/v1/nothing/", "/api/v1/clubs/a%01b/", "/api/v1/clubs/x/ladders/"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response.json() == {"detail": "Not found."}, path
