@@ -39,7 +39,33 @@ def club_scoped_requests(club):
         ("post", reverse("billing:portal", args=[club.slug])),
         *ladder_requests(club),
         *night_requests(club, player),
+        *api_requests(club, player),
     ]
+
+
+def api_requests(club, player):
+    """Every operation of the read API (members/api/), at the club's plain address and under
+    a wrong secret, with the queries each takes."""
+    event = Event.objects.create(
+        club=club, name="Published", date=dt.date(2026, 3, 1), status=Event.Status.PUBLISHED
+    )
+    requests = []
+    for secret in ({}, {"secret": "x" * 32}):
+        suffix = "_secret" if secret else ""
+        ids = {"slug": club.slug, **secret}
+        requests += [
+            ("get", reverse(f"api:club{suffix}", kwargs=ids)),
+            ("get", reverse(f"api:ladder{suffix}", kwargs={**ids, "ladder": "main"})),
+            (
+                "get",
+                reverse(f"api:ladder{suffix}", kwargs={**ids, "ladder": "main"}) + "?on=2026-01-01",
+            ),
+            ("get", reverse(f"api:players{suffix}", kwargs=ids) + "?limit=1&offset=1"),
+            ("get", reverse(f"api:player{suffix}", kwargs={**ids, "player_id": player.pk})),
+            ("get", reverse(f"api:events{suffix}", kwargs=ids) + "?kind=standard"),
+            ("get", reverse(f"api:event{suffix}", kwargs={**ids, "event_id": event.pk})),
+        ]
+    return requests
 
 
 def ladder_requests(club):

@@ -22,6 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   link      everyone holding an event's own results link (a wrong one is a 404 to all)
 #   invitation  the signed-in account a director invitation was mailed to; anonymous
 #             visitors are sent to the login page, everyone else (and any wrong link) 404
+#   absent    a library's placeholder address that answers 404 to everyone
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -105,6 +106,16 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
              "club_series_csv"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
+
+# The read API (members/api/): the same walls as the pages, an unlisted club's plain address
+# only for its directors; its schema and root for everyone.
+for name in ("club", "ladder", "players", "player", "events", "event"):
+    route(f"api:{name}", "visitor", "GET")
+    route(f"api:{name}_secret", "visitor", "GET")
+route("api:openapi-json", "public", "GET")
+# ninja's root, named so that it can reverse its operations' addresses: with no docs page it
+# is the API's JSON 404 for everyone.
+route("api:api-root", "absent", "GET")
 
 
 @dataclass(frozen=True)

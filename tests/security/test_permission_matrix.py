@@ -82,6 +82,8 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
         return {302} if persona == "anonymous" else ok
     if access == "invitation":
         return {302} if persona == "anonymous" else {404}  # "not-a-token" is no invitation
+    if access == "absent":
+        return {404}
     if access == "webhook":
         return {404}  # billing is off
     if access == "director":
