@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from clubs.access import NOT_FOUND
 from clubs.models import Event, Ladder
+from ladder.event_ratings import RatingLine
 from ladder.event_rules import club_order
 from ladder.roster import rosters
 from ladder.seasons.dates import season_of
@@ -214,18 +215,23 @@ def event(found: ApiVisit, event_id: int) -> schemas.Event:
                 forfeits=s.forfeits,
                 tiebreaks=dict(zip(order, s.tiebreak_values, strict=False)),
                 performance=s.performance,
-                rating=None
-                if s.rating is None
-                else schemas.RatingLine(
-                    before=s.rating.pre_rating,
-                    expected=s.rating.expected,
-                    score=s.rating.actual,
-                    change=s.rating.change,
-                    after=s.rating.post_rating,
-                    games_counted=s.rating.games_counted,
-                    k=s.rating.k,
-                ),
+                rating=None if s.rating is None else _rating_line(s.rating),
             )
             for s in page.standings
         ],
+    )
+
+
+def _rating_line(line: RatingLine) -> schemas.RatingLine:
+    """A rating line with before, change and after as every page prints them (so that they
+    add up: ladder.event_ratings.RatingLine.printed), the rest as computed."""
+    printed = line.printed
+    return schemas.RatingLine(
+        before=float(printed.before),
+        expected=line.expected,
+        score=line.actual,
+        change=float(printed.change),
+        after=float(printed.after),
+        games_counted=line.games_counted,
+        k=line.k,
     )

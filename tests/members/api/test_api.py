@@ -181,9 +181,13 @@ def test_an_event_s_standings_are_its_page_s(client, public):
     assert [(s["rank"], s["name"], s["points"]) for s in answer["standings"]] == [
         (s.rank, s.name, s.points) for s in page.standings
     ]
+    # Before, change and after as the page prints them, adding up.
     assert [s["rating"]["change"] for s in answer["standings"]] == [
-        s.rating.change for s in page.standings
+        float(s.rating.printed.change) for s in page.standings
     ]
+    for row in answer["standings"]:
+        line = row["rating"]
+        assert round(line["before"] + line["change"], 6) == round(line["after"], 6)
     assert answer["tiebreak_order"] == [str(t) for t in page.order]
     html = client.get(f"/c/{club.slug}/events/{event.pk}/").content.decode()
     assert all(s["name"] in html for s in answer["standings"])
