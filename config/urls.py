@@ -95,6 +95,7 @@ urlpatterns = [
     path("", include("directors.ladders.urls")),
     path("", include("directors.series_urls")),
     path("", include("directors.night.urls")),
+    path("", include("directors.schedule_urls")),
     path("", include("members.web.page_urls")),
 ]
 
