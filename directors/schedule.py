@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import audit
@@ -62,6 +63,7 @@ def save_entry(
         "kind": _check_kind(kind),
         "notes": _check_notes(notes),
         "weekly_until": _check_until(date, weekly_until),
+        "changed_at": timezone.now(),
     }
     with transaction.atomic():
         details = {"name": fields["name"], "date": date.isoformat()}
@@ -106,6 +108,7 @@ def cancel_date(entry: ScheduleEntry, day: dt.date, reason: str, user: Actor) ->
             raise ScheduleRefused(_("This date is cancelled already."))
         row.cancelled, row.reason = True, reason
         row.save(update_fields=["cancelled", "reason"])
+        _revised(entry)
         club_changed(entry.club_id, OnPages())
         audit.record(
             entry.club_id,
@@ -127,6 +130,7 @@ def reinstate_date(entry: ScheduleEntry, day: dt.date, user: Actor) -> None:
         )
         if not changed:
             raise ScheduleRefused(_("This date is not cancelled."))
+        _revised(entry)
         club_changed(entry.club_id, OnPages())
         audit.record(
             entry.club_id,
@@ -155,8 +159,14 @@ def start_draft(entry: ScheduleEntry, day: dt.date, user: User | None) -> Event:
         event = create_event(club, EventDetails(name=entry.name, date=day, kind=entry.kind), user)
         row.event = event
         row.save(update_fields=["event"])
+        _revised(entry)
         club_changed(club.pk, OnPages())
     return event
+
+
+def _revised(entry: ScheduleEntry) -> None:
+    """The entry's calendar events were revised now (their DTSTAMP)."""
+    ScheduleEntry.objects.filter(pk=entry.pk).update(changed_at=timezone.now())
 
 
 def _check_text(text: str, length: int, *, required: bool = False) -> str:

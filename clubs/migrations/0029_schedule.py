@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import clubs.models
 import django.db.models.deletion
+import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
@@ -64,6 +65,7 @@ class Migration(migrations.Migration):
                 ('notes', models.TextField(blank=True, max_length=1000)),
                 ('weekly_until', models.DateField(blank=True, null=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('changed_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='schedule', to='clubs.club')),
             ],
             options={

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from clubs.models.club import Club
 from clubs.models.events import Event
@@ -52,6 +53,10 @@ class ScheduleEntry(models.Model):
     # The last day a weekly entry may fall on; None for a one-off.
     weekly_until = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The last change to the entry or one of its dates (directors.schedule sets it): the
+    # calendar feed's DTSTAMP and LAST-MODIFIED, so a client sees which events were revised
+    # and an unchanged feed is the same text on every request.
+    changed_at = models.DateTimeField(default=timezone.now)
 
     objects = ScheduleEntryQuerySet.as_manager()
 
