@@ -4,7 +4,7 @@ from django.urls import URLPattern, path
 
 from directors import schedule_views as views
 
-_ENTRY = "manage/<slug:slug>/schedule/<int:entry_id>/"
+_ENTRY = "manage/<slug:slug>/schedule/<int:schedule_id>/"
 
 urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/schedule/", views.schedule_list, name="schedule_list"),

@@ -97,31 +97,30 @@ def schedule_new(request: AuthedRequest, slug: str) -> HttpResponse:
     return _form_page(request, club, None)
 
 
-def schedule_edit(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+def schedule_edit(request: AuthedRequest, slug: str, schedule_id: int) -> HttpResponse:
     club = club_for_director(request, slug)
-    return _form_page(request, club, _entry(club, entry_id))
+    return _form_page(request, club, _entry(club, schedule_id))
 
 
 @require_POST
-def schedule_delete(request: AuthedRequest, slug: str, entry_id: int) -> HttpResponse:
+def schedule_delete(request: AuthedRequest, slug: str, schedule_id: int) -> HttpResponse:
     club = club_for_director(request, slug)
-    found = _entry(club, entry_id)
+    found = _entry(club, schedule_id)
     delete_entry(found, request.user)
     messages.success(request, _("“%(name)s” is off the schedule.") % {"name": found.name})
     return redirect("schedule_list", slug=club.slug)
 
 
 @require_POST
-def schedule_cancel(request: AuthedRequest, slug: str, entry_id: int, day: str) -> HttpResponse:
+def schedule_cancel(request: AuthedRequest, slug: str, schedule_id: int, day: str) -> HttpResponse:
     club = club_for_director(request, slug)
-    found, date = _entry(club, entry_id), _day(day)
+    found, date = _entry(club, schedule_id), _day(day)
     form = CancelForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else None
-    if reason is None:
-        messages.error(request, _("The reason is longer than 200 characters."))
+    if not form.is_valid():
+        messages.error(request, form.errors["reason"][0])
         return redirect("schedule_list", slug=club.slug)
     try:
-        cancel_date(found, date, reason, request.user)
+        cancel_date(found, date, form.cleaned_data["reason"], request.user)
     except ScheduleRefused as refused:
         messages.error(request, refused.message)
     else:
@@ -134,9 +133,11 @@ def schedule_cancel(request: AuthedRequest, slug: str, entry_id: int, day: str) 
 
 
 @require_POST
-def schedule_reinstate(request: AuthedRequest, slug: str, entry_id: int, day: str) -> HttpResponse:
+def schedule_reinstate(
+    request: AuthedRequest, slug: str, schedule_id: int, day: str
+) -> HttpResponse:
     club = club_for_director(request, slug)
-    found, date = _entry(club, entry_id), _day(day)
+    found, date = _entry(club, schedule_id), _day(day)
     try:
         reinstate_date(found, date, request.user)
     except ScheduleRefused as refused:
@@ -152,11 +153,11 @@ def schedule_reinstate(request: AuthedRequest, slug: str, entry_id: int, day: st
 
 @require_POST
 def schedule_start_draft(
-    request: AuthedRequest, slug: str, entry_id: int, day: str
+    request: AuthedRequest, slug: str, schedule_id: int, day: str
 ) -> HttpResponse:
     """The draft of the evening: then the usual screens (upload, grid, club night)."""
     club = club_for_director(request, slug)
-    found, date = _entry(club, entry_id), _day(day)
+    found, date = _entry(club, schedule_id), _day(day)
     try:
         event = start_draft(found, date, request.user)
     except ScheduleRefused as refused:
@@ -166,9 +167,9 @@ def schedule_start_draft(
     return redirect("event_detail", slug=club.slug, event_id=event.pk)
 
 
-def _entry(club: Club, entry_id: int) -> ScheduleEntry:
+def _entry(club: Club, schedule_id: int) -> ScheduleEntry:
     """The directed club's entry; another club's is the same 404 as none."""
-    found = ScheduleEntry.objects.filter(club=club, pk=entry_id).first()
+    found = ScheduleEntry.objects.filter(club=club, pk=schedule_id).first()
     if found is None:
         raise Http404(NOT_FOUND)
     found.club = club
