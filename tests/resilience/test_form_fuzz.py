@@ -66,7 +66,7 @@ FORMS = {
         "notes",
         "weekly",
         "weekly_until",
-    ],  # fmt: skip
+    ],
     "schedule_cancel": ["reason"],
 }
 GRID_MANAGEMENT = {"row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MAX_NUM_FORMS": "1000"}
