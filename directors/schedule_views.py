@@ -10,7 +10,6 @@ command reaches without a form, so its refusal (ScheduleRefused) is shown and no
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -117,7 +116,7 @@ def schedule_cancel(request: AuthedRequest, slug: str, schedule_id: int, day: st
     found, date = _entry(club, schedule_id), _day(day)
     form = CancelForm(request.POST)
     if not form.is_valid():
-        messages.error(request, form.errors["reason"][0])
+        messages.error(request, " ".join(str(error) for error in form.errors["reason"]))
         return redirect("schedule_list", slug=club.slug)
     try:
         cancel_date(found, date, form.cleaned_data["reason"], request.user)
@@ -188,7 +187,7 @@ def _shown_date(day: dt.date) -> str:
     return date_format(day, "DATE_FORMAT")
 
 
-def _initial(entry: ScheduleEntry) -> Mapping[str, object]:
+def _initial(entry: ScheduleEntry) -> dict[str, Any]:
     return {
         "name": entry.name,
         "date": entry.date,

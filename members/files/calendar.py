@@ -49,7 +49,8 @@ def calendar_text(
     # The VTIMEZONE of every TZID used, from the zone database: a client needs no zone of its
     # own named the same.
     calendar.add_missing_timezones()
-    return calendar.to_ical()
+    text: bytes = calendar.to_ical()
+    return text
 
 
 def _event(

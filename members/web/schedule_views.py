@@ -58,7 +58,7 @@ def results_atom(request: HttpRequest, visit: Visit) -> HttpResponse:
     return ResultsFeed(visit)(request)
 
 
-class ResultsFeed(Feed):  # type: ignore[type-arg]
+class ResultsFeed(Feed):
     """The club's newest published events, each linking its results page (as this visitor
     reached the club: with the secret when they used it). Django's syndication framework
     writes and escapes the XML."""
