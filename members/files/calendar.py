@@ -10,6 +10,7 @@ club's TZID, with its VTIMEZONE in the calendar. Nothing names a player.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
@@ -47,8 +48,13 @@ def calendar_text(
     for one in dates:
         calendar.add_component(_event(one, host, results_url, page_url))
     # The VTIMEZONE of every TZID used, from the zone database: a client needs no zone of its
-    # own named the same.
-    calendar.add_missing_timezones()
+    # own named the same. Its changes of offset only over the calendar's whole years (a
+    # short text that changes once a year), not the library's default 1970-2038.
+    if dates:
+        first, last = min(one.date for one in dates), max(one.date for one in dates)
+        calendar.add_missing_timezones(
+            first_date=dt.date(first.year, 1, 1), last_date=dt.date(last.year + 1, 1, 1)
+        )
     text: bytes = calendar.to_ical()
     return text
 
