@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, ClassVar
+from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib import messages
@@ -48,6 +49,16 @@ class PageSettingsForm(forms.ModelForm):
         ),
     )
 
+    # Not required either; a name the zone database lacks is refused.
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("The club's time zone"),
+        choices=lambda: [(name, name) for name in sorted(available_timezones())],
+        required=False,
+        help_text=gettext_lazy(
+            "The schedule's start times are in this time zone, and the club's calendar says so."
+        ),
+    )
+
     class Meta:
         model = Club
         fields: ClassVar[list[str]] = [
@@ -56,6 +67,7 @@ class PageSettingsForm(forms.ModelForm):
             "language",
             "newcomer_start",
             "season_start_month",
+            "time_zone",
         ]
         labels: ClassVar[dict[str, Any]] = {
             "visibility": gettext_lazy("Who can see the club page"),
@@ -81,6 +93,9 @@ class PageSettingsForm(forms.ModelForm):
         month = self.cleaned_data["season_start_month"]
         return int(month) if month not in (None, "") else self.instance.season_start_month
 
+    def clean_time_zone(self) -> str:
+        return str(self.cleaned_data["time_zone"] or self.instance.time_zone)
+
 
 def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
@@ -99,6 +114,9 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
                 # and replay marks read at the start of the request over a newer replay's.
                 form.save(commit=False).save(update_fields=list(changes))
                 audit.record(club, request.user, "page_settings.changed", changes=changes)
+                if "time_zone" in changes:
+                    # The schedule's times and the calendar feed read it: kept pages retire.
+                    club_changed(club.pk, OnPages())
         messages.success(request, _("The club page settings are saved."))
         return redirect("club_settings", slug=club.slug)
     return render(

@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from clubs.models import Board, Entry, Event, Series
 from tests.factories import first_ladder
+from tests.security.routes import SCHEDULE_DAY, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -26,6 +27,7 @@ def club_scoped_requests(club):
         ("get", reverse("club_season", args=[club.slug, "2025-26"])),
         ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
         *series_requests(club),
+        *schedule_requests(club),
         # A player's page of one year (members.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         # A later page of the list of events (members.web.views.events_page), by kind too.
@@ -97,6 +99,28 @@ def series_requests(club):
         ("get", reverse("series_edit", args=ids)),
         ("post", reverse("series_edit", args=ids)),
         ("post", reverse("series_delete", args=ids)),
+    ]
+
+
+def schedule_requests(club):
+    """The schedule's pages and feeds and every directors' schedule screen (the entry made
+    without the writes, so the club's versions stay untouched)."""
+    entry = scheduled(club, "Tenancy night")
+    ids = [club.slug, entry.pk]
+    day = [*ids, SCHEDULE_DAY]
+    return [
+        ("get", reverse("club_schedule", args=[club.slug])),
+        ("get", reverse("club_calendar", args=[club.slug])),
+        ("get", reverse("club_results_feed", args=[club.slug])),
+        ("get", reverse("schedule_list", args=[club.slug])),
+        ("get", reverse("schedule_new", args=[club.slug])),
+        ("post", reverse("schedule_new", args=[club.slug])),
+        ("get", reverse("schedule_edit", args=ids)),
+        ("post", reverse("schedule_edit", args=ids)),
+        ("post", reverse("schedule_delete", args=ids)),
+        ("post", reverse("schedule_cancel", args=day)),
+        ("post", reverse("schedule_reinstate", args=day)),
+        ("post", reverse("schedule_start_draft", args=day)),
     ]
 
 

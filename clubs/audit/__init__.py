@@ -68,6 +68,11 @@ ACTIONS = frozenset(
         "series.created",
         "series.changed",
         "series.deleted",
+        "schedule_entry.added",
+        "schedule_entry.changed",
+        "schedule_entry.deleted",
+        "schedule_date.cancelled",
+        "schedule_date.reinstated",
     }
 )
 

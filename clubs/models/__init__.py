@@ -2,7 +2,8 @@
 (users, clubs, roles and the clubs' ladders), players.py, events.py (events, entries, games),
 records.py (merges, dismissed duplicates, the audit log), accounts.py (sign-in throttles,
 links, invitations), uploads.py (a results file being read) and night.py (a club night's
-rounds and boards), series.py (a Grand Prix over several events); choices.py holds the club
+rounds and boards), series.py (a Grand Prix over several events), schedule.py (the events a
+club announces, and their dates); choices.py holds the club
 night's choices. They import Django and the
 clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies), nothing above.
 """
@@ -22,6 +23,7 @@ from clubs.models.club import LadderQuerySet as LadderQuerySet
 from clubs.models.club import NewcomerStart as NewcomerStart
 from clubs.models.club import User as User
 from clubs.models.club import UserManager as UserManager
+from clubs.models.club import default_time_zone as default_time_zone
 from clubs.models.club import new_club_secret as new_club_secret
 from clubs.models.club import policy_choices as policy_choices
 from clubs.models.events import Entry as Entry
@@ -45,5 +47,10 @@ from clubs.models.night import Round as Round
 from clubs.models.records import AuditEntry as AuditEntry
 from clubs.models.records import DuplicateDismissal as DuplicateDismissal
 from clubs.models.records import Merge as Merge
+from clubs.models.schedule import Occurrence as Occurrence
+from clubs.models.schedule import ScheduleDate as ScheduleDate
+from clubs.models.schedule import ScheduleEntry as ScheduleEntry
+from clubs.models.schedule import ScheduleEntryQuerySet as ScheduleEntryQuerySet
+from clubs.models.schedule import occurrences as occurrences
 from clubs.models.series import Series as Series
 from clubs.models.uploads import Upload as Upload

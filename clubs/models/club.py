@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.contrib.auth.models import (
@@ -123,6 +124,12 @@ class ClubQuerySet(models.QuerySet["Club"]):
         return self.filter(ladders__built_version__lt=models.F("ladders__data_version")).distinct()
 
 
+def default_time_zone() -> str:
+    """A new club's time zone: the server's (settings.TIME_ZONE). A function, so the
+    migration does not freeze the value of one server's environment."""
+    return str(settings.TIME_ZONE)
+
+
 class Club(models.Model):
     class Visibility(models.TextChoices):
         DIRECTOR = "director", _("Directors only")
@@ -152,6 +159,9 @@ class Club(models.Model):
     # The month (1-12) the club's season starts; its seasons are read by ladder.seasons.
     season_start_month = models.PositiveSmallIntegerField(choices=MONTHS.items(), default=9)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
+    # The IANA name of the club's time zone ("Europe/Berlin"): its schedule's start times are
+    # wall-clock times there, and its calendar feed says so.
+    time_zone = models.CharField(max_length=64, default=default_time_zone)
     # The club's ladders (clubs.models.Ladder) hold their policy, settings and replay
     # state. The earliest event date a change since the last replay said it can affect
     # (None when none said), shared by the club's ladders as a lower bound: each replay
@@ -171,6 +181,15 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        """The club's time zone; a name this server's zone database lacks (a row written
+        before an update removed it) reads as the server's zone rather than failing a page."""
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo(default_time_zone())
 
     # What the pages' keys need of the ladders (members.web.page_cache.page_key); None on a
     # club whose ladders were not read with it. The built and data versions are summed:

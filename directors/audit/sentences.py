@@ -60,6 +60,7 @@ _PAGE_FIELDS: dict[str, Promise] = {
     "name_display": gettext_lazy("how names are shown"),
     "language": gettext_lazy("language"),
     "season_start_month": gettext_lazy("month the season starts"),
+    "time_zone": gettext_lazy("time zone"),
 }
 _SOURCES: dict[str, Promise] = {
     "grid": gettext_lazy("the results grid"),
@@ -489,6 +490,29 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     ),
     "series.deleted": _simple(
         gettext_lazy("%(who)s deleted the series %(series)s."), series=lambda f: f.get("name", "")
+    ),
+    "schedule_entry.added": _simple(
+        gettext_lazy("%(who)s scheduled %(name)s from %(date)s."),
+        name=lambda f: f.get("name", ""),
+        date=lambda f: f.get("date", ""),
+    ),
+    "schedule_entry.changed": _simple(
+        gettext_lazy("%(who)s changed the scheduled event %(name)s."),
+        name=lambda f: f.get("name", ""),
+    ),
+    "schedule_entry.deleted": _simple(
+        gettext_lazy("%(who)s took %(name)s off the schedule."),
+        name=lambda f: f.get("name", ""),
+    ),
+    "schedule_date.cancelled": _simple(
+        gettext_lazy("%(who)s cancelled %(name)s on %(date)s."),
+        name=lambda f: f.get("name", ""),
+        date=lambda f: f.get("date", ""),
+    ),
+    "schedule_date.reinstated": _simple(
+        gettext_lazy("%(who)s reinstated %(name)s on %(date)s."),
+        name=lambda f: f.get("name", ""),
+        date=lambda f: f.get("date", ""),
     ),
     "board.changed": _simple(
         gettext_lazy(

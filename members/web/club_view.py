@@ -102,7 +102,7 @@ def protect(response: HttpResponse, noindex: bool) -> HttpResponse:
 ClubView = Callable[..., HttpResponse]
 
 
-DataFormat = Literal["json", "csv", "trf"]
+DataFormat = Literal["json", "csv", "trf", "ics", "atom"]
 
 
 def club_view(

@@ -29,6 +29,7 @@ from members.files.export import (
 )
 from members.pages.list_pages import ladder_list
 from members.pages.tables import ladder_body_kept
+from members.schedule import next_dates
 from members.web import dated
 from members.web.club_view import Visit, club_view
 from members.web.long_tables import ROWS_HERE, with_rows
@@ -94,6 +95,10 @@ def _page(
             ladders=ladders,
             here=_here(visit, ladder, ladders),
             status_ladder=ladder,
+            # The club's next dates, on its front page (the first ladder's) only.
+            next_dates=next_dates(visit.club, timezone.localdate())
+            if ladder == ladders[0] and on.day is None
+            else [],
             **links,
         ),
     )

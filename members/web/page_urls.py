@@ -4,7 +4,15 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 
 from django.urls import URLPattern, path
 
-from members.web import event_views, ladder_views, live_views, season_views, series_views, views
+from members.web import (
+    event_views,
+    ladder_views,
+    live_views,
+    schedule_views,
+    season_views,
+    series_views,
+    views,
+)
 
 CLUB_PAGES = [
     ("", ladder_views.club_page, "club_page"),
@@ -36,6 +44,10 @@ CLUB_PAGES = [
     ("series/", series_views.series_list_page, "club_series_list"),
     ("series/<slug:series>/", series_views.series_page, "club_series"),
     ("series/<slug:series>.csv", series_views.series_csv, "club_series_csv"),
+    # What is next: the upcoming events, the club's calendar and a feed of its results.
+    ("schedule/", schedule_views.schedule_page, "club_schedule"),
+    ("calendar.ics", schedule_views.calendar_ics, "club_calendar"),
+    ("results.atom", schedule_views.results_atom, "club_results_feed"),
 ]
 
 urlpatterns: list[URLPattern] = [

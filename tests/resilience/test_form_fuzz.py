@@ -37,7 +37,7 @@ FORMS = {
     "event_entry_add": ["typed_name", "version"],
     "event_names": ["decision_{entry}", "other_{entry}", "start_{entry}", "version"],
     "event_grid": ["row-0-round", "row-0-white", "row-0-black", "row-0-result", "version"],
-    "club_settings": ["visibility", "name_display", "language"],
+    "club_settings": ["visibility", "name_display", "language", "time_zone"],
     "director_add": ["email"],
     "roster_merge": ["kept", "merged"],
     "roster_dismiss": ["first", "second", "one", "other"],
@@ -57,6 +57,17 @@ FORMS = {
         "min_events",
         "rating_bands",
     ],
+    "schedule_new": [
+        "name",
+        "date",
+        "start_time",
+        "place",
+        "kind",
+        "notes",
+        "weekly",
+        "weekly_until",
+    ],
+    "schedule_cancel": ["reason"],
 }
 GRID_MANAGEMENT = {"row-TOTAL_FORMS": "1", "row-INITIAL_FORMS": "0", "row-MAX_NUM_FORMS": "1000"}
 
@@ -75,8 +86,15 @@ def world(client):
 @pytest.mark.parametrize("route", sorted(FORMS))
 def test_no_director_form_answers_5xx_to_hostile_values(client, world, route):
     club, event, entry = world
-    kwargs = {"slug": club.slug, "event_id": event.pk, "entry_id": entry.pk}
-    from tests.security.routes import all_routes
+    from tests.security.routes import SCHEDULE_DAY, all_routes, scheduled
+
+    kwargs = {
+        "slug": club.slug,
+        "event_id": event.pk,
+        "entry_id": entry.pk,
+        "schedule_id": scheduled(club).pk,
+        "day": SCHEDULE_DAY,
+    }
 
     params = next(r.params for r in all_routes() if r.name == route)
     url = reverse(route, kwargs={p: kwargs[p] for p in params})

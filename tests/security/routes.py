@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,6 +74,12 @@ route("series_list", "director", "GET")
 route("series_new", "director", "GET", "POST")
 route("series_edit", "director", "GET", "POST")
 route("series_delete", "director", "POST")
+# The schedule screens: the list, a new entry, an edit, and each change to one date.
+route("schedule_list", "director", "GET")
+route("schedule_new", "director", "GET", "POST")
+route("schedule_edit", "director", "GET", "POST")
+for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedule_start_draft"):
+    route(name, "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
@@ -103,7 +110,8 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
              "club_season", "club_season_ladder", "club_ladder", "club_ladder_csv_of",
              "club_ladder_json_of",
              "club_seeding_trf_of", "club_seeding_csv_of", "club_series_list", "club_series",
-             "club_series_csv"):  # fmt: skip
+             "club_series_csv", "club_schedule", "club_calendar",
+             "club_results_feed"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 
@@ -144,6 +152,23 @@ def all_routes() -> Iterator[Route]:
         if r.name not in seen:  # the first pattern of a name is the one reverse() uses
             seen.add(r.name)
             yield r
+
+
+# A date of the weekly club night `scheduled` makes: the schedule routes' <day>.
+SCHEDULE_DAY = "2026-01-13"
+
+
+def scheduled(club, name: str = "Club night"):
+    """A weekly club night on the club's schedule from January 2026 for two years (so its
+    pages and feeds list dates whatever the day), made without the writes so the club's
+    versions stay untouched; its id fills the schedule routes' <schedule_id>."""
+    from clubs.models import ScheduleEntry
+
+    first = dt.date(2026, 1, 6)
+    return ScheduleEntry.objects.create(
+        club=club, name=name, date=first, start_time=dt.time(19, 30), place="Hall",
+        weekly_until=first + dt.timedelta(weeks=103),
+    )  # fmt: skip
 
 
 def database_checksum() -> dict[str, str]:

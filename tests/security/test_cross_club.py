@@ -12,13 +12,20 @@ from clubs.models import ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, all_routes, database_checksum
+from tests.security.routes import (
+    ROUTES,
+    SCHEDULE_DAY,
+    all_routes,
+    database_checksum,
+    scheduled,
+)
 
 pytestmark = pytest.mark.django_db
 
 CANARY = "Quintessa Canaryfeather"
 OBJECT_PARAMS = {
     "player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id", "series",
+    "schedule_id",
 }  # fmt: skip
 
 
@@ -52,6 +59,7 @@ def clubs():
         "season": "2025-26",  # both clubs' events (10 January 2026) are in it
         "ladder": MAIN_SLUG,  # every club has one
         "series": Series.objects.create(club=club_a, slug="a-prix", name="A Prix").slug,
+        "schedule_id": scheduled(club_a, "A night").pk, "day": SCHEDULE_DAY,
     }  # fmt: skip
     b_objects = [
         {
@@ -65,6 +73,8 @@ def clubs():
             ).pk,
             # B's series counts the canary's events: its slug names nothing under A.
             "series": _series_of(club_b, event).slug,
+            # B's club night, named with the canary: its id names nothing under A.
+            "schedule_id": scheduled(club_b, f"{CANARY} night {event.pk}").pk,
         }
         for event in (event_b, deleted_b)
     ]

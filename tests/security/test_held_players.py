@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, Entry, Event, Game, Player, Series
+from clubs.models import Board, Club, Entry, Event, Game, Player, ScheduleDate, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from directors.events.flow import publish_event
@@ -29,7 +29,7 @@ from tests.factories import (
     make_user,
     set_standing,
 )
-from tests.security.routes import ROUTES, all_routes
+from tests.security.routes import ROUTES, all_routes, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +115,10 @@ def visitor_urls(world: dict) -> list[str]:
         ),
         "series": [series.slug for series in held_series(world)],
     }
+    # A club night whose date the draft was started from: the schedule and the calendar
+    # link results only once published, so the draft (and its held player) stays unseen.
+    night = scheduled(club)
+    ScheduleDate.objects.create(entry=night, date=night.date, event=world["draft"])
     urls = []
     for r in all_routes():
         if ROUTES[r.name][0] != "visitor" and r.name not in OPEN_ROUTES:

@@ -28,7 +28,7 @@ from clubs.results import Result
 from ladder.seasons.dates import season_of
 from matching import clean_sent_text
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, all_routes
+from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +81,7 @@ def world():
             club=club, slug="grand-prix", name="Grand Prix", kinds=["standard"],
             date_from=event.date, date_to=event.date,
         ).slug,
+        "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
     }  # fmt: skip
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 

@@ -11,7 +11,7 @@ from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Ser
 from clubs.results import Result
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, all_routes
+from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +59,8 @@ def world():
         # A second ladder: the first one's own address leads to the club's page.
         "ladder": Ladder.objects.create(club=club, slug="blitz", name="Blitz", position=1).slug,
         "series": _series(club, event).slug,
+        "schedule_id": scheduled(club).pk,
+        "day": SCHEDULE_DAY,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

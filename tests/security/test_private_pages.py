@@ -11,7 +11,7 @@ from clubs.models import Board, ClubRole, Entry, Event, Merge, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, all_routes
+from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,7 @@ def world():
         "uidb64": "MQ", "token": "not-a-token", "share_token": event.share_token, "code": "nl",
         "round_number": 1, "board_number": 1, "upload_id": 0,
         "series": Series.objects.create(club=club, slug="grand-prix", name="Grand Prix").slug,
+        "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
     }  # fmt: skip
     return club, ids, owner
 

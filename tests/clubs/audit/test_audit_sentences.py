@@ -202,6 +202,26 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"series_id": 1, "slug": "rapid-gp", "name": "Rapid Grand Prix"},
             "Anna deleted the series Rapid Grand Prix.",
         ),
+        "schedule_entry.added": (
+            {"entry_id": 1, "name": "Club night", "date": "2026-09-01"},
+            "Anna scheduled Club night from 2026-09-01.",
+        ),
+        "schedule_entry.changed": (
+            {"entry_id": 1, "name": "Club night", "date": "2026-09-01"},
+            "Anna changed the scheduled event Club night.",
+        ),
+        "schedule_entry.deleted": (
+            {"entry_id": 1, "name": "Club night", "date": "2026-09-01"},
+            "Anna took Club night off the schedule.",
+        ),
+        "schedule_date.cancelled": (
+            {"entry_id": 1, "name": "Club night", "date": "2026-12-22"},
+            "Anna cancelled Club night on 2026-12-22.",
+        ),
+        "schedule_date.reinstated": (
+            {"entry_id": 1, "name": "Club night", "date": "2026-12-22"},
+            "Anna reinstated Club night on 2026-12-22.",
+        ),
         "board.changed": (
             {"event_id": event, "round": 2, "boards": [1, 3]},
             "Anna changed the pairing of round 2 of January Open by hand (board 1, 3).",
