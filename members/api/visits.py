@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 
 from clubs.access import club_for_visitor
 from clubs.models import Club, Ladder
+from members.api import cors
 from members.web import page_cache
 from members.web.club_view import club_ladders
 from members.web.language import use_club_language
@@ -63,6 +64,7 @@ def visit(request: HttpRequest, slug: str, secret: str | None, *, free: bool = F
 def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> HttpResponse | None:
     """Cache headers on `response` (ninja's, which will carry the answer), as the pages send
     them; a 304 to send instead when the caller already holds this answer."""
+    cors.allow_club_sites(request, response, found.club)
     if found.club.visibility != Club.Visibility.PUBLIC:
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
@@ -78,6 +80,7 @@ def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> Htt
     unchanged = HttpResponse(status=304)
     for header in ("ETag", "Cache-Control", "Vary", "X-Ladder-Status"):
         unchanged[header] = response[header]
+    cors.allow_club_sites(request, unchanged, found.club)
     return unchanged
 
 
