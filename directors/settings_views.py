@@ -198,7 +198,7 @@ def embed_origins(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     form = EmbedOriginsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["origins"]))
+        messages.error(request, " ".join(str(error) for error in form.errors["origins"]))
         return redirect(f"{reverse('club_settings', kwargs={'slug': club.slug})}#embeds")
     old, new = list(club.embed_origins), form.cleaned_data["origins"]
     if new != old:

@@ -43,7 +43,7 @@ def framed_by_club_sites(response: HttpResponse, origins: list[str]) -> HttpResp
     # django-csp writes the header from the site's policy, with this directive replaced.
     response._csp_replace = {"frame-ancestors": [SELF, *origins]}  # type: ignore[attr-defined]
     # XFrameOptionsMiddleware leaves an exempt answer alone; frame-ancestors is the rule.
-    response.xframe_options_exempt = True  # type: ignore[attr-defined]
+    response.xframe_options_exempt = True
     return response
 
 
