@@ -97,15 +97,19 @@ class ClubQuerySet(models.QuerySet["Club"]):
         The one query that aggregated the ladders and read the first one's columns in eleven
         subqueries cost every club page ~10 ms of the ORM's compiling and ~3 ms of
         PostgreSQL's planning, more than a page of one query itself."""
-        # Whether the club runs a Grand Prix series (its pages' menu links them) rides along
-        # in the same query, asked of the club through its reverse relation.
+        # Whether the club runs a Grand Prix series (its pages' menu links them) and whether it
+        # has a schedule (its front page's next dates) ride along in the same query, asked of
+        # the club through its reverse relations, so a club without either pays no query.
         ladders = list(
             Ladder.objects.filter(club__slug=slug)
             .select_related("club")
             .annotate(
                 club_has_series=models.Exists(
                     Club.objects.filter(pk=models.OuterRef("club"), series__isnull=False)
-                )
+                ),
+                club_has_schedule=models.Exists(
+                    Club.objects.filter(pk=models.OuterRef("club"), schedule__isnull=False)
+                ),
             )
             .order_by("position", "id")
         )

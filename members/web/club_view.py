@@ -63,6 +63,15 @@ class Visit:
             return bool(ladders[0].club_has_series)
         return self.club.series.exists()
 
+    @cached_property
+    def has_schedule(self) -> bool:
+        """Whether the club has a schedule entry, for its front page's next dates: read with
+        the club's ladders (ClubQuerySet.with_ladders), else one query."""
+        ladders = self.ladders
+        if ladders and hasattr(ladders[0], "club_has_schedule"):
+            return bool(ladders[0].club_has_schedule)
+        return self.club.schedule.exists()
+
     def context(self, **extra: Any) -> dict[str, Any]:
         return {
             "club": self.club,

@@ -97,7 +97,7 @@ def _page(
             status_ladder=ladder,
             # The club's next dates, on its front page (the first ladder's) only.
             next_dates=next_dates(visit.club, timezone.localdate())
-            if ladder == ladders[0] and on.day is None
+            if ladder == ladders[0] and on.day is None and visit.has_schedule
             else [],
             **links,
         ),

@@ -6,7 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from clubs.models import Club, Entry, Event, Game, Player
+from clubs.models import Club, Entry, Event, Game, Player, ScheduleEntry
 from clubs.results import Result
 from ladder.replay import replay_ladder
 from tests.factories import make_club
@@ -110,6 +110,21 @@ def test_each_page_runs_a_fixed_number_of_queries(
     with django_assert_num_queries(QUERIES[page]):
         response = client.get(path)
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_club_with_a_schedule_pays_two_fixed_queries_more_on_its_front_page(
+    client, sizes, size, django_assert_num_queries
+):
+    # Its entries and their known dates, whatever its size; a club without a schedule learns
+    # so in the club's own query.
+    club, _player, _event = sizes[size]
+    ScheduleEntry.objects.create(
+        club=club, name="Club night", date=dt.date(2099, 1, 6), start_time=dt.time(19, 30)
+    )
+    with django_assert_num_queries(QUERIES[""] + 2):
+        response = client.get(reverse("club_page", args=[club.slug]))
+    assert "Club night" in response.content.decode()
 
 
 def test_the_large_club_is_large(sizes, client):

@@ -15,7 +15,9 @@ import zlib
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -71,7 +73,20 @@ def _demo_like(slug: str, visibility: str) -> dict:
 
 
 @pytest.fixture
-def clubs(db):
+def connection_kept():
+    """Calls made straight through the WSGI application start and end with Django's
+    request_started and request_finished, whose close_old_connections would close the test's
+    PostgreSQL connection (and its open transaction) after the first call; Django's own test
+    client disconnects it the same way."""
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
+
+
+@pytest.fixture
+def clubs(db, connection_kept):
     return {
         "public": _demo_like("fuzz-public", Club.Visibility.PUBLIC),
         "unlisted": _demo_like("fuzz-unlisted", Club.Visibility.UNLISTED),
