@@ -3,7 +3,8 @@
 The club comes through clubs.access.club_for_visitor, the one door the pages use: a public
 club at its plain address, an unlisted one only with its secret, a director-only one only to
 its signed-in directors, and with an API token (Authorization: Bearer) its own club,
-public or unlisted (clubs.access.club_for_token); every other "no" is the same 404. An answer is built first, so a
+public or unlisted (clubs.access.club_for_token); every other "no" is the same 404.
+An answer is built first, so a
 404 is never hidden behind a 304; its ETag is members.web.page_cache's key of a download (the
 club's row with its secret and pages_version, each ladder's built and data versions, the
 language, the day, the path and the query), so it moves whenever what it shows may have.
