@@ -101,6 +101,7 @@ urlpatterns = [
     path("", include("directors.series_urls")),
     path("", include("directors.night.urls")),
     path("", include("directors.schedule_urls")),
+    path("", include("directors.token_urls")),
     path("", include("members.web.page_urls")),
     # The read API (members/api/), its schema at api/v1/openapi.json.
     path("api/v1/", api.urls),

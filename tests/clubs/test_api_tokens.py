@@ -142,3 +142,35 @@ def test_a_token_past_its_requests_per_minute_gets_a_429(client, unlisted):
     assert 1 <= int(response["Retry-After"]) <= 60
     assert response.json()["detail"]
     assert ApiToken.objects.get().last_used_at <= timezone.now()
+
+
+def test_the_screen_shows_a_new_token_once_and_revokes_it(client, club, owner):
+    from django.urls import reverse
+
+    client.force_login(owner)
+    page = reverse("token_list", kwargs={"slug": club.slug})
+    assert (
+        reverse("token_list", kwargs={"slug": club.slug})
+        in client.get(reverse("club_manage", kwargs={"slug": club.slug})).content.decode()
+    )
+    response = client.post(page, {"name": "Vega", "scope": "publish"})
+    assert "no-store" in response["Cache-Control"]
+    token = ApiToken.objects.get()
+    text = response.content.decode()
+    shown = text.split("<code>")[1].split("</code>")[0]
+    assert find_token(shown) == token
+    listed = client.get(page).content.decode()
+    assert shown not in listed and token.shown_prefix in listed and "Vega" in listed
+    client.post(reverse("token_revoke", kwargs={"slug": club.slug, "token_id": token.pk}))
+    assert find_token(shown) is None
+
+
+def test_another_clubs_director_cannot_see_or_revoke_the_tokens(client, club, outsider):
+    from django.urls import reverse
+
+    token = create_token(club, "Vega", "read", None)
+    client.force_login(outsider)
+    assert client.get(reverse("token_list", kwargs={"slug": club.slug})).status_code == 404
+    revoke = reverse("token_revoke", kwargs={"slug": club.slug, "token_id": token.token.pk})
+    assert client.post(revoke).status_code == 404
+    assert find_token(token.text) is not None

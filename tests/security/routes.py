@@ -80,6 +80,9 @@ route("schedule_new", "director", "GET", "POST")
 route("schedule_edit", "director", "GET", "POST")
 for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedule_start_draft"):
     route(name, "director", "POST")
+# The API token screens.
+route("token_list", "director", "GET", "POST")
+route("token_revoke", "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
