@@ -9,9 +9,9 @@ from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
 from clubs.results import Result
+from clubs.tokens import create_token
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_event, make_players, make_user
-from clubs.tokens import create_token
 from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
 
 pytestmark = pytest.mark.django_db
