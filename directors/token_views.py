@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from clubs.access import AuthedRequest, club_for_director
+from clubs.access import NOT_FOUND, AuthedRequest, club_for_director
 from clubs.models import ApiToken, Club
 from clubs.tokens import NAME_MAX_LENGTH, NewToken, TokenRefused, create_token, revoke_token
 
@@ -54,8 +54,11 @@ def token_list(request: AuthedRequest, slug: str) -> HttpResponse:
 @require_POST
 def token_revoke(request: AuthedRequest, slug: str, token_id: int) -> HttpResponse:
     club = club_for_director(request, slug)
-    token = ApiToken.objects.active().filter(club=club, pk=token_id).first()
-    if token is not None:
+    # Another club's token id is the same 404 as one that does not exist.
+    token = ApiToken.objects.filter(club=club, pk=token_id).first()
+    if token is None:
+        raise Http404(NOT_FOUND)
+    if token.is_active:
         revoke_token(club, token.name, request.user)
         messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("token_list", slug=club.slug)
