@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.accounts.throttle import count_attempt, key_hash
@@ -56,11 +57,13 @@ class NewToken:
 def create_token(club: Club, name: str, scope: str, user: Actor) -> NewToken:
     name = " ".join(name.split())
     if not name:
-        raise TokenRefused("Give the token a name (the program or person who will use it).")
+        raise TokenRefused(_("Give the token a name (the program or person who will use it)."))
     if len(name) > NAME_MAX_LENGTH:
-        raise TokenRefused(f"A token's name can have at most {NAME_MAX_LENGTH} characters.")
+        raise TokenRefused(
+            _("A token's name can have at most %(max)s characters.") % {"max": NAME_MAX_LENGTH}
+        )
     if scope not in ApiToken.Scope.values:
-        raise TokenRefused("A token's scope is read or publish.")
+        raise TokenRefused(_("A token's scope is read or publish."))
     text = new_token_text()
     try:
         with transaction.atomic():
@@ -74,7 +77,8 @@ def create_token(club: Club, name: str, scope: str, user: Actor) -> NewToken:
             )
             audit.record(club, user, "api_token.created", name=name, scope=scope)
     except IntegrityError:
-        raise TokenRefused(f"The club already has a token named “{name}”.") from None
+        message = _("The club already has a token named “%(name)s”.") % {"name": name}
+        raise TokenRefused(message) from None
     return NewToken(token, text)
 
 
@@ -82,7 +86,7 @@ def revoke_token(club: Club, name: str, user: Actor) -> ApiToken:
     with transaction.atomic():
         token = ApiToken.objects.active().select_for_update().filter(club=club, name=name).first()
         if token is None:
-            raise TokenRefused(f"The club has no token named “{name}” in use.")
+            raise TokenRefused(_("The club has no token named “%(name)s” in use.") % {"name": name})
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         audit.record(club, user, "api_token.revoked", name=token.name, scope=token.scope)

@@ -25,7 +25,7 @@ class TokenForm(forms.Form):
         help_text=gettext_lazy("Who or what will use it, for example “Swiss-Manager laptop”."),
     )
     scope = forms.ChoiceField(
-        label=gettext_lazy("May"),
+        label=gettext_lazy("What it may do"),
         choices=[
             (ApiToken.Scope.READ, gettext_lazy("read the club's data")),
             (ApiToken.Scope.PUBLISH, gettext_lazy("publish results (and read)")),
