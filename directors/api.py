@@ -37,6 +37,7 @@ from directors.events.drafts import EventDetails
 from directors.events.flow import ImportOptions, event_limits, import_event, read_file
 from directors.events.results import MAX_UPLOAD_BYTES
 from directors.importers import ImportFileError, detect_format
+from members.api.schemas import Error, Invalid
 
 # A retried request within this time answers as the first; after it the key may be used again.
 IDEMPOTENCY_HOURS = 24
@@ -94,14 +95,6 @@ class Published(Schema):
     linked: int = Field(description="Names linked to players on the roster.")
     finish_url: str = Field(description="The page to finish in the browser (the names screen).")
     warnings: list[str]
-
-
-class Error(Schema):
-    detail: str
-
-
-class Invalid(Schema):
-    detail: list[dict[str, object]]
 
 
 router = Router(tags=["publish"])
