@@ -75,6 +75,11 @@ urlpatterns = [
         name="tiebreak_order",
     ),
     path(
+        "manage/<slug:slug>/settings/embeds/",
+        settings_views.embed_origins,
+        name="club_embed_origins",
+    ),
+    path(
         "manage/<slug:slug>/ratings/",
         rating_settings_views.rating_settings,
         name="rating_settings",

@@ -8,15 +8,18 @@ from zoneinfo import available_timezones
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.dates import MONTHS
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director, club_page_path
+from clubs.embed_origins import MOST_ORIGINS, BadOrigin, parse_origins
 from clubs.models import Club, NewcomerStart
 from directors.night.forms import TiebreakOrderForm
 from ladder.changes import OnPages, club_changed
@@ -97,6 +100,62 @@ class PageSettingsForm(forms.ModelForm):
         return str(self.cleaned_data["time_zone"] or self.instance.time_zone)
 
 
+class EmbedOriginsForm(forms.Form):
+    """The websites allowed to frame the club's embeds and read its API from a browser."""
+
+    origins = forms.CharField(
+        label=gettext_lazy("Websites that may show the club's embeds"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy(
+            "One address a line, the start of the website only, for example "
+            "https://www.example.org. Leave it empty to allow no other website."
+        ),
+    )
+
+    def clean_origins(self) -> list[str]:
+        try:
+            return parse_origins(self.cleaned_data["origins"])
+        except BadOrigin as error:
+            raise forms.ValidationError(_origin_message(error)) from error
+
+
+def _origin_message(error: BadOrigin) -> str:
+    if error.reason == "too_many":
+        return _("List at most %(most)d websites.") % {"most": MOST_ORIGINS}
+    if error.reason == "path":
+        message = _("%(origin)s: give the website's start only, without a path.")
+    elif error.reason == "scheme":
+        message = _(
+            "%(origin)s: the address must start with https:// (http:// only for localhost)."
+        )
+    else:
+        message = _("%(origin)s is not a website's address.")
+    return message % {"origin": error.text}
+
+
+def embed_snippets(request: HttpRequest, club: Club, page_path: str) -> list[tuple[str, str]]:
+    """Each embed's name and the iframe a club's webmaster copies onto their site: at the
+    club page's address as its visitors reach it (the secret link for an unlisted club)."""
+    heights = {"embed/ladder/?top=10": 420, "embed/schedule/": 320}
+    names = {
+        "embed/ladder/?top=10": _("The top 10 of the ladder"),
+        "embed/schedule/": _("The upcoming events"),
+    }
+    snippets = []
+    for suffix, height in heights.items():
+        url = request.build_absolute_uri(f"{page_path}{suffix}")
+        title = f"{club.name}: {names[suffix]}"
+        snippets.append(
+            (
+                names[suffix],
+                f'<iframe src="{escape(url)}" title="{escape(title)}" loading="lazy" '
+                f'style="border:0;width:100%;height:{height}px"></iframe>',
+            )
+        )
+    return snippets
+
+
 def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
     club = club_for_director(request, slug)
     before = {name: getattr(club, name) for name in PageSettingsForm.Meta.fields}
@@ -127,8 +186,30 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
             "form": form,
             "page_path": page_path,
             "tiebreak_form": TiebreakOrderForm(current=tuple(club_order(club))),
+            "embed_form": EmbedOriginsForm(initial={"origins": "\n".join(club.embed_origins)}),
+            "embed_snippets": embed_snippets(request, club, page_path),
         },
     )
+
+
+@require_POST
+def embed_origins(request: AuthedRequest, slug: str) -> HttpResponse:
+    """The websites allowed to frame the club's embeds (and read its API from a browser)."""
+    club = club_for_director(request, slug)
+    form = EmbedOriginsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(error) for error in form.errors["origins"]))
+        return redirect(f"{reverse('club_settings', kwargs={'slug': club.slug})}#embeds")
+    old, new = list(club.embed_origins), form.cleaned_data["origins"]
+    if new != old:
+        with transaction.atomic():
+            Club.objects.filter(pk=club.pk).update(embed_origins=new)
+            audit.record(club, request.user, "embed_origins.changed", old=old, new=new)
+            # The embeds' headers are read anew on every answer, but kept pages and the
+            # API's ETags retire too: a browser holding a page revalidates against the list.
+            club_changed(club.pk, OnPages())
+    messages.success(request, _("The websites that may show the club's embeds are saved."))
+    return redirect(f"{reverse('club_settings', kwargs={'slug': club.slug})}#embeds")
 
 
 @require_POST

@@ -31,6 +31,7 @@ def club_scoped_requests(club):
         ("get", reverse("club_season_ladder", args=[club.slug, "2025-26", "main"])),
         *series_requests(club),
         *schedule_requests(club),
+        *embed_requests(club),
         # A player's page of one year (members.web.views.player_page) of a club that is not public.
         ("get", reverse("club_player", args=[club.slug, player.pk]) + "?year=2026"),
         # A later page of the list of events (members.web.views.events_page), by kind too.
@@ -135,6 +136,21 @@ def schedule_requests(club):
         ("post", reverse("schedule_cancel", args=day)),
         ("post", reverse("schedule_reinstate", args=day)),
         ("post", reverse("schedule_start_draft", args=day)),
+    ]
+
+
+def embed_requests(club):
+    """The embeds made to be framed by the club's own website, and the directors' list of
+    the websites allowed to frame them."""
+    event = Event.objects.create(
+        club=club, name="Embedded", date=dt.date(2026, 3, 1), status=Event.Status.PUBLISHED
+    )
+    return [
+        ("get", reverse("club_embed_ladder", args=[club.slug]) + "?top=5"),
+        ("get", reverse("club_embed_ladder_of", args=[club.slug, "main"])),
+        ("get", reverse("club_embed_schedule", args=[club.slug])),
+        ("get", reverse("club_embed_event", args=[club.slug, event.pk])),
+        ("post", reverse("club_embed_origins", args=[club.slug])),
     ]
 
 

@@ -59,6 +59,7 @@ ACTIONS = frozenset(
         "round.unpaired",
         "board_result.entered",
         "tiebreak_order.changed",
+        "embed_origins.changed",
         "never_pair.added",
         "never_pair.removed",
         "board.changed",

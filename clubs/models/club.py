@@ -162,6 +162,9 @@ class Club(models.Model):
     # The IANA name of the club's time zone ("Europe/Berlin"): its schedule's start times are
     # wall-clock times there, and its calendar feed says so.
     time_zone = models.CharField(max_length=64, default=default_time_zone)
+    # The websites allowed to frame the club's embeds and read its API from a browser
+    # (origins normalised by clubs.embed_origins, e.g. "https://example.org"); empty: none.
+    embed_origins = models.JSONField(default=list, blank=True)
     # The club's ladders (clubs.models.Ladder) hold their policy, settings and replay
     # state. The earliest event date a change since the last replay said it can affect
     # (None when none said), shared by the club's ladders as a lower bound: each replay

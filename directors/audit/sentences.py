@@ -344,6 +344,10 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         gettext_lazy("%(who)s changed the order of the tie-breaks to %(order)s."),
         order=lambda f: _tiebreak_names(f.get("new") or []),
     ),
+    "embed_origins.changed": _simple(
+        gettext_lazy("%(who)s set the websites that may show the club's embeds: %(sites)s."),
+        sites=lambda f: ", ".join(f.get("new") or []) or "–",
+    ),
     "rating_settings.changed": _rating_settings,
     "director.invited": _simple(gettext_lazy("%(who)s invited a new director.")),
     "director.added": _simple(

@@ -10,5 +10,6 @@ outsider, a wrong secret and an unknown club are one 404) and kept by the same v
 - schemas.py   the answers' shapes (pydantic, through ninja.Schema)
 - visits.py    who asks for which club, the inactive notice, ETags, 304s and Cache-Control
 - reading.py   the answers' content, from the pages' own builders
+- cors.py      cross-site reads by the sites the club lists (Club.embed_origins)
 - routes.py    the NinjaAPI and its GET operations, each at c/<slug>/… and c/<slug>/s/<secret>/…
 """

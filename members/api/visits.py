@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 from clubs.access import club_for_token, club_for_visitor
 from clubs.models import Club, Ladder
 from clubs.tokens import bearer_token, find_token, use_token
+from members.api import cors
 from members.web import page_cache
 from members.web.club_view import club_ladders
 from members.web.language import use_club_language
@@ -75,6 +76,7 @@ def visit(request: HttpRequest, slug: str, secret: str | None, *, free: bool = F
 def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> HttpResponse | None:
     """Cache headers on `response` (ninja's, which will carry the answer), as the pages send
     them; a 304 to send instead when the caller already holds this answer."""
+    cors.allow_club_sites(request, response, found.club)
     if found.club.visibility != Club.Visibility.PUBLIC:
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
@@ -90,6 +92,7 @@ def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> Htt
     unchanged = HttpResponse(status=304)
     for header in ("ETag", "Cache-Control", "Vary", "X-Ladder-Status"):
         unchanged[header] = response[header]
+    cors.allow_club_sites(request, unchanged, found.club)
     return unchanged
 
 

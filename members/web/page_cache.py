@@ -104,6 +104,8 @@ PAGE_QUERY_VALUES: dict[str, Container[str]] = {
     "year": frozenset(str(n) for n in range(1900, 2201)),
     # A club night's live page that reloads itself, as the visitor asked (members.web.live_views).
     "follow": frozenset({"1"}),
+    # The first N rows of a ladder's embed (members.web.embed_views): a number of ours.
+    "top": frozenset(str(n) for n in range(1, 201)),
     # The ladder as it stood at the end of a day (members.web.dated): a date, never a visitor's
     # text; each date is its own page, keyed and retired like today's.
     "on": _Days(),

@@ -5,6 +5,7 @@ the public directory, robots.txt and the sitemap. The directors' page settings a
 from django.urls import URLPattern, path
 
 from members.web import (
+    embed_views,
     event_views,
     ladder_views,
     live_views,
@@ -48,6 +49,11 @@ CLUB_PAGES = [
     ("schedule/", schedule_views.schedule_page, "club_schedule"),
     ("calendar.ics", schedule_views.calendar_ics, "club_calendar"),
     ("results.atom", schedule_views.results_atom, "club_results_feed"),
+    # Small pages made to be framed by the club's own website, by the sites it lists.
+    ("embed/ladder/", embed_views.embed_ladder, "club_embed_ladder"),
+    ("embed/ladders/<slug:ladder>/", embed_views.embed_ladder, "club_embed_ladder_of"),
+    ("embed/schedule/", embed_views.embed_schedule, "club_embed_schedule"),
+    ("embed/events/<int:event_id>/", embed_views.embed_event, "club_embed_event"),
 ]
 
 urlpatterns: list[URLPattern] = [

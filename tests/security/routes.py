@@ -59,7 +59,7 @@ for name in ("ladder_rebuild", "roster_player_details", "roster_dismiss", "roste
              "event_upload", "event_paste", "event_entry_add", "event_entry_remove",
              "event_names_bulk",
              "event_publish", "event_unpublish", "event_delete", "event_restore",
-             "event_share_rotate", "club_rotate_secret"):  # fmt: skip
+             "event_share_rotate", "club_rotate_secret", "club_embed_origins"):  # fmt: skip
     route(name, "director", "POST")
 for name in ("player_erase", "roster_repoint", "roster_player_add", "event_create",
              "event_edit", "event_grid", "event_names", "club_settings"):  # fmt: skip
@@ -116,7 +116,8 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
              "club_ladder_json_of",
              "club_seeding_trf_of", "club_seeding_csv_of", "club_series_list", "club_series",
              "club_series_csv", "club_schedule", "club_calendar",
-             "club_results_feed"):  # fmt: skip
+             "club_results_feed", "club_embed_ladder", "club_embed_ladder_of",
+             "club_embed_schedule", "club_embed_event"):  # fmt: skip
     route(name, "visitor", "GET")
     route(f"{name}_secret", "visitor", "GET")
 

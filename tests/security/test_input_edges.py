@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 QUERY_NAMES = (
     "active", "after", "all", "apart", "blank", "checkout", "confirm", "dir", "event", "find",
     "follow", "kind", "kept", "merged", "newcomer", "newcomer_junior", "newcomer_name", "next",
-    "page", "player", "policy", "q", "round", "show", "sort", "year",
+    "page", "player", "policy", "q", "round", "show", "sort", "top", "year",
 )  # fmt: skip
 
 

@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubs', '0029_schedule'),
+        ('clubs', '0030_club_embed_origins'),
     ]
 
     operations = [
