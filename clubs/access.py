@@ -11,7 +11,7 @@ import hmac
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
-from clubs.models import Club, ClubRole, Event, Ladder, Player, User
+from clubs.models import ApiToken, Club, ClubRole, Event, Ladder, Player, User
 
 NOT_FOUND = "No such page."
 
@@ -97,6 +97,24 @@ def club_for_visitor(request: HttpRequest, slug: str, secret: str | None) -> Clu
     ):
         return club
     raise Http404(NOT_FOUND)
+
+
+def club_for_token(slug: str, token: ApiToken | None) -> Club:
+    """A club read by a program with one of its API tokens (clubs.tokens.find_token's).
+
+    The token opens its own club, public or unlisted, at the plain address, as its secret link
+    would; a director-only club stays its signed-in directors' alone. No token (forged or
+    revoked), another club's token and an unknown club are the same 404.
+    """
+    club = Club.objects.with_ladders(slug)
+    if (
+        club is None
+        or token is None
+        or token.club_id != club.pk
+        or club.visibility == Club.Visibility.DIRECTOR
+    ):
+        raise Http404(NOT_FOUND)
+    return club
 
 
 def event_for_share_token(token: str) -> Event:

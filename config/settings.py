@@ -187,6 +187,8 @@ LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 50, minimum
 ADDRESS_RATE_LIMIT = env_int("ADDRESS_RATE_LIMIT", 20, minimum=1)
 ADDRESS_RATE_WINDOW_SECONDS = env_int("ADDRESS_RATE_WINDOW_SECONDS", 900, minimum=1)
 ACCOUNT_MAIL_LIMIT = env_int("ACCOUNT_MAIL_LIMIT", 3, minimum=1)
+# Requests per API token and minute (read and publish alike), then 429 until the minute ends.
+API_TOKEN_RATE_LIMIT = env_int("API_TOKEN_RATE_LIMIT", 120, minimum=1)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

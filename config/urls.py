@@ -8,8 +8,12 @@ from config.health import healthz, livez, readyz
 from config.static_files import collected_later
 from directors import rating_settings_views, settings_views
 from directors import views as club_views
+from directors.api import router as publish_router
 from members.api.routes import api
 from members.web import views as ladder_views
+
+# The publish API (directors/api.py) joins the read API: one schema, one set of errors.
+api.add_router("", publish_router)
 
 urlpatterns = [
     path("", club_views.home, name="home"),
@@ -102,6 +106,7 @@ urlpatterns = [
     path("", include("directors.series_urls")),
     path("", include("directors.night.urls")),
     path("", include("directors.schedule_urls")),
+    path("", include("directors.token_urls")),
     path("", include("members.web.page_urls")),
     # The read API (members/api/), its schema at api/v1/openapi.json.
     path("api/v1/", api.urls),

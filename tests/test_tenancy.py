@@ -3,10 +3,13 @@
 import datetime as dt
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from clubs.models import Board, Entry, Event, Series
-from tests.factories import first_ladder
+from clubs.models import Club as ClubModel
+from clubs.tokens import create_token, find_token, revoke_token
+from tests.factories import first_ladder, make_club
 from tests.security.routes import SCHEDULE_DAY, scheduled
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +46,17 @@ def club_scoped_requests(club):
         *ladder_requests(club),
         *night_requests(club, player),
         *api_requests(club, player),
+        *token_requests(club),
+    ]
+
+
+def token_requests(club):
+    """The API token screens, with a token of the club's."""
+    token = create_token(club, "Tenancy script", "publish", None).token
+    return [
+        ("get", reverse("token_list", args=[club.slug])),
+        ("post", reverse("token_list", args=[club.slug])),
+        ("post", reverse("token_revoke", args=[club.slug, token.pk])),
     ]
 
 
@@ -198,3 +212,32 @@ def test_the_right_secret_opens_an_unlisted_club_without_indexing(client, club):
     assert response.status_code == 200
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert '<meta name="robots" content="noindex">' in response.content.decode()
+
+
+def test_another_clubs_revoked_or_forged_token_opens_nothing_of_the_club(client, club):
+    """Every read API address (plain and under a wrong secret) with a token that is not a
+    live token of this club: the unknown club's 404; the publish API: 404 or 401."""
+    other = make_club(slug="elsewhere-club")
+    ClubModel.objects.filter(pk=club.pk).update(visibility=ClubModel.Visibility.UNLISTED)
+    revoked = create_token(club, "old", "publish", None).text
+    revoke_token(club, "old", None)
+    tokens = {
+        "another club's": create_token(other, "theirs", "publish", None).text,
+        "revoked": revoked,
+        "forged": "cpt_" + "A" * 43,
+    }
+    player = club.players.create(name="Tenancy Canary")
+    publish = reverse("api:publish_event", kwargs={"slug": club.slug})
+    for label, token in tokens.items():
+        headers = {"Authorization": f"Bearer {token}"}
+        for _method, url in api_requests(club, player):
+            response = client.get(url, headers=headers)
+            assert response.status_code == 404, (label, url, response.status_code)
+            assert response.json() == {"detail": "Not found."}
+        upload = SimpleUploadedFile("x.csv", b"round,white,black,result\n1,A,B,1-0\n")
+        form = {"file": upload, "name": "x", "date": "2026-03-01"}
+        response = client.post(publish, form, headers=headers)
+        want = 404 if label == "another club's" else 401
+        assert response.status_code == want, (label, response.status_code)
+    assert not Event.objects.filter(club=club, name="x").exists()
+    assert find_token(tokens["another club's"]).club == other

@@ -74,6 +74,8 @@ ACTIONS = frozenset(
         "schedule_entry.deleted",
         "schedule_date.cancelled",
         "schedule_date.reinstated",
+        "api_token.created",
+        "api_token.revoked",
     }
 )
 

@@ -3,7 +3,8 @@
 records.py (merges, dismissed duplicates, the audit log), accounts.py (sign-in throttles,
 links, invitations), uploads.py (a results file being read) and night.py (a club night's
 rounds and boards), series.py (a Grand Prix over several events), schedule.py (the events a
-club announces, and their dates); choices.py holds the club
+club announces, and their dates), tokens.py (API tokens, the publish API's
+idempotency keys); choices.py holds the club
 night's choices. They import Django and the
 clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies), nothing above.
 """
@@ -53,4 +54,7 @@ from clubs.models.schedule import ScheduleEntry as ScheduleEntry
 from clubs.models.schedule import ScheduleEntryQuerySet as ScheduleEntryQuerySet
 from clubs.models.schedule import occurrences as occurrences
 from clubs.models.series import Series as Series
+from clubs.models.tokens import ApiToken as ApiToken
+from clubs.models.tokens import ApiTokenQuerySet as ApiTokenQuerySet
+from clubs.models.tokens import IdempotencyKey as IdempotencyKey
 from clubs.models.uploads import Upload as Upload

@@ -518,6 +518,15 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         name=lambda f: f.get("name", ""),
         date=lambda f: f.get("date", ""),
     ),
+    "api_token.created": _simple(
+        gettext_lazy("%(who)s made the API token %(name)s (%(scope)s)."),
+        name=lambda f: f.get("name", ""),
+        scope=lambda f: f.get("scope", ""),
+    ),
+    "api_token.revoked": _simple(
+        gettext_lazy("%(who)s revoked the API token %(name)s."),
+        name=lambda f: f.get("name", ""),
+    ),
     "board.changed": _simple(
         gettext_lazy(
             "%(who)s changed the pairing of round %(round)s of %(event)s by hand "

@@ -5,7 +5,8 @@ Lists are cut by `limit` (1-500, 50 by default) and `offset` (from 0) and say th
 the whole list's length. Errors are JSON: 404 {"detail": "Not found."} for anything the
 caller may not see or that does not exist, 400 for a malformed ?on=, 402 while the club's
 subscription is off (but for events, open as their pages are), 422 for a value of the wrong
-type or out of range. Written as pairs of thin functions: ninja makes each operation's
+type or out of range, 429 (with Retry-After) for an API token past its requests per
+minute. Written as pairs of thin functions: ninja makes each operation's
 parameters from its signature, and a plain address must not take a secret.
 """
 
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, NinjaAPI, Path, Query, Schema
 
 from clubs.models import Event
+from clubs.tokens import Throttled
 from members.api import reading, schemas
 from members.api.visits import ApiVisit, Inactive, finish, visit
 from members.web.dated import BadDay
@@ -65,6 +67,7 @@ ERRORS: dict[int, Any] = {
     402: schemas.Error,
     404: schemas.Error,
     422: schemas.Invalid,
+    429: schemas.Error,
 }
 
 
@@ -78,6 +81,16 @@ def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
 def bad_day(request: HttpRequest, error: BadDay) -> HttpResponse:
     message = _("That is not a date: give it as YYYY-MM-DD, for example 2026-03-01.")
     return api.create_response(request, {"detail": message}, status=400)
+
+
+@api.exception_handler(Throttled)
+def throttled(request: HttpRequest, error: Throttled) -> HttpResponse:
+    message = _("Too many requests with this token: try again in %(seconds)s seconds.") % {
+        "seconds": error.retry_after
+    }
+    answer = api.create_response(request, {"detail": message}, status=429)
+    answer["Retry-After"] = str(error.retry_after)
+    return answer
 
 
 @api.exception_handler(Inactive)

@@ -2,7 +2,9 @@
 
 The club comes through clubs.access.club_for_visitor, the one door the pages use: a public
 club at its plain address, an unlisted one only with its secret, a director-only one only to
-its signed-in directors; every other "no" is the same 404. An answer is built first, so a
+its signed-in directors, and with an API token (Authorization: Bearer) its own club,
+public or unlisted (clubs.access.club_for_token); every other "no" is the same 404.
+An answer is built first, so a
 404 is never hidden behind a 304; its ETag is members.web.page_cache's key of a download (the
 club's row with its secret and pages_version, each ladder's built and data versions, the
 language, the day, the path and the query), so it moves whenever what it shows may have.
@@ -17,8 +19,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from clubs.access import club_for_visitor
+from clubs.access import club_for_token, club_for_visitor
 from clubs.models import Club, Ladder
+from clubs.tokens import bearer_token, find_token, use_token
 from members.api import cors
 from members.web import page_cache
 from members.web.club_view import club_ladders
@@ -46,16 +49,25 @@ class Inactive(Exception):
 def visit(request: HttpRequest, slug: str, secret: str | None, *, free: bool = False) -> ApiVisit:
     """The club as this caller may read it (Http404 otherwise); Inactive for an answer that
     is not `free` while the club's page is off, as club_view shows visitors the notice."""
-    club = club_for_visitor(request, slug, secret)
+    text = bearer_token(request)
+    if text is None:
+        club = club_for_visitor(request, slug, secret)
+    else:
+        # A program with a token reads as a visitor with the club's link would: never with a
+        # director's full names, whichever address it calls.
+        token = find_token(text)
+        if token is not None:
+            use_token(token)  # counted even when it asks for another club: no free probing
+        club = club_for_token(slug, token)
+        secret = None  # the page path below: the token holder may not know the secret
     # Names a page translates (an unconfirmed entrant, …) read as on the club's pages.
     use_club_language(request, club.language)
     if secret is None:
         page = reverse("club_page", kwargs={"slug": club.slug})
     else:
         page = reverse("club_page_secret", kwargs={"slug": club.slug, "secret": secret})
-    found = ApiVisit(
-        club, club.is_directed_by(request.user), club.page_is_active(), club_ladders(club), page
-    )
+    is_director = text is None and club.is_directed_by(request.user)
+    found = ApiVisit(club, is_director, club.page_is_active(), club_ladders(club), page)
     if not (found.page_open or free):
         raise Inactive
     return found
@@ -86,8 +98,14 @@ def finish(request: HttpRequest, response: HttpResponse, found: ApiVisit) -> Htt
 
 def _shared_answer(request: HttpRequest) -> bool:
     """The same for every caller without a session (page_cache.may_use_cache, without its
-    list of page queries: an API's query is part of the ETag, whatever it is)."""
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES
+    list of page queries: an API's query is part of the ETag, whatever it is), and without a
+    token."""
+    # A token's answers are its holder's: an unlisted club's data must not sit in a cache
+    # that the next caller without the token reads from.
+    return (
+        settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "HTTP_AUTHORIZATION" not in request.META
+    )
 
 
 def etag(request: HttpRequest, found: ApiVisit) -> str:

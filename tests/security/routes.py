@@ -24,6 +24,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   invitation  the signed-in account a director invitation was mailed to; anonymous
 #             visitors are sent to the login page, everyone else (and any wrong link) 404
 #   absent    a library's placeholder address that answers 404 to everyone
+#   token     a program holding a club's API token (Authorization: Bearer): without one a
+#             JSON 401 to every persona, a browser session opens nothing
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -80,6 +82,9 @@ route("schedule_new", "director", "GET", "POST")
 route("schedule_edit", "director", "GET", "POST")
 for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedule_start_draft"):
     route(name, "director", "POST")
+# The API token screens.
+route("token_list", "director", "GET", "POST")
+route("token_revoke", "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
@@ -122,6 +127,9 @@ for name in ("club", "ladder", "players", "player", "events", "event"):
     route(f"api:{name}", "visitor", "GET")
     route(f"api:{name}_secret", "visitor", "GET")
 route("api:openapi-json", "public", "GET")
+# The publish API (directors/api.py): a publish token of the club only (its tests:
+# tests/directors/test_publish_api.py).
+route("api:publish_event", "token", "POST")
 # ninja's root, named so that it can reverse its operations' addresses: with no docs page it
 # is the API's JSON 404 for everyone.
 route("api:api-root", "absent", "GET")

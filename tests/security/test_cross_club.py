@@ -11,6 +11,7 @@ from django.utils import timezone
 from clubs.models import ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
+from clubs.tokens import create_token
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import (
     ROUTES,
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 CANARY = "Quintessa Canaryfeather"
 OBJECT_PARAMS = {
     "player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id", "series",
-    "schedule_id",
+    "schedule_id", "token_id",
 }  # fmt: skip
 
 
@@ -60,6 +61,7 @@ def clubs():
         "ladder": MAIN_SLUG,  # every club has one
         "series": Series.objects.create(club=club_a, slug="a-prix", name="A Prix").slug,
         "schedule_id": scheduled(club_a, "A night").pk, "day": SCHEDULE_DAY,
+        "token_id": create_token(club_a, "A script", "publish", None).token.pk,
     }  # fmt: skip
     b_objects = [
         {
@@ -75,6 +77,8 @@ def clubs():
             "series": _series_of(club_b, event).slug,
             # B's club night, named with the canary: its id names nothing under A.
             "schedule_id": scheduled(club_b, f"{CANARY} night {event.pk}").pk,
+            # B's API token, named with the canary: its id revokes nothing under A.
+            "token_id": create_token(club_b, f"{CANARY} {event.pk}", "read", None).token.pk,
         }
         for event in (event_b, deleted_b)
     ]
@@ -147,6 +151,9 @@ def test_a_post_without_a_csrf_token_is_refused_and_changes_nothing(clubs):
         response = client.post(url, {"email": "x@example.org", "name": "Forged"})
         if r.name == "billing:webhook":
             assert response.status_code != 403  # the one view Stripe calls without a token
+        elif r.name == "api:publish_event":
+            # A program's call: no cookie is read, a session opens nothing (401 without a token).
+            assert response.status_code == 401
         elif response.status_code != 403:
             accepted.append(f"POST {url}: {response.status_code}")
     assert accepted == []

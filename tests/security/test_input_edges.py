@@ -25,6 +25,7 @@ from django.urls import reverse
 from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
+from clubs.tokens import create_token
 from ladder.seasons.dates import season_of
 from matching import clean_sent_text
 from tests.factories import make_club, make_event, make_players, make_user
@@ -82,6 +83,7 @@ def world():
             date_from=event.date, date_to=event.date,
         ).slug,
         "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
+        "token_id": create_token(club, "edges", "read", None).token.pk,
     }  # fmt: skip
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
 from clubs.results import Result
+from clubs.tokens import create_token
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
@@ -61,6 +62,7 @@ def world():
         "series": _series(club, event).slug,
         "schedule_id": scheduled(club).pk,
         "day": SCHEDULE_DAY,
+        "token_id": create_token(club, "matrix", "read", None).token.pk,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users
@@ -88,6 +90,8 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
         return {404}
     if access == "webhook":
         return {404}  # billing is off
+    if access == "token":
+        return {401}  # no persona holds a token; a session is no token
     if access == "director":
         return ok if persona in {"director", "owner"} else {404}
     if access == "owner":

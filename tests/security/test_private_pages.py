@@ -10,6 +10,7 @@ from django.urls import reverse
 from clubs.models import Board, ClubRole, Entry, Event, Merge, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
+from clubs.tokens import create_token
 from tests.factories import make_club, make_event, make_players, make_user
 from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
 
@@ -36,6 +37,7 @@ def world():
         "round_number": 1, "board_number": 1, "upload_id": 0,
         "series": Series.objects.create(club=club, slug="grand-prix", name="Grand Prix").slug,
         "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
+        "token_id": create_token(club, "edges", "read", None).token.pk,
     }  # fmt: skip
     return club, ids, owner
 

@@ -222,6 +222,18 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"entry_id": 1, "name": "Club night", "date": "2026-12-22"},
             "Anna reinstated Club night on 2026-12-22.",
         ),
+        "embed_origins.changed": (
+            {"old": [], "new": ["https://rooks.example"]},
+            "Anna set the websites that may show the club's embeds: https://rooks.example.",
+        ),
+        "api_token.created": (
+            {"name": "Swiss-Manager", "scope": "publish"},
+            "Anna made the API token Swiss-Manager (publish).",
+        ),
+        "api_token.revoked": (
+            {"name": "Swiss-Manager", "scope": "publish"},
+            "Anna revoked the API token Swiss-Manager.",
+        ),
         "board.changed": (
             {"event_id": event, "round": 2, "boards": [1, 3]},
             "Anna changed the pairing of round 2 of January Open by hand (board 1, 3).",
