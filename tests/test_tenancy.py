@@ -81,6 +81,7 @@ def api_requests(club, player):
             ("get", reverse(f"api:player{suffix}", kwargs={**ids, "player_id": player.pk})),
             ("get", reverse(f"api:events{suffix}", kwargs=ids) + "?kind=standard"),
             ("get", reverse(f"api:event{suffix}", kwargs={**ids, "event_id": event.pk})),
+            ("get", reverse(f"api:schedule{suffix}", kwargs=ids) + "?limit=5"),
         ]
     return requests
 

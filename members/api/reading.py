@@ -22,6 +22,7 @@ from members.files.export import public_ladder
 from members.pages.events import event_list, event_pages
 from members.pages.player_page import Shown
 from members.pages.player_page import player_page as player_page_data
+from members.schedule import MOST_ON_SCHEDULE_PAGE, upcoming_dates
 from members.web import dated
 from members.web.ladder_parts import fed_ladder
 
@@ -234,4 +235,30 @@ def _rating_line(line: RatingLine) -> schemas.RatingLine:
         after=float(printed.after),
         games_counted=line.games_counted,
         k=line.k,
+    )
+
+
+def schedule(found: ApiVisit, limit: int, offset: int) -> schemas.Schedule:
+    """The upcoming events page: every date from today on, a cancelled one too."""
+    dates = upcoming_dates(found.club, timezone.localdate(), MOST_ON_SCHEDULE_PAGE)
+    return schemas.Schedule(
+        count=len(dates),
+        limit=limit,
+        offset=offset,
+        items=[
+            schemas.ScheduledDate(
+                uid=date.uid_stem,
+                name=date.entry.name,
+                date=date.date,
+                starts_at=date.starts_at,
+                time_zone=found.club.time_zone,
+                place=date.entry.place,
+                kind=date.entry.kind,
+                notes=date.entry.notes,
+                cancelled=date.cancelled,
+                reason=date.reason,
+                event_id=date.published_event.pk if date.published_event else None,
+            )
+            for date in dates[offset : offset + limit]
+        ],
     )

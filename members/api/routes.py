@@ -302,6 +302,35 @@ def event_secret(
     )
 
 
+# The schedule: closed while the subscription is off, as its page and calendar are
+@api.get("/clubs/{slug}/schedule/", response={200: schemas.Schedule, **ERRORS}, url_name="schedule")
+def schedule(request: HttpRequest, response: HttpResponse, slug: str, page: Query[Page]) -> Any:
+    return _answer(
+        request,
+        response,
+        slug,
+        None,
+        lambda found: reading.schedule(found, page.limit, page.offset),
+    )
+
+
+@api.get(
+    "/clubs/{slug}/s/{secret}/schedule/",
+    response={200: schemas.Schedule, **ERRORS},
+    url_name="schedule_secret",
+)
+def schedule_secret(
+    request: HttpRequest, response: HttpResponse, slug: str, secret: str, page: Query[Page]
+) -> Any:
+    return _answer(
+        request,
+        response,
+        slug,
+        secret,
+        lambda found: reading.schedule(found, page.limit, page.offset),
+    )
+
+
 def api_path(name: str, **kwargs: object) -> str:
     """An operation's address (`name` as url_name above), for the docs and the tests."""
     return reverse(f"api:{name}", kwargs=kwargs)

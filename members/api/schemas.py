@@ -168,3 +168,26 @@ class Invalid(Schema):
     one line per value."""
 
     detail: list[dict[str, object]]
+
+
+class ScheduledDate(Schema):
+    """One date of the club's schedule from today on, as its upcoming events page shows it."""
+
+    uid: str  # stable while the entry exists, as the calendar feed's UID
+    name: str
+    date: dt.date
+    starts_at: dt.datetime  # in the club's time zone, with its offset
+    time_zone: str  # the club's (IANA name)
+    place: str
+    kind: str  # the kind's code ("standard", "rapid", …)
+    notes: str
+    cancelled: bool
+    reason: str  # why it is cancelled; "" otherwise
+    event_id: int | None  # the event's results, once published
+
+
+class Schedule(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[ScheduledDate]

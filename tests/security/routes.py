@@ -123,7 +123,7 @@ for name in ("club_page", "club_ladder_csv", "club_ladder_json", "club_seeding_t
 
 # The read API (members/api/): the same walls as the pages, an unlisted club's plain address
 # only for its directors; its schema and root for everyone.
-for name in ("club", "ladder", "players", "player", "events", "event"):
+for name in ("club", "ladder", "players", "player", "events", "event", "schedule"):
     route(f"api:{name}", "visitor", "GET")
     route(f"api:{name}_secret", "visitor", "GET")
 route("api:openapi-json", "public", "GET")

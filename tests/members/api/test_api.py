@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from clubs.models import Club, Event, Ladder, Player
+from clubs.models import Club, Event, Ladder, Player, ScheduleDate, ScheduleEntry
 from clubs.results import Result
 from ladder.changes import OnPages, club_changed
 from ladder.replay import replay_ladder
@@ -196,6 +196,39 @@ def test_an_event_s_standings_are_its_page_s(client, public):
 # --- the pages' walls ------------------------------------------------------------------------
 
 
+def test_the_schedule_is_its_page_s_dates_in_the_club_s_time_zone(client, public):
+    club = public["club"]
+    club.time_zone = "Europe/Amsterdam"
+    club.save(update_fields=["time_zone"])
+    today = dt.date.today()
+    night = ScheduleEntry.objects.create(
+        club=club, name="Club night", date=today + dt.timedelta(days=1),
+        start_time=dt.time(19, 30), place="Church hall",
+        weekly_until=today + dt.timedelta(days=15),
+    )  # fmt: skip
+    ScheduleDate.objects.create(
+        entry=night, date=today + dt.timedelta(days=8), cancelled=True, reason="Hall closed"
+    )
+    answer = get(client, "schedule", slug=club.slug).json()
+    assert answer["count"] == 3 and [i["date"] for i in answer["items"]] == [
+        str(today + dt.timedelta(days=days)) for days in (1, 8, 15)
+    ]
+    first, cancelled, _third = answer["items"]
+    assert (first["name"], first["place"], first["cancelled"]) == (
+        "Club night",
+        "Church hall",
+        False,
+    )
+    assert first["time_zone"] == "Europe/Amsterdam"
+    assert first["starts_at"].startswith(f"{today + dt.timedelta(days=1)}T19:30:00+0")
+    assert first["uid"] == f"{night.pk}-{today + dt.timedelta(days=1):%Y%m%d}"
+    assert (cancelled["cancelled"], cancelled["reason"]) == (True, "Hall closed")
+    page = client.get(f"/c/{club.slug}/schedule/").content.decode()
+    assert "Hall closed" in page and "Church hall" in page
+    paged = get(client, "schedule", slug=club.slug, query="?limit=1&offset=1").json()
+    assert (paged["count"], [i["date"] for i in paged["items"]]) == (3, [cancelled["date"]])
+
+
 def test_a_junior_without_consent_is_initials_as_on_the_pages(client, public):
     club = public["club"]
     paths = [
@@ -240,6 +273,7 @@ def test_an_unlisted_club_answers_only_through_its_secret(client, unlisted):
         ("events_secret", {}),
         ("event_secret", {"event_id": unlisted["first"].pk}),
         ("player_secret", {"player_id": unlisted["henk"].pk}),
+        ("schedule_secret", {}),
     ):
         assert get(client, name, slug=club.slug, secret=club.secret, **ids).status_code == 200
         assert get(client, name, slug=club.slug, secret="x", **ids).status_code == 404
@@ -278,6 +312,7 @@ def test_an_inactive_subscription_closes_what_the_pages_close(client, public, se
         api_path("ladder", slug=club.slug, ladder=club.first_ladder().slug),
         api_path("players", slug=club.slug),
         api_path("player", slug=club.slug, player_id=public["henk"].pk),
+        api_path("schedule", slug=club.slug),  # as its page and calendar
     ]
     for path in closed:
         response = client.get(path)
