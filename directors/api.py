@@ -5,9 +5,9 @@ What a director does in the browser, so it lives here; config/urls.py adds this 
 the read API's NinjaAPI (members/api/routes.py), which keeps one schema at
 /api/v1/openapi.json and one set of error answers. The file goes through the upload page's
 importers and limits (flow.read_file, flow.event_limits, MAX_UPLOAD_BYTES) and is stored as
-the import_event command stores it (flow.import_event with its ImportOptions): a draft whose
-names wait for the director on the names screen, or, with link_exact and publish, published
-when no name is left for a decision. An Idempotency-Key makes a retried request answer as the
+a browser upload stores it, every name waiting for the director on the names screen; or, with
+link_exact or publish, as the import_event command stores it (flow.import_event with its
+ImportOptions), published with publish when no name is left for a decision. An Idempotency-Key makes a retried request answer as the
 first did, with no second event. Bad input is a JSON 4xx and stores nothing.
 """
 
@@ -217,7 +217,13 @@ def _import(
             400, f"The file does not give the event's {' and '.join(missing)}: send it."
         )
     details = EventDetails(name=name, date=date, kind=form.kind, rated=not form.unrated)
-    options = ImportOptions(link_exact=form.link_exact, publish=form.publish)
+    # Without options the draft waits for every name, exactly as after a browser upload; with
+    # them, the import_event command's decisions are taken.
+    options = ImportOptions(
+        link_exact=form.link_exact,
+        publish=form.publish,
+        automatic=form.link_exact or form.publish,
+    )
     try:
         outcome = import_event(club, imported, details, options, token.created_by)
     except (ImportFileError, PublishingError) as error:

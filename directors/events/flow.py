@@ -62,6 +62,7 @@ from directors.edits import PublishingError, claim
 from directors.events import corrections, pending_changes
 from directors.events.drafts import EventDetails, listed, refuse_deleted, reload_event
 from directors.events.names import (
+    AutomaticDecisions,
     DecisionsApplied,
     apply_name_decisions,
     automatic_decisions,
@@ -508,6 +509,9 @@ class ImportOptions:
     publish: bool = False
     # Where new players start: the club's start rating, or the file's rating (NewcomerStart).
     newcomer_start: str = NewcomerStart.CLUB
+    # Take the decisions automatic_decisions allows (the command always does); without, every
+    # name waits for the director, as after a browser upload (the publish API without options).
+    automatic: bool = True
 
 
 @dataclass(frozen=True)
@@ -538,7 +542,12 @@ def import_event(
             source="command",
             newcomer_start=options.newcomer_start,
         )
-        auto = automatic_decisions(review_names(event), link_exact=options.link_exact)
+        reviews = review_names(event)
+        auto = (
+            automatic_decisions(reviews, link_exact=options.link_exact)
+            if options.automatic
+            else AutomaticDecisions([], [r.typed_name for r in reviews if r.player_id is None])
+        )
         applied = DecisionsApplied(0, 0, 0)
         if auto.decisions:
             applied = apply_name_decisions(event.pk, event.edit_version, auto.decisions, user)

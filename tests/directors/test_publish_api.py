@@ -53,7 +53,9 @@ def nothing_stored():
     )
 
 
-def test_a_file_becomes_a_draft_with_the_names_waiting(client, club, publish_token):
+def test_a_file_becomes_a_draft_with_every_name_waiting_as_after_a_browser_upload(
+    client, club, publish_token
+):
     make_players(club, ["Jürgen Müller"])
     response = post(client, club.slug, publish_token)
     assert response.status_code == 201, response.content
@@ -62,7 +64,12 @@ def test_a_file_becomes_a_draft_with_the_names_waiting(client, club, publish_tok
     assert answer["event_id"] == event.pk
     assert answer["status"] == "draft" and event.status == Event.Status.DRAFT
     assert (event.name, str(event.date), event.kind) == ("Spring rapid", "2026-03-10", "rapid")
-    assert answer["names_waiting"] == ["Müller, Jürgen"]
+    # Nothing linked or made silently: the director decides every name on the names screen.
+    typed = sorted(event.entries.values_list("typed_name", flat=True))
+    assert "Müller, Jürgen" in typed and sorted(answer["names_waiting"]) == typed
+    assert (answer["created"], answer["linked"]) == (0, 0)
+    assert Player.objects.filter(club=club).count() == 1
+    assert not event.entries.filter(player__isnull=False).exists()
     assert answer["finish_url"] == "http://testserver" + reverse(
         "event_names", kwargs={"slug": club.slug, "event_id": event.pk}
     )
