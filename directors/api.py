@@ -8,7 +8,8 @@ importers and limits (flow.read_file, flow.event_limits, MAX_UPLOAD_BYTES) and i
 a browser upload stores it, every name waiting for the director on the names screen; or, with
 link_exact or publish, as the import_event command stores it (flow.import_event with its
 ImportOptions), published with publish when no name is left for a decision. An
-Idempotency-Key makes a retried request answer as the first did, with no second event. Bad input is a JSON 4xx and stores nothing.
+Idempotency-Key makes a retried request answer as the first did, with no second event. Bad
+input is a JSON 4xx and stores nothing.
 """
 
 from __future__ import annotations
