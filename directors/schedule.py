@@ -10,6 +10,8 @@ the pages through the one door (OnPages) and is recorded in the audit log, in on
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -148,20 +150,95 @@ def start_draft(entry: ScheduleEntry, day: dt.date, user: User | None) -> Event:
     the date, so the schedule and feeds link its results once it is published."""
     _check_day(entry, day)
     with transaction.atomic():
-        row, _created = ScheduleDate.objects.select_for_update().get_or_create(
-            entry=entry, date=day
-        )
-        if row.cancelled:
-            raise ScheduleRefused(_("This date is cancelled: reinstate it first."))
-        if row.event is not None and row.event.deleted_at is None:
-            raise ScheduleRefused(_("An event was started from this date already."))
+        row = _open_date(entry, day)
         club = Club.objects.get(pk=entry.club_id)
         event = create_event(club, EventDetails(name=entry.name, date=day, kind=entry.kind), user)
-        row.event = event
-        row.save(update_fields=["event"])
-        _revised(entry)
-        club_changed(club.pk, OnPages())
+        _link(row, event)
     return event
+
+
+@dataclass(frozen=True)
+class ScheduledDay:
+    """One date of a club's entry, carried by the club night's start page so the evening
+    started there is the one the schedule announced."""
+
+    entry: ScheduleEntry
+    day: dt.date
+
+    @property
+    def reference(self) -> str:
+        """How the start page's address and hidden field carry it."""
+        return f"{self.entry.pk}:{self.day.isoformat()}"
+
+
+def parse_reference(text: str) -> tuple[int, dt.date] | None:
+    """`<entry id>:<YYYY-MM-DD>` as ids and a date; None for anything else."""
+    entry_text, colon, day_text = text.strip().partition(":")
+    # isascii too: "²" is a digit to str.isdigit, not to int().
+    if not colon or not (entry_text.isascii() and entry_text.isdigit()):
+        return None
+    try:
+        return int(entry_text), dt.date.fromisoformat(day_text)
+    except ValueError:
+        return None
+
+
+def scheduled_day(club: Club, reference: str) -> ScheduledDay:
+    """The club's scheduled date a start page carries, while an evening can still be started
+    from it. Another club's entry is refused as one that does not exist: a page never learns
+    what another club schedules, and nothing is ever linked across clubs."""
+    parsed = parse_reference(reference)
+    entry = ScheduleEntry.objects.filter(club=club, pk=parsed[0]).first() if parsed else None
+    if parsed is None or entry is None or parsed[1] not in set(entry.dates()):
+        raise ScheduleRefused(_("This club has no such scheduled date."))
+    entry.club = club
+    row = ScheduleDate.objects.filter(entry=entry, date=parsed[1]).select_related("event").first()
+    if row is not None:
+        _check_open(row)
+    return ScheduledDay(entry, parsed[1])
+
+
+def start_night(scheduled: ScheduledDay, start: Callable[[], Event]) -> Event:
+    """`start` (the club night's own start, directors.night.evening.start_event, with what the
+    director chose) run for a scheduled date and its event linked from the date, in one
+    transaction: when the date is refused, no evening is started."""
+    entry, day = scheduled.entry, scheduled.day
+    _check_day(entry, day)
+    with transaction.atomic():
+        row = _open_date(entry, day)
+        event = start()
+        if event.club_id != entry.club_id:
+            raise ScheduleRefused(_("This club has no such scheduled date."))
+        if event.date != day:
+            raise ScheduleRefused(
+                _("This evening is scheduled for %(day)s: keep that date to link it.")
+                % {"day": day.isoformat()}
+            )
+        _link(row, event)
+    return event
+
+
+def _open_date(entry: ScheduleEntry, day: dt.date) -> ScheduleDate:
+    """The date's row, locked for this transaction, refused while cancelled or once an event
+    (not deleted) was started from it."""
+    row, _created = ScheduleDate.objects.select_for_update().get_or_create(entry=entry, date=day)
+    _check_open(row)
+    return row
+
+
+def _check_open(row: ScheduleDate) -> None:
+    if row.cancelled:
+        raise ScheduleRefused(_("This date is cancelled: reinstate it first."))
+    if row.event is not None and row.event.deleted_at is None:
+        raise ScheduleRefused(_("An event was started from this date already."))
+
+
+def _link(row: ScheduleDate, event: Event) -> None:
+    """The date links its event: the schedule and feeds link the results once published."""
+    row.event = event
+    row.save(update_fields=["event"])
+    _revised(row.entry)
+    club_changed(event.club_id, OnPages())
 
 
 def _revised(entry: ScheduleEntry) -> None:

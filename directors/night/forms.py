@@ -80,6 +80,9 @@ class StartNightForm(forms.Form):
         help_text=_("Swiss only: the Baku method (FIDE C.04.5.1) for a large field."),
     )
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
+    # The schedule's date this evening runs (directors.schedule.ScheduledDay.reference), or
+    # blank: the schedule checks it, so a forged one is refused there.
+    scheduled = forms.CharField(required=False, max_length=40, widget=forms.HiddenInput)
     q = forms.CharField(label=_("Find a player"), required=False, max_length=MAX_NAME_LENGTH)
     newcomer_name = forms.CharField(
         label=_("Newcomer's name"), required=False, max_length=MAX_NAME_LENGTH

@@ -9,6 +9,7 @@ own pages (pairing sheet, results by board, standings) are directors/night/round
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -49,12 +50,14 @@ from directors.night.names import check_newcomer
 from directors.roster import players
 from directors.roster.merging import RosterChangeError
 from directors.roster.players import MAX_NAME_LENGTH
+from directors.schedule import ScheduleRefused, scheduled_day, start_night
 from ladder.page_texts import points_text
 from ladder.roster.ladders import event_ratings
 
 # The start form's fields a search or a newcomer carries over in the page's address.
 _KEPT = (
     "name", "date", "kind", "system", "rounds", "pairing_bye", "first_colour", "accelerated", "q",
+    "scheduled",
 )  # fmt: skip
 LATE_ARRIVALS_SHOWN = 20
 
@@ -92,6 +95,7 @@ def night_start(request: AuthedRequest, slug: str) -> HttpResponse:
     roster_ids = {player.pk for player in roster}
     if request.method != "POST":
         initial, ticked = _state_from(request.GET, roster_ids)
+        initial = _with_scheduled(request, club, initial)
         form = StartNightForm(initial=initial, roster_ids=roster_ids)
         return _start_page(request, club, form, roster, ticked)
     form = StartNightForm(request.POST, roster_ids=roster_ids)
@@ -139,12 +143,38 @@ def _carried_over(
     return _start_url(club, request.POST, ticked, newcomer=done, waiting=waiting)
 
 
+def _with_scheduled(
+    request: AuthedRequest, club: Club, initial: dict[str, object]
+) -> dict[str, object]:
+    """The start form opened from a scheduled date: its name, date and kind filled in (under
+    what the director already typed); a reference that cannot be run is said and dropped."""
+    reference = str(initial.get("scheduled") or "")
+    if not reference:
+        return initial
+    try:
+        scheduled = scheduled_day(club, reference)
+    except ScheduleRefused as refused:
+        messages.error(request, refused.message)
+        return {key: value for key, value in initial.items() if key != "scheduled"}
+    entry = scheduled.entry
+    return {
+        "name": entry.name,
+        "date": scheduled.day,
+        "kind": entry.kind,
+        **initial,
+        "scheduled": scheduled.reference,
+    }
+
+
 def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], user: User) -> Event:
     """The evening a valid start form asks for, its blanks read as the form shows them
-    (a Swiss's rounds only; no bye choice; the first colour by lot)."""
+    (a Swiss's rounds only; no bye choice; the first colour by lot), linked from the
+    scheduled date it was opened from, if any (refused with the schedule's reason)."""
+    scheduled = scheduled_day(club, data["scheduled"]) if data["scheduled"] else None
     by_id = {player.pk: player for player in roster}
     system = data["system"]
-    return evening.start_event(
+    start = partial(
+        evening.start_event,
         club,
         name=data["name"],
         date=data["date"],
@@ -158,6 +188,7 @@ def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], use
         first_colour=data["first_colour"] or evening.BY_LOT,
         accelerated=data["accelerated"],
     )
+    return start() if scheduled is None else start_night(scheduled, start)
 
 
 def _add_newcomer(request: AuthedRequest, club: Club, *, new_person: bool) -> Player | None:

@@ -1,6 +1,6 @@
 """A club's schedule (issue 37): the writes (an entry, a date cancelled or reinstated, a date's
-draft), the schedule_event command and the directors' screens. Every refusal says why and
-stores nothing; another club's director gets the same 404 as for nothing at all."""
+draft or club night), the schedule_event command and the directors' screens. Every refusal says
+why and stores nothing; another club's director gets the same 404 as for nothing at all."""
 
 from __future__ import annotations
 
@@ -8,12 +8,17 @@ import datetime as dt
 from io import StringIO
 
 import pytest
+from django.contrib.messages import get_messages
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.models import AuditEntry, Club, Event, ScheduleDate, ScheduleEntry, occurrences
 from clubs.models.schedule import weekly_dates
+from clubs.results import Result
+from directors.night import rounds as night_rounds
 from directors.schedule import (
     ScheduleRefused,
     cancel_date,
@@ -22,6 +27,7 @@ from directors.schedule import (
     save_entry,
     start_draft,
 )
+from tests.factories import make_players
 from tests.security.routes import database_checksum
 
 pytestmark = pytest.mark.django_db
@@ -364,3 +370,174 @@ def test_the_club_settings_choose_the_time_zone(client, director, club):
     data["time_zone"] = "Mars/Olympus"
     assert client.post(url, data).status_code == 200  # the form again, with the error
     assert Club.objects.get(pk=club.pk).time_zone == "Europe/Amsterdam"
+
+
+# --- a scheduled date run as a club night here ---------------------------------------------
+
+
+def night_roster(club):
+    return make_players(club, ["Ann Alder", "Bob Birch", "Cat Cedar", "Dan Dogwood"])
+
+
+def run_here(club, entry, day):
+    return f"{reverse('night_start', args=[club.slug])}?scheduled={entry.pk}:{day.isoformat()}"
+
+
+def night_form(players, scheduled, **changes):
+    data = {
+        "action": "start", "name": "Club night", "date": "2026-09-15", "kind": "rapid",
+        "rated": "on", "system": "swiss", "rounds": "2", "players": [p.pk for p in players],
+        "scheduled": scheduled,
+    }  # fmt: skip
+    data.update(changes)
+    return data
+
+
+def said(response):
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def test_the_schedule_offers_to_run_a_coming_date_here(client, director, club, monkeypatch):
+    night = club_night(club)
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda: dt.date(2026, 9, 10))
+    start_draft(night, dt.date(2026, 9, 22), None)
+    client.force_login(director)
+    page = client.get(reverse("schedule_list", args=[club.slug])).content.decode()
+    assert "Run the club night here" in page
+    assert run_here(club, night, dt.date(2026, 9, 15)) in page
+    assert run_here(club, night, dt.date(2026, 9, 22)) not in page  # an event started already
+    assert run_here(club, night, dt.date(2026, 9, 8)) not in page  # gone by
+    assert run_here(club, night, dt.date(2026, 9, 1)) not in page
+
+
+def test_the_start_page_opened_from_a_date_is_filled_in(client, director, club):
+    night = club_night(club)
+    client.force_login(director)
+    response = client.get(run_here(club, night, dt.date(2026, 9, 15)))
+    form = response.context["form"]
+    assert (form["name"].value(), form["date"].value(), form["kind"].value()) == (
+        "Club night",
+        dt.date(2026, 9, 15),
+        "rapid",
+    )
+    html = response.content.decode()
+    assert f'name="scheduled" value="{night.pk}:2026-09-15"' in html
+    assert 'id="night-scheduled"' in html
+    # A search keeps the date it was opened from, and what was typed over the entry's name.
+    search = client.post(
+        reverse("night_start", args=[club.slug]),
+        {"action": "search", "q": "x", "name": "Cup night", "scheduled": f"{night.pk}:2026-09-15"},
+    )
+    again = client.get(search.url)
+    assert again.context["form"]["name"].value() == "Cup night"
+    assert f'value="{night.pk}:2026-09-15"' in again.content.decode()
+
+
+def test_starting_the_night_from_a_date_links_its_event(client, director, club):
+    night = club_night(club)
+    players = night_roster(club)
+    client.force_login(director)
+    response = client.post(
+        reverse("night_start", args=[club.slug]),
+        night_form(players, f"{night.pk}:2026-09-15", name="Club night, week 3"),
+    )
+    event = Event.objects.get(club=club)
+    assert response.url == reverse("night_evening", args=[club.slug, event.pk])
+    assert (event.name, event.date, event.kind, event.pairing_system) == (
+        "Club night, week 3",
+        dt.date(2026, 9, 15),
+        "rapid",
+        "swiss",
+    )
+    assert ScheduleDate.objects.get(entry=night, date=dt.date(2026, 9, 15)).event == event
+    actions = set(AuditEntry.objects.filter(club=club).values_list("action", flat=True))
+    assert {"event.created", "club_night.started"} <= actions
+    # The date is taken now: a second evening from it is refused and nothing is started.
+    before = database_checksum()
+    again = client.post(
+        reverse("night_start", args=[club.slug]), night_form(players, f"{night.pk}:2026-09-15")
+    )
+    assert again.status_code == 200
+    assert any("started from this date already" in m for m in said(again))
+    assert database_checksum() == before
+    opened = client.get(run_here(club, night, dt.date(2026, 9, 15)))
+    assert any("started from this date already" in m for m in said(opened))
+    assert 'name="scheduled"' not in opened.content.decode()
+
+
+def test_a_night_without_a_scheduled_date_is_linked_to_nothing(client, director, club):
+    club_night(club)
+    players = night_roster(club)
+    client.force_login(director)
+    response = client.post(reverse("night_start", args=[club.slug]), night_form(players, ""))
+    assert response.status_code == 302
+    assert not ScheduleDate.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "{pk}:2026-09-16",
+        "{pk}:not-a-day",
+        "{other}:2026-09-15",
+        "²:2026-09-15",
+        "junk",
+        "9999:2026-09-15",
+    ],
+)
+def test_a_forged_or_another_clubs_date_is_refused_and_nothing_started(
+    client, director, club, outsider, reference
+):
+    night = club_night(club)
+    elsewhere = club_night(Club.objects.get(slug="elsewhere"))
+    players = night_roster(club)
+    scheduled = reference.format(pk=night.pk, other=elsewhere.pk)
+    client.force_login(director)
+    before = database_checksum()
+    response = client.post(reverse("night_start", args=[club.slug]), night_form(players, scheduled))
+    assert response.status_code == 200
+    assert "This club has no such scheduled date." in said(response)
+    assert database_checksum() == before
+    opened = client.get(f"{reverse('night_start', args=[club.slug])}?scheduled={scheduled}")
+    assert "This club has no such scheduled date." in said(opened)
+    assert 'name="scheduled"' not in opened.content.decode()
+    assert opened.context["form"]["name"].value() in (None, "")
+
+
+def test_a_cancelled_date_or_another_day_is_refused(client, director, club):
+    night = club_night(club)
+    players = night_roster(club)
+    cancel_date(night, dt.date(2026, 9, 22), "", None)
+    client.force_login(director)
+    before = database_checksum()
+    cancelled = client.post(
+        reverse("night_start", args=[club.slug]),
+        night_form(players, f"{night.pk}:2026-09-22", date="2026-09-22"),
+    )
+    assert any("reinstate it first" in m for m in said(cancelled))
+    moved = client.post(
+        reverse("night_start", args=[club.slug]),
+        night_form(players, f"{night.pk}:2026-09-15", date="2026-09-16"),
+    )
+    assert "This evening is scheduled for 2026-09-15: keep that date to link it." in said(moved)
+    assert database_checksum() == before
+
+
+def test_the_published_night_is_linked_from_the_schedule_page(client, director, club):
+    Club.objects.filter(pk=club.pk).update(visibility="public")
+    today = timezone.localdate()
+    night = club_night(club, date=today, weekly_until=None)
+    players = night_roster(club)
+    client.force_login(director)
+    client.post(
+        reverse("night_start", args=[club.slug]),
+        night_form(players, f"{night.pk}:{today.isoformat()}", date=today.isoformat(), rounds="1"),
+    )
+    event = Event.objects.get(club=club)
+    public = f"/c/{club.slug}/events/{event.pk}/"
+    assert public not in Client().get(f"/c/{club.slug}/schedule/").content.decode()
+    night_rounds.pair_next_round(event.pk, None)
+    night_rounds.enter_round_results(event.pk, 1, [Result.WHITE_WIN, Result.DRAW], None)
+    night_rounds.publish_night(event.pk, None)
+    assert Event.objects.get(pk=event.pk).status == Event.Status.PUBLISHED
+    assert public in Client().get(f"/c/{club.slug}/schedule/").content.decode()
