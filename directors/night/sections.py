@@ -231,13 +231,16 @@ def plan_sections(
 
 def _split_message(error: split.SplitError) -> str:
     facts = error.facts
-    messages = {
-        "how": _("Choose how to split the players into sections."),
-        "sections": _("An evening has from 2 to %(most)s sections.") % facts,
-        "thresholds": _("Give from 1 to %(most)s ratings where a section starts.") % facts,
-        "order": _("Give the ratings where a section starts from the lowest up, each once."),
-        "names": _("Give %(count)s section names, separated by commas, or none.") % facts,
-        "long": _("A section's name has at most %(most)s characters.") % facts,
-        "twice": _("Each section needs a name of its own."),
-    }
-    return messages[error.reason]
+    if error.reason == "sections":
+        return _("An evening has from 2 to %(most)s sections.") % facts
+    if error.reason == "thresholds":
+        return _("Give from 1 to %(most)s ratings where a section starts.") % facts
+    if error.reason == "order":
+        return _("Give the ratings where a section starts from the lowest up, each once.")
+    if error.reason == "names":
+        return _("Give %(count)s section names, separated by commas, or none.") % facts
+    if error.reason == "long":
+        return _("A section's name has at most %(most)s characters.") % facts
+    if error.reason == "twice":
+        return _("Each section needs a name of its own.")
+    return _("Choose how to split the players into sections.")
