@@ -127,8 +127,9 @@ def move_entrant(event_id: int, entry_id: int, to_event_id: int, user: User | No
     """The entrant leaves their section for another of the same evening, before their
     section's first round is paired; they join the other as a late arrival would (refused in
     a round robin already paired, or once every round is paired), and take the place their
-    ladder standing gives them among its seeds while it is not paired yet. A requested bye
-    goes with them only as far as it was asked: it is dropped, and the message says so."""
+    ladder standing gives them among its seeds while it is not paired yet. A bye they asked
+    for in their old section is dropped with their entry there: the rounds are the other
+    section's own."""
     with transaction.atomic():
         # Locked in id order, so two moves between the same sections cannot wait on each other.
         first, second = sorted({event_id, to_event_id})

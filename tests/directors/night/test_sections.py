@@ -288,9 +288,7 @@ def test_a_move_through_the_screen_and_a_forged_section_is_not_found(
     assert minor.entries.filter(player=roster[3]).exists()
 
 
-def test_the_sheet_of_a_round_lists_each_sections_boards_under_its_name(
-    signed_in, club, roster
-):
+def test_the_sheet_of_a_round_lists_each_sections_boards_under_its_name(signed_in, club, roster):
     open_, minor = two_sections(club, roster)
     night_rounds.pair_next_round(open_.pk, None)
     sheet = reverse("night_sections_sheet", args=[club.slug, open_.pk, 1])
@@ -303,13 +301,15 @@ def test_the_sheet_of_a_round_lists_each_sections_boards_under_its_name(
         assert name in page
     assert reverse("night_sheet", args=[club.slug, minor.pk, 1]) in page
     # A round no section paired, and an evening of one section, have no such sheet.
-    assert signed_in.get(reverse("night_sections_sheet", args=[club.slug, open_.pk, 2])).status_code == 404  # noqa: E501
+    unpaired = reverse("night_sections_sheet", args=[club.slug, open_.pk, 2])
+    assert signed_in.get(unpaired).status_code == 404
     alone = evening.start_event(
         club, name="Alone", date=DATE, system=PairingSystem.SWISS, rounds=1,
         players=make_players(club, ["P Q", "R S"]), user=None,
     )  # fmt: skip
     night_rounds.pair_next_round(alone.pk, None)
-    assert signed_in.get(reverse("night_sections_sheet", args=[club.slug, alone.pk, 1])).status_code == 404  # noqa: E501
+    one_section = reverse("night_sections_sheet", args=[club.slug, alone.pk, 1])
+    assert signed_in.get(one_section).status_code == 404
 
 
 def test_the_live_page_shows_every_section(client):

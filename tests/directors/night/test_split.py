@@ -66,9 +66,7 @@ def test_a_split_that_cannot_be_made_is_refused_with_its_reason(how, thresholds,
 
 
 @given(
-    st.lists(
-        st.tuples(st.one_of(st.none(), st.integers(800, 2600)), st.booleans()), max_size=30
-    ),
+    st.lists(st.tuples(st.one_of(st.none(), st.integers(800, 2600)), st.booleans()), max_size=30),
     st.lists(st.integers(900, 2500), min_size=1, max_size=4, unique=True),
 )
 def test_every_checked_in_player_is_in_exactly_one_section_once(players, thresholds):
