@@ -58,9 +58,11 @@ def save_series(
     min_events: int,
     rating_bands: list[int],
     user: Actor,
+    by_section: bool = False,
 ) -> Series:
     """A new series (`series` None) or `series` changed, after every check; `points` None
-    scores by game points. Refuses with SeriesRefused, storing nothing."""
+    scores by game points; `by_section` ranks each club night's section apart (never with
+    rating bands). Refuses with SeriesRefused, storing nothing."""
     if series is not None and series.club_id != club.pk:
         raise SeriesRefused(_("There is no such series."))
     name = _check_name(name)
@@ -71,6 +73,8 @@ def save_series(
     if ties not in TIES:
         raise SeriesRefused(_("Tied places either share their points or take the higher one's."))
     bands = _check_bands(rating_bands)
+    if by_section and bands:
+        raise SeriesRefused(_("Group the players by rating or by section, not both."))
     with transaction.atomic():
         # The club row locked: two directors saving one short name at once see each other.
         Club.objects.select_for_update().filter(pk=club.pk).get()
@@ -93,6 +97,7 @@ def save_series(
             "members_only": members_only,
             "min_events": min_events,
             "rating_bands": list(bands),
+            "by_section": by_section,
         }
         if series is None:
             series = Series.objects.create(club=club, **fields)

@@ -117,6 +117,15 @@ class SeriesForm(forms.Form):
         ),
     )
 
+    by_section = forms.BooleanField(
+        label=gettext_lazy("Or rank each section of a club night apart"),
+        required=False,
+        help_text=gettext_lazy(
+            "A player is ranked in the section of most of their events (between equally "
+            "many, the higher one), with all their results."
+        ),
+    )
+
     def __init__(self, data: Mapping[str, Any] | None, *, club: Club, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
         events = Event.objects.published().filter(club=club).order_by("-date", "-order_in_day")
@@ -180,6 +189,7 @@ def _initial(series: Series) -> dict[str, object]:
         "members_only": series.members_only,
         "min_events": series.min_events,
         "rating_bands": ", ".join(str(band) for band in series.rating_bands),
+        "by_section": series.by_section,
     }
 
 
@@ -273,6 +283,7 @@ def _save(
             min_events=data["min_events"],
             rating_bands=data["rating_bands"],
             user=request.user,
+            by_section=data["by_section"],
         )
     except SeriesRefused as refused:
         form.add_error(None, refused.message)

@@ -137,6 +137,23 @@ def _row(player: int, played: list[Scored], best: int | None) -> Row:
     return Row(None, player, total, results)
 
 
+def section_of(played: Sequence[str], order: Sequence[str]) -> str:
+    """The section a player of a series grouped by section is ranked in: the one of most of
+    their events (each played event's section, "" for an event of none); a section beats ""
+    whatever the counts, as "" only means an event not split into sections; between equally
+    many, the higher section, the earlier in `order` (the sections highest first). All of
+    the player's results count in that one group."""
+    counts: dict[str, int] = {}
+    for section in played:
+        counts[section] = counts.get(section, 0) + 1
+    named = [section for section in counts if section] or [""]
+    rank = {section: place for place, section in enumerate(order)}
+    return min(
+        named,
+        key=lambda section: (-counts.get(section, 0), rank.get(section, len(rank)), section),
+    )
+
+
 def points_text(value: Fraction) -> str:
     """24½, 7⅓, 3 2/7, ⅔: the whole part and what is left, as a reader writes it by hand."""
     if value < 0:

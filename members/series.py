@@ -94,7 +94,12 @@ def series_standings(series: Series, names: Callable[[int], str] | None = None) 
     rules = rules_of(series)
     finished = is_finished(series, timezone.localdate())
     groups = []
-    for label, members in _groups(series, events, rankable):
+    grouped = (
+        _section_groups(events, places, rankable)
+        if series.by_section
+        else _groups(series, events, rankable)
+    )
+    for label, members in grouped:
         rows = engine.score(places, rules, members)
         lines = _ordered([_line(row, name_of) for row in rows])
         groups.append(SeriesGroup(label, lines, _winners(lines) if finished else []))
@@ -227,6 +232,51 @@ def band_labels(bands: Sequence[int]) -> list[str]:
     return labels
 
 
+# --- groups by section -------------------------------------------------------------------------
+
+
+def section_order(events: Sequence[Event]) -> list[str]:
+    """The sections' names highest first: by their place in their evenings (an Open above a
+    Minor), then by name; read from every section of the events' evenings, so a section
+    left out of the series still keeps the others in their places."""
+    evenings = {event.evening_id for event in events if event.evening_id is not None}
+    place: dict[str, int] = {}
+    if evenings:
+        found = (
+            Event.objects.filter(evening_id__in=evenings)
+            .not_deleted()
+            .order_by("evening_id", "order_in_day", "id")
+            .values_list("evening_id", "section")
+        )
+        position: dict[int, int] = {}
+        for evening_id, section in found:
+            at = position.get(evening_id, 0)
+            position[evening_id] = at + 1
+            place[section] = min(place.get(section, at), at)
+    named = {event.section for event in events if event.section}
+    return sorted(named, key=lambda section: (place.get(section, len(place)), section))
+
+
+def _section_groups(
+    events: Sequence[Event], places: Sequence[EventPlaces], players: set[int]
+) -> list[tuple[str, set[int]]]:
+    """(section, players) highest section first, each player in the section of most of
+    their events (ladder.series.section_of); those who played no section last."""
+    order = section_order(events)
+    played: dict[int, list[str]] = {}
+    for event, event_places in zip(events, places, strict=True):
+        for placing in event_places.placings:
+            if placing.player in players:
+                played.setdefault(placing.player, []).append(event.section)
+    members: dict[str, set[int]] = {}
+    for player, sections in played.items():
+        members.setdefault(engine.section_of(sections, order), set()).add(player)
+    groups = [(section, members[section]) for section in order if section in members]
+    if "" in members:
+        groups.append((_("without a section"), members[""]))
+    return groups or [("", set())]
+
+
 # --- the rules in one sentence ------------------------------------------------------------------
 
 
@@ -269,5 +319,11 @@ def rules_sentence(series: Series, events: Sequence[Event] = ()) -> str:
         else:
             said = _("groups by rating on %(day)s: %(groups)s")
         parts.append(said % {"groups": groups, "day": formats.date_format(day) if day else ""})
+    if series.by_section:
+        sections = ", ".join(section_order(events))
+        if sections:
+            parts.append(_("each section ranked apart: %(sections)s") % {"sections": sections})
+        else:
+            parts.append(_("each section ranked apart"))
     sentence = "; ".join(parts)
     return f"{sentence[:1].upper()}{sentence[1:]}."

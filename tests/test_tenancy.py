@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from clubs.models import Board, Entry, Event, Series
+from clubs.models import Board, Entry, Evening, Event, Series
 from clubs.models import Club as ClubModel
 from clubs.tokens import create_token, find_token, revoke_token
 from tests.factories import first_ladder, make_club
@@ -158,9 +158,10 @@ def embed_requests(club):
 def night_requests(club, player):
     """Every club-night screen, on a night with a paired round (made without the service,
     so the club's versions stay untouched)."""
+    group = Evening.objects.create(club=club, name="Night", date=dt.date(2026, 3, 3))
     night = Event.objects.create(
-        club=club, name="Night", date=dt.date(2026, 3, 3), pairing_system="swiss",
-        planned_rounds=3,
+        club=club, name="Night – Open", date=dt.date(2026, 3, 3), pairing_system="swiss",
+        planned_rounds=3, evening=group, section="Open",
     )  # fmt: skip
     first = Entry.objects.create(event=night, typed_name="A", player=player, start_rank=1)
     second = Entry.objects.create(event=night, typed_name="B", start_rank=2)
@@ -185,6 +186,9 @@ def night_requests(club, player):
         ("post", reverse("night_never_pair", args=ids)),
         ("post", reverse("night_hand_change", args=ids)),
         ("get", reverse("night_print", args=[*ids, 1])),
+        ("get", reverse("night_sections_sheet", args=[*ids, 1])),
+        ("post", reverse("night_rules", args=ids)),
+        ("post", reverse("night_move", args=ids)),
         ("post", reverse("roster_never_pair", args=[club.slug])),
     ]
 

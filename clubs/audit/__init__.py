@@ -53,6 +53,8 @@ ACTIONS = frozenset(
         "seed.moved",
         "entrant.withdrawn",
         "entrant.returned",
+        "entrant.moved",
+        "night_rules.changed",
         "bye.requested",
         "bye.cancelled",
         "round.paired",

@@ -132,6 +132,14 @@ class Event(models.Model):
     )
     first_colour_by_lot = models.BooleanField(default=False)
     accelerated = models.BooleanField(default=False)
+    # One section of a club night with several (clubs.models.night.Evening): the evening it
+    # was checked in with and its name there ("Minor"); the event's own name already ends
+    # with it ("Club night – Minor"), so every page, export and series names it unchanged.
+    # Blank and None for an evening of one section and for every event not run here.
+    evening = models.ForeignKey(
+        "clubs.Evening", null=True, blank=True, on_delete=models.SET_NULL, related_name="sections"
+    )
+    section = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -163,6 +171,18 @@ class Event(models.Model):
             self.boards.filter(round=round_number)
             .select_related("white__player", "black__player", "game")
             .order_by("number")
+        )
+
+    def sections(self) -> list[Event]:
+        """Every section of this event's evening in their order (the highest first), this one
+        among them; just this event when it was not run as one of several sections."""
+        if self.evening_id is None:
+            return [self]
+        return list(
+            Event.objects.filter(evening_id=self.evening_id, club_id=self.club_id)
+            .not_deleted()
+            .select_related("club")
+            .order_by("order_in_day", "id")
         )
 
     def rotate_share_token(self) -> None:

@@ -14,6 +14,27 @@ from django.db import models
 from django.db.models import F, Q
 
 
+class Evening(models.Model):
+    """One club night of several sections: checked in once, then split (by rating, by age
+    group or per player) into sections that are each an ordinary Event (same date and kind,
+    consecutive order_in_day, `Event.section` naming it). The evening holds no result: it
+    only ties the sections together for the check-in, late arrivals, moves between sections
+    and the screens that show them side by side.
+
+    A small model rather than a link from each section to the first: with a self-link one
+    section would be the group, so deleting, unpublishing or renaming it would change what
+    the others belong to, and "which evening" would be a question about an event's
+    results. Here every section is equal and the group outlives any one of them."""
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=150)  # the evening's name, without a section's
+    date = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+
 class Round(models.Model):
     """A club night's round as paired: its pairing version, which moves on every pairing,
     re-pairing and manual change of its boards, so a screen or command that shows one

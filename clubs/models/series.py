@@ -52,6 +52,10 @@ class Series(models.Model):
     # its first day: the lower bounds of the bands above the first, ascending ([1200, 1600]
     # is below 1200, 1200-1599, 1600 and up); empty: one group.
     rating_bands = models.JSONField(default=list, blank=True)
+    # Groups ranked apart by the section of a club night each player played in
+    # (Event.section; ladder.series.section_of decides for a player of several sections).
+    # Never together with rating bands.
+    by_section = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

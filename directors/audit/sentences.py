@@ -400,6 +400,16 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         typed=_typed,
         round=_round,
     ),
+    "entrant.moved": _simple(
+        gettext_lazy("%(who)s moved %(typed)s from %(event)s to the section %(section)s."),
+        event=_event,
+        typed=_typed,
+        section=lambda f: f.get("to_section", ""),
+    ),
+    "night_rules.changed": _simple(
+        gettext_lazy("%(who)s changed the system, rounds and bye of %(event)s."),
+        event=_event,
+    ),
     "entrant.returned": _simple(
         gettext_lazy("%(who)s brought %(typed)s back into %(event)s from round %(round)s."),
         event=_event,

@@ -94,7 +94,7 @@ def start_event(
     if accelerated and system in ROUND_ROBINS:
         raise PublishingError(_("Only a Swiss can be accelerated."))
     _check_players(club, players)
-    rounds = _checked_rounds(system, rounds, len(players))
+    rounds = checked_rounds(system, rounds, len(players))
     by_lot = first_colour == BY_LOT
     if by_lot:
         first_colour = draw_first_colour()
@@ -135,7 +135,7 @@ def _check_players(club: Club, players: Sequence[Player]) -> None:
         raise PublishingError(_("Every player must be on this club's roster."))
 
 
-def _checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
+def checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
     if system in ROUND_ROBINS:
         needed = round_robin_rounds(entrants, system)
         if rounds is not None and rounds != needed:
@@ -188,6 +188,20 @@ def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
             raise PublishingError(_("Every player must be on this club's roster."))
         if event.entries.filter(player=player).exists():
             raise PublishingError(_("%(name)s is already playing.") % {"name": player.name})
+        # One check-in for an evening of sections: a player plays in one of them.
+        elsewhere = (
+            Event.objects.filter(evening_id=event.evening_id, entries__player=player)
+            .exclude(pk=event.pk)
+            .not_deleted()
+            .first()
+            if event.evening_id is not None
+            else None
+        )
+        if elsewhere is not None:
+            raise PublishingError(
+                _("%(name)s is already playing in %(section)s.")
+                % {"name": player.name, "section": elsewhere.section}
+            )
         if event.pairing_system in ROUND_ROBINS and event.paired_rounds():
             raise PublishingError(
                 _("A round robin's table is fixed once its first round is paired.")

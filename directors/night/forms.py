@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from clubs.models import Event, FirstColour, PairingBye, PairingSystem
 from clubs.results import Result
 from directors.events.drafts import MAX_EVENT_NAME_LENGTH
+from directors.night import split as splits
 from directors.night.evening import BY_LOT
 from directors.night.pairs import Shown
 from directors.roster.players import MAX_NAME_LENGTH
@@ -79,6 +80,30 @@ class StartNightForm(forms.Form):
         required=False,
         help_text=_("Swiss only: the Baku method (FIDE C.04.5.1) for a large field."),
     )
+    # One check-in, then sections (directors/night/split.py); blank: one section, as always.
+    split = forms.ChoiceField(
+        label=_("Sections"),
+        choices=[
+            (splits.ONE, _("One section")),
+            (splits.BY_RATING, _("By rating")),
+            (splits.BY_AGE, _("Juniors apart from adults")),
+            (splits.BY_CHOICE, _("Chosen per player: move them on the evening page")),
+        ],
+        widget=forms.RadioSelect,
+        required=False,
+    )
+    thresholds = forms.CharField(
+        label=_("Ratings where a section starts"),
+        required=False,
+        max_length=60,
+        help_text=_("By rating: 1600 makes 1600 and up, then below 1600; several with commas."),
+    )
+    section_names = forms.CharField(
+        label=_("Section names, highest first"),
+        required=False,
+        max_length=300,
+        help_text=_("Separated by commas, such as Open, Minor; empty: A, B … (Adults, Juniors)."),
+    )
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     # The schedule's date this evening runs (directors.schedule.ScheduledDay.reference), or
     # blank: the schedule checks it, so a forged one is refused there.
@@ -107,6 +132,17 @@ class StartNightForm(forms.Form):
         field.choices = [(pk, pk) for pk in roster_ids]
         field.error_messages["invalid_choice"] = _("Every player must be on this club's roster.")
 
+    def clean_thresholds(self) -> list[int]:
+        pieces = [p.strip() for p in self.cleaned_data["thresholds"].split(",") if p.strip()]
+        if not all(piece.isascii() and piece.isdigit() for piece in pieces):
+            raise forms.ValidationError(
+                _("Write the ratings as whole numbers separated by commas, such as 1200, 1600.")
+            )
+        return [int(piece) for piece in pieces]
+
+    def clean_section_names(self) -> list[str]:
+        return [name for name in self.cleaned_data["section_names"].split(",") if name.strip()]
+
     def ticked(self) -> list[int]:
         """The ticked ids of a bound form, valid or not (the page keeps them ticked)."""
         if self.is_bound and self.is_valid():
@@ -124,6 +160,21 @@ class EntrantForm(forms.Form):
     round = forms.IntegerField(required=False, min_value=1)
     back = forms.BooleanField(required=False)
     cancel = forms.BooleanField(required=False)
+
+
+class SectionRulesForm(forms.Form):
+    """A section's own system, rounds and bye score, before its first round."""
+
+    system = forms.ChoiceField(choices=PairingSystem.choices)
+    rounds = forms.IntegerField(required=False, min_value=1, max_value=settings.EVENT_MAX_ROUNDS)
+    pairing_bye = forms.ChoiceField(choices=[("", ""), *PairingBye.choices], required=False)
+
+
+class MoveForm(forms.Form):
+    """An entrant and the section (an event of the same evening) they move to."""
+
+    entry = forms.IntegerField(min_value=1)
+    section = forms.IntegerField(min_value=1)
 
 
 class LateArrivalForm(forms.Form):

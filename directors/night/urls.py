@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from directors.night import round_views, tool_views, views
+from directors.night import round_views, section_views, tool_views, views
 
 _NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
 _ROUND = f"{_NIGHT}round/<int:round_number>/"
@@ -14,6 +14,8 @@ urlpatterns: list[URLPattern] = [
     path(f"{_NIGHT}withdraw/", views.night_withdraw, name="night_withdraw"),
     path(f"{_NIGHT}bye/", views.night_bye, name="night_bye"),
     path(f"{_NIGHT}add/", views.night_add, name="night_add"),
+    path(f"{_NIGHT}rules/", section_views.night_rules, name="night_rules"),
+    path(f"{_NIGHT}move/", section_views.night_move, name="night_move"),
     path(f"{_NIGHT}pair/", views.night_pair, name="night_pair"),
     path(f"{_NIGHT}unpair/", views.night_unpair, name="night_unpair"),
     path(f"{_NIGHT}publish/", views.night_publish, name="night_publish"),
@@ -28,6 +30,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path(_ROUND, round_views.night_results, name="night_results"),
     path(f"{_ROUND}sheet/", round_views.night_sheet, name="night_sheet"),
+    path(f"{_ROUND}sections/", section_views.night_sections_sheet, name="night_sections_sheet"),
     path(
         f"{_ROUND}board/<int:board_number>/",
         round_views.night_result,

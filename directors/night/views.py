@@ -28,13 +28,14 @@ from clubs.models import (
     Entry,
     Event,
     Game,
+    PairingBye,
     PairingSystem,
     Player,
     Round,
     User,
 )
 from directors.edits import PublishingError
-from directors.night import changes, evening, names, pairing
+from directors.night import changes, evening, names, pairing, sections
 from directors.night import rounds as night_rounds
 from directors.night.forms import (
     NEW_PERSON,
@@ -57,7 +58,7 @@ from ladder.roster.ladders import event_ratings
 # The start form's fields a search or a newcomer carries over in the page's address.
 _KEPT = (
     "name", "date", "kind", "system", "rounds", "pairing_bye", "first_colour", "accelerated", "q",
-    "scheduled",
+    "scheduled", "split", "thresholds", "section_names",
 )  # fmt: skip
 LATE_ARRIVALS_SHOWN = 20
 
@@ -169,18 +170,18 @@ def _with_scheduled(
 def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], user: User) -> Event:
     """The evening a valid start form asks for, its blanks read as the form shows them
     (a Swiss's rounds only; no bye choice; the first colour by lot), linked from the
-    scheduled date it was opened from, if any (refused with the schedule's reason)."""
+    scheduled date it was opened from, if any (refused with the schedule's reason). Split
+    into sections, each is started with these choices and the first is returned."""
     scheduled = scheduled_day(club, data["scheduled"]) if data["scheduled"] else None
     by_id = {player.pk: player for player in roster}
+    ticked = [by_id[pk] for pk in data["players"]]
     system = data["system"]
     start = partial(
         evening.start_event,
         club,
-        name=data["name"],
         date=data["date"],
         system=system,
         rounds=None if system != PairingSystem.SWISS else data["rounds"],
-        players=[by_id[pk] for pk in data["players"]],
         user=user,
         kind=data["kind"],
         rated=data["rated"],
@@ -188,7 +189,23 @@ def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], use
         first_colour=data["first_colour"] or evening.BY_LOT,
         accelerated=data["accelerated"],
     )
-    return start() if scheduled is None else start_night(scheduled, start)
+
+    def one() -> Event:
+        return start(name=data["name"], players=ticked)
+
+    def several() -> Event:
+        plan = sections.plan_sections(
+            club, ticked, kind=data["kind"], how=data["split"],
+            thresholds=data["thresholds"], names=data["section_names"],
+        )  # fmt: skip
+        started = sections.start_sections(
+            club, name=data["name"], date=data["date"], sections=plan, user=user,
+            start=lambda name, players: start(name=name, players=players),
+        )  # fmt: skip
+        return started[0]
+
+    run = several if data["split"] else one
+    return run() if scheduled is None else start_night(scheduled, run)
 
 
 def _add_newcomer(request: AuthedRequest, club: Club, *, new_person: bool) -> Player | None:
@@ -350,11 +367,57 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             **_late_arrivals(request, event, entries),
             **_waiting_newcomer(request, event, entries),
             **changes.evening_tools(event, paired, closed),
+            **_sections(event, paired, closed),
             "apart_failed": request.GET.get("apart") == "failed",
             # A large Swiss field is slow to pair: the director is told to press once and wait.
             "slow_pairing": not round_robin and len(entries) > pairing.SLOW_PAIRING_FIELD,
         },
     )
+
+
+def section_cards(event: Event) -> list[dict[str, object]]:
+    """Each section of the evening, side by side on its screens, with its own next round and
+    publish; none for an evening of one section."""
+    if event.evening_id is None:
+        return []
+    cards: list[dict[str, object]] = []
+    for section in event.sections():
+        paired = section.paired_rounds()
+        planned = section.planned_rounds or 0
+        missing = night_rounds.missing_results(section, paired) if paired else []
+        closed = is_closed(section)
+        cards.append(
+            {
+                "event": section,
+                "current": section.pk == event.pk,
+                "paired": paired,
+                "planned": planned,
+                "players": section.entries.count(),
+                "missing": len(missing),
+                "closed": closed,
+                "next_round": paired + 1
+                if paired < planned and not missing and not closed
+                else None,
+                "can_publish": not closed and paired > 0 and not missing,
+            }
+        )
+    return cards
+
+
+def _sections(event: Event, paired: int, closed: bool) -> dict[str, object]:
+    cards = section_cards(event)
+    open_before_round_one = bool(cards) and not closed and paired == 0
+    return {
+        "sections": cards,
+        # Before this section's first round: a player may move to another open section, and
+        # the section's own rules may change.
+        "move_to": [card["event"] for card in cards if not card["current"] and not card["closed"]]
+        if open_before_round_one
+        else [],
+        "rules_form": open_before_round_one,
+        "systems": PairingSystem.choices,
+        "byes": PairingBye.choices,
+    }
 
 
 def _late_arrivals(request: AuthedRequest, event: Event, entries: list) -> dict[str, object]:

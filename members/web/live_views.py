@@ -27,6 +27,11 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
     roster = load_roster(visit.club, visit.is_director)
     # A club night's newcomer is held (clubs.models.Player.held): named once it is published.
     live = live_page(event, roster, _("newcomer"))
+    # An evening of several sections: every other section below this one (one published
+    # already is a link to its page).
+    others = [section for section in event.sections() if section.pk != event.pk]
+    other_live = [live_page(s, roster, _("newcomer")) for s in others if not s.is_published]
+    published = [section for section in others if section.is_published]
     # Reloading by itself only when the visitor asks (?follow=1), with a link to stop: a
     # page that changes under a reader who did not ask is a time limit they cannot turn
     # off (WCAG 2.2.1). Both work without JavaScript.
@@ -36,6 +41,8 @@ def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpRespons
         "members/pages/live_event.html",
         visit.context(
             live=live,
+            other_sections=other_live,
+            published_sections=published,
             section="events",
             following=following,
             refresh_seconds=REFRESH_SECONDS,

@@ -5,6 +5,7 @@ director and a forged event id get nowhere."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.urls import reverse
@@ -100,6 +101,18 @@ def test_a_series_by_kinds_and_dates_with_game_points_and_groups(client, directo
     assert (series.rating_bands, series.ties, series.min_events) == ([1200, 1600], "higher", 2)
 
 
+def test_a_series_ranks_each_section_apart_when_the_director_says_so(client, director, world):
+    club = world["club"]
+    first, second = world["events"]
+    client.force_login(director)
+    response = client.post(new_url(club), form(events=[first.pk, second.pk], by_section="on"))
+    assert response.status_code == 302
+    series = Series.objects.get(club=club)
+    assert series.by_section and series.rating_bands == []
+    page = client.get(reverse("series_edit", args=[club.slug, series.slug])).content.decode()
+    assert re.search(r'name="by_section"[^>]*checked', page)
+
+
 def test_a_whole_season_stands_for_its_first_and_last_day(client, director, world):
     club = world["club"]  # seasons from September: the events are in 2025-26
     client.force_login(director)
@@ -161,6 +174,7 @@ def test_a_director_deletes_a_series_and_its_events_stay(client, director, world
         ({"points": "10, eight"}, "points"),
         ({"rating_bands": "1600, 1200"}, None),
         ({"rating_bands": "12OO"}, "rating_bands"),
+        ({"rating_bands": "1600", "by_section": "on"}, None),  # by rating or by section
         ({"slug": "Not A Slug"}, "slug"),
         ({"name": ""}, "name"),
         ({"best": "0"}, "best"),

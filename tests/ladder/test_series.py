@@ -21,6 +21,7 @@ from ladder.series import (
     place_points,
     points_text,
     score,
+    section_of,
     sum_text,
 )
 
@@ -298,3 +299,62 @@ def test_a_junior_grand_prix_by_game_points_scored_apart_in_two_rating_groups():
     juniors = [(r.rank, r.player, points_text(r.total)) for r in score(events, rules, lower)]
     # Pia 1½ + 2½ + 3 + 1 and Quinn ½ + … + 4½ both 8, sharing first; Ole's 6 is third.
     assert juniors == [(1, pia, "8"), (1, quinn, "8"), (3, ole, "6")]
+
+
+F1 = Fraction(1)
+
+# --- groups by section -----------------------------------------------------------------------
+
+SECTIONS = ["Open", "Major", "Minor"]  # highest first
+
+
+@given(st.lists(st.sampled_from([*SECTIONS, ""]), min_size=1, max_size=12))
+def test_a_player_is_grouped_in_the_section_of_most_events_ties_to_the_higher(played):
+    chosen = section_of(played, SECTIONS)
+    named = [section for section in played if section]
+    if not named:
+        assert chosen == ""  # only events without sections
+        return
+    most = max(named.count(section) for section in named)
+    tied = [section for section in SECTIONS if named.count(section) == most]
+    assert chosen == tied[0]  # of those played most, the highest
+    assert chosen in played
+
+
+def test_section_of_reads_the_order_not_the_names_alphabet():
+    assert section_of(["Minor", "Open"], ["Open", "Minor"]) == "Open"
+    assert section_of(["Minor", "Open"], ["Minor", "Open"]) == "Minor"
+    assert section_of(["Minor", "Minor", "Open", "", "", ""], ["Open", "Minor"]) == "Minor"
+
+
+def test_a_winter_club_night_series_open_and_minor_ranked_apart_each_with_its_winner():
+    """A club's winter Tuesdays: an Open and a Minor each night, points 6, 4, 3, 2, 1 by
+    final place, best 2 of 3. Rhea moved up to the Open for the last night: two of her three
+    nights were in the Minor, so she is ranked there, with all three of her results. The
+    reader groups (members/series.py); the engine ranks each group apart."""
+    rules = Rules(points=(6, 4, 3, 2, 1), best=2, ties=SHARE, min_events=0)
+    ada, bo, cy, dan, eli, rhea = 21, 22, 23, 24, 25, 26
+    open_1 = EventPlaces(1, (Placing(ada, 1, F1), Placing(bo, 2, F1), Placing(cy, 3, F1)))
+    minor_1 = EventPlaces(2, (Placing(rhea, 1, F1), Placing(dan, 2, F1), Placing(eli, 3, F1)))
+    open_2 = EventPlaces(3, (Placing(bo, 1, F1), Placing(cy, 2, F1), Placing(ada, 3, F1)))
+    minor_2 = EventPlaces(4, (Placing(dan, 1, F1), Placing(rhea, 2, F1), Placing(eli, 3, F1)))
+    open_3 = EventPlaces(
+        5, (Placing(rhea, 1, F1), Placing(ada, 2, F1), Placing(bo, 2, F1), Placing(cy, 4, F1))
+    )
+    minor_3 = EventPlaces(6, (Placing(eli, 1, F1), Placing(dan, 2, F1)))
+    sections = {1: "Open", 2: "Minor", 3: "Open", 4: "Minor", 5: "Open", 6: "Minor"}
+    events = [open_1, minor_1, open_2, minor_2, open_3, minor_3]
+    played: dict[int, list[str]] = {}
+    for event in events:
+        for placing in event.placings:
+            played.setdefault(placing.player, []).append(sections[event.event])
+    group = {p: section_of(s, ["Open", "Minor"]) for p, s in played.items()}
+    assert group[rhea] == "Minor"
+    opens = {p for p, s in group.items() if s == "Open"}
+    minors = {p for p, s in group.items() if s == "Minor"}
+    top = [(r.rank, r.player, sum_text(r)) for r in score(events, rules, opens)]
+    # Ada 6, 3, 3½ (2nd shared: (4+3)/2): best two 6 + 3½; Bo 4, 6, 3½: 4 + 6; Cy 3, 4, 2.
+    assert top == [(1, bo, "4 + 6 = 10"), (2, ada, "6 + 3½ = 9½"), (3, cy, "3 + 4 = 7")]
+    low = [(r.rank, r.player, sum_text(r)) for r in score(events, rules, minors)]
+    # Rhea 6 (Minor), 4 (Minor), 6 (Open, 1st): best two 6 + 6.
+    assert low == [(1, rhea, "6 + 6 = 12"), (2, dan, "4 + 6 = 10"), (3, eli, "3 + 6 = 9")]

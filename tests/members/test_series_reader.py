@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from django.utils import timezone, translation
 
-from clubs.models import Entry, Game, Player, Series
+from clubs.models import Entry, Evening, Game, Player, Series
 from clubs.results import Result
 from directors.events.publishing import delete_event, restore_event
 from directors.events.results import grid_rows, grid_to_imported, set_results
@@ -259,3 +259,41 @@ def test_a_chosen_event_not_published_is_left_out_and_keeps_the_series_running(c
     assert [event.pk for event in standings.events] == [past.pk]
     # A chosen event not yet played (nor published): the series is still running.
     assert not standings.finished
+
+
+def test_groups_by_section_rank_each_section_apart_and_name_each_winner(club):
+    """Two finished Tuesdays of an Open and a Minor; Cem played the Minor once and the Open
+    once: equally many, so he is ranked in the higher section, the Open, with both results."""
+    anna, ben, cem, dora, eli, finn = make_players(
+        club, ["Anna Berg", "Ben Cole", "Cem Demir", "Dora Eck", "Eli Falk", "Finn Gray"]
+    )
+    events = []
+    for day, (top, low) in enumerate(
+        [([anna, ben, cem], [dora, eli, finn]), ([ben, anna], [eli, cem, dora, finn])]
+    ):
+        date = SEP + dt.timedelta(days=7 * day)
+        group = Evening.objects.create(club=club, name="Tuesday", date=date)
+        # The Minor saved first: the place in its evening, not the id, makes it the lower.
+        minor = finishing(club, low, date=date, name="Tuesday – Minor", evening=group,
+                          section="Minor", order_in_day=1)  # fmt: skip
+        opened = finishing(club, top, date=date, name="Tuesday – Open", evening=group,
+                           section="Open", order_in_day=0)  # fmt: skip
+        events += [opened, minor]
+    series = series_of(club, events=events, by_section=True, points=[10, 8, 6, 5])
+    with translation.override("en"):
+        standings = series_standings(series)
+    assert [group.label for group in standings.groups] == ["Open", "Minor"]
+    assert [line.sum_text for line in standings.groups[0].lines] == [
+        "10 + 8 = 18",  # Anna
+        "8 + 10 = 18",  # Ben, sharing first
+        "6 + 8 = 14",  # Cem: his Open and his Minor result both count
+    ]
+    open_lines = {line.name: (line.rank, line.total) for line in standings.groups[0].lines}
+    assert open_lines == {"Anna Berg": (1, 18), "Ben Cole": (1, 18), "Cem Demir": (3, 14)}
+    minor_lines = {line.name: (line.rank, line.total) for line in standings.groups[1].lines}
+    # Dora 10 + 6, Eli 8 + 10, Finn 6 + 5.
+    assert minor_lines == {"Eli Falk": (1, 18), "Dora Eck": (2, 16), "Finn Gray": (3, 11)}
+    assert standings.finished
+    assert [w.name for w in standings.groups[0].winners] == ["Anna Berg", "Ben Cole"]
+    assert [w.name for w in standings.groups[1].winners] == ["Eli Falk"]
+    assert standings.rules_sentence.endswith("; each section ranked apart: Open, Minor.")

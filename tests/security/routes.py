@@ -85,11 +85,13 @@ for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedu
 # The API token screens.
 route("token_list", "director", "GET", "POST")
 route("token_revoke", "director", "POST")
-for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
+for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print",
+             "night_sections_sheet"):  # fmt: skip
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
              "night_unpair", "night_publish", "night_result", "tiebreak_order",
-             "night_never_pair", "night_hand_change", "roster_never_pair"):  # fmt: skip
+             "night_never_pair", "night_hand_change", "roster_never_pair", "night_rules",
+             "night_move"):  # fmt: skip
     route(name, "director", "POST")
 route("night_start", "director", "GET", "POST")
 route("event_correction", "director", "POST")

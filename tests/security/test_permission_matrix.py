@@ -7,7 +7,18 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
+from clubs.models import (
+    Board,
+    Club,
+    ClubRole,
+    Entry,
+    Evening,
+    Event,
+    Ladder,
+    Merge,
+    Series,
+    Upload,
+)
 from clubs.results import Result
 from clubs.tokens import create_token
 from ladder.replay import replay_ladder
@@ -36,8 +47,12 @@ def world():
     event = make_event(club, [(1, ann, bob, Result.WHITE_WIN)])
     replay_ladder(club.pk, full=True)  # rated: the event's rating changes have a page
     merge = Merge.objects.create(club=club, kept=ann, merged=cid)
-    # The event doubles as a club night with one paired board, so the night screens answer.
-    Event.objects.filter(pk=event.pk).update(pairing_system="swiss", planned_rounds=1)
+    # The event doubles as a club night with one paired board, so the night screens answer,
+    # and as a section of an evening, so the screens of sections answer too.
+    group = Evening.objects.create(club=club, name="Night", date=event.date)
+    Event.objects.filter(pk=event.pk).update(
+        pairing_system="swiss", planned_rounds=1, evening=group, section="Open"
+    )
     white, black = Entry.objects.filter(event=event).order_by("start_rank")
     Board.objects.create(event=event, round=1, number=1, white=white, black=black)
     ids = {

@@ -96,6 +96,14 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"event_id": event, "typed_name": "Piet", "round": 4},
             "Anna brought Piet back into January Open from round 4.",
         ),
+        "entrant.moved": (
+            {"event_id": event, "typed_name": "Piet", "to_event_id": 0, "to_section": "Minor"},
+            "Anna moved Piet from January Open to the section Minor.",
+        ),
+        "night_rules.changed": (
+            {"event_id": event, "system": "swiss", "rounds": 4, "pairing_bye": "+"},
+            "Anna changed the system, rounds and bye of January Open.",
+        ),
         "bye.requested": (
             {"event_id": event, "typed_name": "Piet", "round": 2},
             "Anna gave Piet a half-point bye in round 2 of January Open.",
