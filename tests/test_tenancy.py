@@ -186,6 +186,7 @@ def night_requests(club, player):
         ("post", reverse("night_hand_change", args=ids)),
         ("get", reverse("night_print", args=[*ids, 1])),
         ("post", reverse("roster_never_pair", args=[club.slug])),
+        ("get", reverse("night_manifest", args=[club.slug])),
     ]
 
 
