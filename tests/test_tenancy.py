@@ -190,6 +190,7 @@ def night_requests(club, player):
         ("post", reverse("night_rules", args=ids)),
         ("post", reverse("night_move", args=ids)),
         ("post", reverse("roster_never_pair", args=[club.slug])),
+        ("get", reverse("night_manifest", args=[club.slug])),
     ]
 
 

@@ -2,8 +2,8 @@
 (users, clubs, roles and the clubs' ladders), players.py, events.py (events, entries, games),
 records.py (merges, dismissed duplicates, the audit log), accounts.py (sign-in throttles,
 links, invitations), uploads.py (a results file being read) and night.py (a club night's
-rounds and boards), series.py (a Grand Prix over several events), schedule.py (the events a
-club announces, and their dates), tokens.py (API tokens, the publish API's
+rounds, boards and applied result taps), series.py (a Grand Prix over several events),
+schedule.py (the events a club announces, and their dates), tokens.py (API tokens, the publish API's
 idempotency keys); choices.py holds the club
 night's choices. They import Django and the
 clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies), nothing above.
@@ -45,6 +45,7 @@ from clubs.models.accounts import SignInLink as SignInLink
 from clubs.models.night import Board as Board
 from clubs.models.night import Evening as Evening
 from clubs.models.night import NeverPair as NeverPair
+from clubs.models.night import NightTap as NightTap
 from clubs.models.night import Round as Round
 from clubs.models.records import AuditEntry as AuditEntry
 from clubs.models.records import DuplicateDismissal as DuplicateDismissal

@@ -12,6 +12,7 @@ from typing import ClassVar
 from django.apps import apps
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 
 class Evening(models.Model):
@@ -149,6 +150,28 @@ class Board(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.black_id is None
+
+
+class NightTap(models.Model):
+    """One result tap of the director's results screen that was applied, by the key the
+    browser gave it (directors/night/taps.py). A tap kept offline may reach the server twice
+    (the answer was lost on a failing network): the second finds its key here and is answered
+    with the same outcome, without a second write or audit line."""
+
+    event = models.ForeignKey("clubs.Event", on_delete=models.CASCADE, related_name="+")
+    key = models.UUIDField()
+    round = models.PositiveSmallIntegerField()
+    board = models.PositiveSmallIntegerField()
+    result = models.CharField(max_length=5)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["event", "key"], name="night_tap_key_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"tap {self.key} R{self.round} board {self.board}"
 
 
 class NeverPair(models.Model):

@@ -18,7 +18,7 @@ from clubs.results import Result
 from directors.events.drafts import MAX_EVENT_NAME_LENGTH
 from directors.night import split as splits
 from directors.night.evening import BY_LOT
-from directors.night.pairs import Shown
+from directors.night.pairs import NO_RESULT_YET, Shown
 from directors.roster.players import MAX_NAME_LENGTH
 from ladder import tiebreaks
 from ladder.labels.tiebreaks import TIEBREAK_LABELS
@@ -206,12 +206,23 @@ class RoundForm(forms.Form):
 
 class BoardResultForm(forms.Form):
     """One tap: the result, and the pair and pairing version the screen showed
-    (directors/night/pairs.py refuses it once the board holds another pair)."""
+    (directors/night/pairs.py refuses it once the board holds another pair); the result the
+    screen showed, to refuse it once the board holds another; and, sent by the offline
+    script only, the tap's key (directors/night/taps.py applies a key once)."""
 
     result = forms.ChoiceField(choices=[(r.value, r.value) for r in Result])
     white = forms.IntegerField(min_value=1)
     black = forms.IntegerField(min_value=1)
     pairing = forms.IntegerField(min_value=0)
+    based_on = forms.ChoiceField(
+        choices=[(NO_RESULT_YET, NO_RESULT_YET)] + [(r.value, r.value) for r in Result],
+        required=False,
+    )
+    key = forms.UUIDField(required=False)
+
+    def based_on_result(self) -> str | None:
+        """The result the screen showed (NO_RESULT_YET for none), or None: not said."""
+        return self.cleaned_data["based_on"] or None
 
     def result_value(self) -> Result:
         return Result(self.cleaned_data["result"])

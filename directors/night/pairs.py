@@ -3,7 +3,9 @@
 Two tabs at one evening: tab A shows board 1 as Bram – Jan, tab B re-pairs the round so
 board 1 becomes Anna – Jan. Every result form carries the pair it showed and the round's
 pairing version (clubs.models.night.Round), so tab A's tap is refused, naming the pair now
-on the board, instead of being stored for two other players.
+on the board, instead of being stored for two other players. A tap may also say the result it
+was based on (a tap kept offline, or a second director's screen): once the board holds
+another result, the tap is refused naming it, instead of overwriting a later one.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from clubs.labels.results import RESULT_LABELS
 from clubs.models import Board, Entry, Event, Round
+from clubs.results import Result
 from directors.edits import PublishingError
 
 
@@ -24,6 +28,10 @@ class Shown:
     pairing: int
     white: int | None = None
     black: int | None = None
+
+
+# What a tap based on a board without a result says it was based on.
+NO_RESULT_YET = "none"
 
 
 class StalePairing(PublishingError):
@@ -83,3 +91,41 @@ def refuse_stale(event: Event, round_number: int, board_number: int | None, show
         )
         % {**facts, "pair": pair_text(board)}
     )
+
+
+class StaleResult(PublishingError):
+    """The board's result changed since the tap was made: nothing is stored."""
+
+
+def result_moved(now: str, based_on: str | None, tapped: str) -> bool:
+    """Whether a tap based on `based_on` (NO_RESULT_YET, a result code, or None: not said)
+    comes too late for a board that now holds `now` ("" without a result). A tap that
+    agrees with the board as it is now moves nothing and is not refused."""
+    if based_on is None or now == tapped:
+        return False
+    return (now or NO_RESULT_YET) != based_on
+
+
+def refuse_moved_result(board: Board, based_on: str) -> None:
+    """Refuse, naming the board's result now and the one the tap was based on."""
+    now = board.game.result_code if board.game is not None else None
+    raise StaleResult(
+        _(
+            "Board %(board)d of round %(round)d holds %(now)s, not %(shown)s as your screen "
+            "showed when the result was tapped (another director or a correction changed it), "
+            "so nothing was stored."
+        )
+        % {
+            "board": board.number,
+            "round": board.round,
+            "now": result_text(now),
+            "shown": result_text(None if based_on == NO_RESULT_YET else Result(based_on)),
+        }
+    )
+
+
+def result_text(result: Result | None) -> str:
+    """A board's result as the results screen shows it, or "no result"."""
+    if result is None:
+        return _("no result")
+    return str(RESULT_LABELS[result].short)

@@ -8,7 +8,7 @@ JavaScript; forfeits sit behind a second step so that no ordinary tap records on
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,7 +20,7 @@ from clubs.labels.results import RESULT_LABELS
 from clubs.models import Board, Entry, Event, Round
 from directors.edits import PublishingError
 from directors.events.drafts import listed
-from directors.night import changes, rounds
+from directors.night import changes, rounds, taps
 from directors.night.forms import BoardResultForm
 from directors.night.views import entrant_name, is_closed, night_for_director
 from ladder.page_texts import points_text
@@ -169,43 +169,88 @@ def night_results(
 def night_result(
     request: AuthedRequest, slug: str, event_id: int, round_number: int, board_number: int
 ) -> HttpResponse:
+    """One tap. A form gets the page back at the next board waiting; the offline script
+    (Accept: application/json) gets the outcome as JSON: 200 applied (or applied before,
+    for a key sent again), 409 refused with the reason and the board as it is now, 400 for a
+    form that cannot be read."""
     event = night_for_director(request, slug, event_id)
     here = reverse("night_results", args=[slug, event.pk, round_number])
+    as_json = "application/json" in request.headers.get("Accept", "")
     form = BoardResultForm(request.POST)
     if not form.is_valid():
-        messages.error(
-            request,
+        reason = (
             _("Choose a result from the list.")
             if list(form.errors) == ["result"]
-            else _("The form could not be read: reload the page and try again."),
+            else _("The form could not be read: reload the page and try again.")
         )
+        if as_json:
+            return JsonResponse({"status": "refused", "reason": reason}, status=400)
+        messages.error(request, reason)
         return redirect(here)
+    key = form.cleaned_data["key"]
     try:
-        change = rounds.enter_result(
-            event.pk,
-            round_number,
-            board_number,
-            form.result_value(),
-            request.user,
-            shown=form.shown(),
-        )
-    except PublishingError as error:
+        if key is not None:
+            outcome = taps.enter_tap(
+                event.pk, round_number, board_number, form.result_value(), request.user,
+                key=key, shown=form.shown(), based_on=form.based_on_result(),
+            )  # fmt: skip
+            change = outcome.change
+        else:
+            change = rounds.enter_result(
+                event.pk, round_number, board_number, form.result_value(), request.user,
+                shown=form.shown(), based_on=form.based_on_result(),
+            )  # fmt: skip
+    except taps.TapKeyReused as error:
+        if as_json:
+            return JsonResponse({"status": "refused", "reason": error.message}, status=400)
         messages.error(request, error.message)
         return redirect(here)
-    if change.paired_on_old:
-        messages.warning(
-            request,
-            ngettext(
-                "Round %(rounds)s was already paired on the old result; it stays as paired.",
-                "Rounds %(rounds)s were already paired on the old result; they stay as paired.",
-                len(change.paired_on_old),
-            )
-            % {"rounds": listed([str(number) for number in change.paired_on_old])},
-        )
+    except PublishingError as error:
+        if as_json:
+            return JsonResponse(
+                {"status": "refused", "reason": error.message,
+                 **_board_now(event, round_number, board_number)},
+                status=409,
+            )  # fmt: skip
+        messages.error(request, error.message)
+        return redirect(here)
+    warning = _paired_on_old(change.paired_on_old) if change else ""
+    if as_json:
+        return JsonResponse(
+            {"status": "applied" if change else "replayed", "warning": warning,
+             **_board_now(event, round_number, board_number)},
+        )  # fmt: skip
+    if warning:
+        messages.warning(request, warning)
     missing = rounds.missing_results(event, round_number)
     # On to the next board still waiting (after this one, then from the top).
     following = [n for n in missing if n > board_number] or missing
     return redirect(f"{here}#board-{following[0]}" if following else f"{here}#all-in")
+
+
+def _paired_on_old(later: tuple[int, ...]) -> str:
+    if not later:
+        return ""
+    return ngettext(
+        "Round %(rounds)s was already paired on the old result; it stays as paired.",
+        "Rounds %(rounds)s were already paired on the old result; they stay as paired.",
+        len(later),
+    ) % {"rounds": listed([str(number) for number in later])}
+
+
+def _board_now(event: Event, round_number: int, board_number: int) -> dict[str, object]:
+    """The board as it is now, for the offline script to show beside an answer."""
+    board = (
+        event.boards.filter(round=round_number, number=board_number).select_related("game").first()
+    )
+    result = board.game.result_code if board is not None and board.game is not None else None
+    return {
+        "round": round_number,
+        "board": board_number,
+        "result": result.value if result is not None else "",
+        "label": str(RESULT_LABELS[result].short) if result is not None else "",
+        "pairing": Round.pairing_of(event.pk, round_number),
+    }
 
 
 @require_safe

@@ -38,7 +38,13 @@ from directors.events.flow import publish_event
 from directors.night import pairing
 from directors.night.changes import night_pairing_rules
 from directors.night.evening import lock_night
-from directors.night.pairs import Shown, pair_text, refuse_stale
+from directors.night.pairs import (
+    Shown,
+    pair_text,
+    refuse_moved_result,
+    refuse_stale,
+    result_moved,
+)
 from ladder import tiebreaks
 from ladder.changes import OnPages, club_changed
 from ladder.roster.ladders import event_ratings
@@ -291,10 +297,13 @@ def enter_result(
     user: User | None,
     *,
     shown: Shown | None = None,
+    based_on: str | None = None,
 ) -> BoardChange:
     """Record or correct one board's result in any paired round, right up to publishing.
     Later rounds stay as paired; `shown` (what the director's screen showed) refuses a tap
-    for a board that was paired again since."""
+    for a board that was paired again since, `based_on` (the result the screen showed,
+    directors.night.pairs.NO_RESULT_YET for none) one for a board whose result changed since.
+    A tap that finds the board already holding its result changes nothing."""
     if result not in BOARD_RESULTS:
         raise PublishingError(_("Choose a result from the list."))
     with transaction.atomic():
@@ -303,6 +312,11 @@ def enter_result(
             refuse_stale(event, round_number, board_number, shown)
         board = played_board(event, round_number, board_number)
         old = board.game.result_code if board.game is not None else None
+        if based_on is not None:
+            if result_moved(old.value if old is not None else "", based_on, result.value):
+                refuse_moved_result(board, based_on)
+            if old == result:
+                return BoardChange(board, old, result, ())
         _record(event, board, result)
         last = event.paired_rounds()
         later = tuple(range(round_number + 1, last + 1)) if old not in (None, result) else ()

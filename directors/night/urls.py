@@ -2,12 +2,17 @@
 
 from django.urls import URLPattern, path
 
-from directors.night import round_views, section_views, tool_views, views
+from directors.night import app_views, round_views, section_views, tool_views, views
 
 _NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
 _ROUND = f"{_NIGHT}round/<int:round_number>/"
 
 urlpatterns: list[URLPattern] = [
+    # The club night's service worker: no club data, registered for the whole site.
+    path("manage/sw.js", app_views.night_service_worker, name="night_service_worker"),
+    path(
+        "manage/<slug:slug>/night/app.webmanifest", app_views.night_manifest, name="night_manifest"
+    ),
     path("manage/<slug:slug>/night/new/", views.night_start, name="night_start"),
     path(_NIGHT, views.night_evening, name="night_evening"),
     path(f"{_NIGHT}seed/", views.night_seed, name="night_seed"),

@@ -106,6 +106,8 @@ def tap_results(p, count: int, *, forfeit_on: int | None = None) -> None:
             row.get_by_role("button", name=f"Board {board}: {taps[board % 3]}", exact=True).click()
         p.wait_for_load_state()
         assert p.locator(f"#board-{board} .current").inner_text().strip() != "No result yet"
+    # With the script, taps are sent in the background: every one is in before moving on.
+    p.locator("[data-night-pending]").wait_for(state="hidden")
 
 
 def standings_points(p) -> list[float]:

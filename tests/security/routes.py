@@ -94,6 +94,9 @@ for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pa
              "night_move"):  # fmt: skip
     route(name, "director", "POST")
 route("night_start", "director", "GET", "POST")
+# The club night as an app: the club's manifest, and the service worker (no club data).
+route("night_manifest", "director", "GET")
+route("night_service_worker", "public", "GET")
 route("event_correction", "director", "POST")
 route("event_confirm", "director", "POST")
 
