@@ -132,6 +132,9 @@ class Event(models.Model):
     )
     first_colour_by_lot = models.BooleanField(default=False)
     accelerated = models.BooleanField(default=False)
+    # A club night's own choice about results reported at the board; None: the club's setting
+    # (Club.board_reports). See reports_at_board.
+    board_reports = models.BooleanField(null=True, blank=True, default=None)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -164,6 +167,13 @@ class Event(models.Model):
             .select_related("white__player", "black__player", "game")
             .order_by("number")
         )
+
+    @property
+    def reports_at_board(self) -> bool:
+        """Whether the players of this club night report results with their slips' codes."""
+        if self.board_reports is not None:
+            return self.board_reports
+        return bool(self.club.board_reports)
 
     def rotate_share_token(self) -> None:
         self.share_token = new_share_token()

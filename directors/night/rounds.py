@@ -291,10 +291,12 @@ def enter_result(
     user: User | None,
     *,
     shown: Shown | None = None,
+    reported_with: str = "",
 ) -> BoardChange:
     """Record or correct one board's result in any paired round, right up to publishing.
     Later rounds stay as paired; `shown` (what the director's screen showed) refuses a tap
-    for a board that was paired again since."""
+    for a board that was paired again since. `reported_with`: the players confirmed it with
+    their board code (what the audit log names of it, directors/night/board_reports.py)."""
     if result not in BOARD_RESULTS:
         raise PublishingError(_("Choose a result from the list."))
     with transaction.atomic():
@@ -314,6 +316,7 @@ def enter_result(
             event.club_id, user, "board_result.entered", event_id=event.pk,
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value if old is not None else "",
+            **({"code": reported_with} if reported_with else {}),
         )  # fmt: skip
         club_changed(event.club_id, OnPages())
     return BoardChange(board, old, result, later)
