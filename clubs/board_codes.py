@@ -4,7 +4,7 @@ Pure Python, no Django: the model (clubs.models.night.BoardCode) stores them, th
 (clubs.access.board_code_for_visitor) reads one back from an address a player typed or scanned.
 
 A code is CODE_LENGTH symbols drawn with `secrets` from a 32-symbol alphabet without look-alikes
-(no 0/O, 1/I), so it reads aloud and types on a phone without doubt: 50 random bits. How little
+(no 0/O, 1/I), so it reads aloud and types on a phone without doubt: 60 random bits. How little
 that leaves to a guesser within the rate limit is `guess_chance`, tested.
 """
 
@@ -14,9 +14,9 @@ import secrets
 
 # Digits 2-9 and the capitals without I and O: 8 + 24 = 32 symbols, 5 bits each.
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
-CODE_LENGTH = 10
-# Printed in two groups for typing by hand ("K7M4X-QPRT9"); the hyphen is optional when typed.
-GROUP = 5
+CODE_LENGTH = 12
+# Printed in groups for typing by hand ("K7M4-XQPR-T9WC"); the hyphens are optional when typed.
+GROUP = 4
 SHOWN_PREFIX = 4  # how much of a code the audit log names ("K7M4…")
 
 
@@ -35,7 +35,7 @@ def normalised(text: str) -> str | None:
 
 def grouped(code: str) -> str:
     """The code as printed for typing by hand."""
-    return f"{code[:GROUP]}-{code[GROUP:]}"
+    return "-".join(code[i : i + GROUP] for i in range(0, len(code), GROUP))
 
 
 def shown_prefix(code: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from clubs.models import AuditEntry, Board, BoardCode, BoardReport, Club, Event, Game, Round
+from clubs.models import AuditEntry, Board, BoardReport, Club, Event, Game, Round
 from clubs.results import Result
 from directors.audit.sentences import sentences
 from directors.night import board_reports, changes, evening
@@ -71,7 +71,7 @@ def test_the_sheet_and_the_slips_print_each_boards_code_with_its_qr(night, direc
             reverse(name, args=[night.club.slug, night.pk, 1])
         ).content.decode()
         for code in codes.values():
-            assert f"{code.code[:5]}-{code.code[5:]}" in body
+            assert f"{code.code[:4]}-{code.code[4:8]}-{code.code[8:]}" in body
             assert f"/b/{code.code}/" in body
         assert body.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
     # Printing again shows the same codes: made once per pairing.
@@ -174,16 +174,16 @@ def test_a_forged_result_or_side_is_refused(night):
 
 
 def test_unknown_and_forged_codes_answer_a_clear_404(night):
-    for text in ("ABCDEFGHJK", "abc", "0000000000", "x" * 300):
+    for text in ("ABCDEFGHJKLM", "abc", "000000000000", "x" * 300):
         response = Client().get(reverse("board_report", args=[text]))
         assert response.status_code == 404
         assert "No board has this code" in response.content.decode()
-    assert Client().post(reverse("board_report", args=["ABCDEFGHJK"])).status_code == 404
+    assert Client().post(reverse("board_report", args=["ABCDEFGHJKLM"])).status_code == 404
 
 
 def test_a_code_typed_by_hand_in_lower_case_with_its_hyphen_opens_the_board(night):
     code = codes_of(night)[1]
-    typed = f"{code.code[:5]}-{code.code[5:]}".lower()
+    typed = f"{code.code[:6]}-{code.code[6:]}".lower()
     response = Client().get(reverse("board_report", args=[typed]))
     assert response.status_code == 200
     assert "Round 1, board 1" in response.content.decode()
@@ -299,7 +299,7 @@ def test_hammering_a_code_gets_429(night):
 @override_settings(BOARD_REPORT_ADDRESS_LIMIT=10)
 def test_guessing_codes_from_one_address_gets_429(night):
     answers = [
-        Client().get(reverse("board_report", args=[f"ABCDEFGH{a}{b}"])).status_code
+        Client().get(reverse("board_report", args=[f"ABCDEFGHJK{a}{b}"])).status_code
         for a in "23" for b in "23456789"
     ]  # fmt: skip
     assert answers[:10] == [404] * 10 and set(answers[10:]) == {429}
@@ -319,7 +319,7 @@ def test_every_report_confirmation_and_dispute_is_in_the_audit_log_by_its_code(n
     assert all(e.user is None for e in entries)
     lines = [text for _entry, text in sentences(entries)]
     prefix = codes[1].code[:4] + "…"
-    assert any(f"White reported 1-0 at board 1 of round 1" in t and prefix in t for t in lines)
+    assert any("White reported 1-0 at board 1 of round 1" in t and prefix in t for t in lines)
     assert any(
         t.startswith(f"The players with code {prefix} entered 1-0 on board 1") for t in lines
     )
