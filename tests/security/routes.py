@@ -26,6 +26,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   absent    a library's placeholder address that answers 404 to everyone
 #   token     a program holding a club's API token (Authorization: Bearer): without one a
 #             JSON 401 to every persona, a browser session opens nothing
+#   board     everyone holding a live board code of a club night's result slip (issue 36):
+#             that one board's page and its report form; a wrong or expired code is a 404 to all
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -85,11 +87,13 @@ for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedu
 # The API token screens.
 route("token_list", "director", "GET", "POST")
 route("token_revoke", "director", "POST")
-for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print"):
+for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print",
+             "night_reports"):  # fmt: skip
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
              "night_unpair", "night_publish", "night_result", "tiebreak_order",
-             "night_never_pair", "night_hand_change", "roster_never_pair"):  # fmt: skip
+             "night_never_pair", "night_hand_change", "roster_never_pair",
+             "night_board_switch"):  # fmt: skip
     route(name, "director", "POST")
 route("night_start", "director", "GET", "POST")
 route("event_correction", "director", "POST")
@@ -102,6 +106,7 @@ route("billing:page", "owner", "GET")
 route("billing:subscribe", "owner", "POST")
 route("billing:portal", "owner", "POST")
 
+route("board_report", "board", "GET", "POST")
 route("shared_event", "link", "GET")
 route("shared_event_rounds", "link", "GET")
 route("shared_event_wallchart", "link", "GET")

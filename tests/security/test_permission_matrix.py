@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
+from clubs.models import (
+    Board,
+    Club,
+    ClubRole,
+    Entry,
+    Event,
+    Ladder,
+    Merge,
+    Round,
+    Series,
+    Upload,
+)
 from clubs.results import Result
 from clubs.tokens import create_token
 from ladder.replay import replay_ladder
@@ -63,9 +76,26 @@ def world():
         "schedule_id": scheduled(club).pk,
         "day": SCHEDULE_DAY,
         "token_id": create_token(club, "matrix", "read", None).token.pk,
+        # The night's board 1 has a live code: its page answers everyone (a form without a
+        # side or result is a 400).
+        "board_code": _board_code(club),
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users
+
+
+def _board_code(club):
+    """A live code of board 1 of a club night being played (a draft beside the sample)."""
+    from directors.night.board_reports import round_codes
+
+    night = Event.objects.create(
+        club=club, name="Night", date=dt.date(2026, 3, 3), pairing_system="swiss", planned_rounds=2
+    )
+    white = Entry.objects.create(event=night, typed_name="A", start_rank=1)
+    black = Entry.objects.create(event=night, typed_name="B", start_rank=2)
+    Board.objects.create(event=night, round=1, number=1, white=white, black=black)
+    Round.objects.create(event=night, number=1, pairing=1)
+    return round_codes(Event.objects.select_related("club").get(pk=night.pk), 1)[1].code
 
 
 def _series(club, event):
@@ -80,7 +110,7 @@ def expected(access: str, persona: str, method: str, secret_route: bool) -> set[
         return ok
     if access == "redirect":
         return {302}
-    if access == "link":
+    if access in ("link", "board"):
         return ok
     if access == "login":
         return {302} if persona == "anonymous" else ok

@@ -26,7 +26,7 @@ W, D, B = Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN
 def test_the_alphabet_has_32_symbols_and_no_look_alikes():
     assert len(ALPHABET) == len(set(ALPHABET)) == 32
     assert not set("01IO") & set(ALPHABET)
-    assert ALPHABET == ALPHABET.upper()
+    assert ALPHABET.upper() == ALPHABET
 
 
 def test_a_code_is_drawn_from_the_alphabet_at_full_length():
