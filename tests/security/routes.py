@@ -185,6 +185,23 @@ def scheduled(club, name: str = "Club night"):
     )  # fmt: skip
 
 
+def live_board_code(club) -> str:
+    """A live code of board 1 of a club night being played (a draft of its own, made without
+    the service): the board_report route's <board_code>, open to everyone who holds it."""
+    from clubs.models import Board, Entry, Event, Round
+    from directors.night.board_reports import round_codes
+
+    night = Event.objects.create(
+        club=club, name="Board night", date=dt.date(2026, 3, 3), pairing_system="swiss",
+        planned_rounds=2,
+    )  # fmt: skip
+    white = Entry.objects.create(event=night, typed_name="A", start_rank=1)
+    black = Entry.objects.create(event=night, typed_name="B", start_rank=2)
+    Board.objects.create(event=night, round=1, number=1, white=white, black=black)
+    Round.objects.create(event=night, number=1, pairing=1)
+    return round_codes(Event.objects.select_related("club").get(pk=night.pk), 1)[1].code
+
+
 def database_checksum() -> dict[str, str]:
     """A digest per table of every row of the project's own tables."""
     checksums = {}

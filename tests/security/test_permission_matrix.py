@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.db import transaction
 from django.test import Client
@@ -17,7 +15,6 @@ from clubs.models import (
     Event,
     Ladder,
     Merge,
-    Round,
     Series,
     Upload,
 )
@@ -25,7 +22,7 @@ from clubs.results import Result
 from clubs.tokens import create_token
 from ladder.replay import replay_ladder
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
+from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, live_board_code, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -78,24 +75,10 @@ def world():
         "token_id": create_token(club, "matrix", "read", None).token.pk,
         # The night's board 1 has a live code: its page answers everyone (a form without a
         # side or result is a 400).
-        "board_code": _board_code(club),
+        "board_code": live_board_code(club),
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users
-
-
-def _board_code(club):
-    """A live code of board 1 of a club night being played (a draft beside the sample)."""
-    from directors.night.board_reports import round_codes
-
-    night = Event.objects.create(
-        club=club, name="Night", date=dt.date(2026, 3, 3), pairing_system="swiss", planned_rounds=2
-    )
-    white = Entry.objects.create(event=night, typed_name="A", start_rank=1)
-    black = Entry.objects.create(event=night, typed_name="B", start_rank=2)
-    Board.objects.create(event=night, round=1, number=1, white=white, black=black)
-    Round.objects.create(event=night, number=1, pairing=1)
-    return round_codes(Event.objects.select_related("club").get(pk=night.pk), 1)[1].code
 
 
 def _series(club, event):
