@@ -11,7 +11,8 @@ import hmac
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
-from clubs.models import ApiToken, Club, ClubRole, Event, Ladder, Player, User
+from clubs.board_codes import normalised
+from clubs.models import ApiToken, BoardCode, Club, ClubRole, Event, Ladder, Player, User
 
 NOT_FOUND = "No such page."
 
@@ -133,6 +134,46 @@ def event_for_share_token(token: str) -> Event:
     if event is None:
         raise Http404(NOT_FOUND)
     return event
+
+
+class BoardCodeGone(Http404):
+    """A board code that opens nothing, and why: "unknown" (never made, or forged), "expired"
+    (its round closed: the next round is paired, the round was taken back, the evening is
+    published or deleted) or "off" (reporting at the board is switched off). All are a 404;
+    the reason only chooses the sentence the player reads."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(NOT_FOUND)
+        self.reason = reason
+
+
+def board_code_for_visitor(text: str) -> BoardCode:
+    """A live board code by the text a player scanned or typed, whoever asks (the code is the
+    key: it opens that one board of the round being played and nothing else of the club).
+
+    Whether it still matches the board (a re-pairing, a hand change) and whether the board's
+    result is in are the report's own checks (directors/night/board_reports.py), with their
+    own messages."""
+    wanted = normalised(text)
+    found = (
+        BoardCode.objects.filter(code=wanted).select_related("event__club").first()
+        if wanted is not None
+        else None
+    )
+    if (
+        found is None
+        or not _same_secret(found.code, wanted or "")
+        or not found.event.pairing_system
+    ):
+        raise BoardCodeGone("unknown")
+    event = found.event
+    if event.deleted_at is not None or event.status == Event.Status.PUBLISHED:
+        raise BoardCodeGone("expired")
+    if not event.reports_at_board:
+        raise BoardCodeGone("off")
+    if found.round != event.paired_rounds():
+        raise BoardCodeGone("expired")
+    return found
 
 
 def _same_secret(given: str, expected: str) -> bool:

@@ -189,6 +189,13 @@ ADDRESS_RATE_WINDOW_SECONDS = env_int("ADDRESS_RATE_WINDOW_SECONDS", 900, minimu
 ACCOUNT_MAIL_LIMIT = env_int("ACCOUNT_MAIL_LIMIT", 3, minimum=1)
 # Requests per API token and minute (read and publish alike), then 429 until the minute ends.
 API_TOKEN_RATE_LIMIT = env_int("API_TOKEN_RATE_LIMIT", 120, minimum=1)
+# Requests to the board codes' page (/b/<code>/, results reported at the board) per network
+# address and per code in each window, then 429 until the window ends. A whole club behind
+# one venue's Wi-Fi shares an address; the guessing bound is tests/directors/night/
+# test_board_codes.py's.
+BOARD_REPORT_ADDRESS_LIMIT = env_int("BOARD_REPORT_ADDRESS_LIMIT", 300, minimum=1)
+BOARD_REPORT_CODE_LIMIT = env_int("BOARD_REPORT_CODE_LIMIT", 40, minimum=1)
+BOARD_REPORT_WINDOW_SECONDS = env_int("BOARD_REPORT_WINDOW_SECONDS", 600, minimum=1)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

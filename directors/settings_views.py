@@ -62,6 +62,24 @@ class PageSettingsForm(forms.ModelForm):
         ),
     )
 
+    # Not required either: a form without it keeps the club's setting.
+    board_reports = forms.ChoiceField(
+        label=gettext_lazy("Results reported at the board"),
+        choices=[
+            ("on", gettext_lazy("On: players report with the code on their result slip")),
+            ("off", gettext_lazy("Off: only the director enters results")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "The club nights' default; each evening may say otherwise on its own page."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial["board_reports"] = "on" if self.instance.board_reports else "off"
+
     class Meta:
         model = Club
         fields: ClassVar[list[str]] = [
@@ -71,6 +89,7 @@ class PageSettingsForm(forms.ModelForm):
             "newcomer_start",
             "season_start_month",
             "time_zone",
+            "board_reports",
         ]
         labels: ClassVar[dict[str, Any]] = {
             "visibility": gettext_lazy("Who can see the club page"),
@@ -98,6 +117,10 @@ class PageSettingsForm(forms.ModelForm):
 
     def clean_time_zone(self) -> str:
         return str(self.cleaned_data["time_zone"] or self.instance.time_zone)
+
+    def clean_board_reports(self) -> bool:
+        chosen = self.cleaned_data["board_reports"]
+        return chosen == "on" if chosen else bool(self.instance.board_reports)
 
 
 class EmbedOriginsForm(forms.Form):

@@ -352,6 +352,8 @@ def test_the_class_rule_finds_a_copied_class(tmp_path, monkeypatch):
 PURE = (
     "clubs.results",
     "clubs.rating_policies",
+    "clubs.board_codes",
+    "directors.night.agreement",
     "directors.importers",
     "directors.night.pairing",
     "ladder.policies",

@@ -191,6 +191,8 @@ def night_requests(club, player):
         ("post", reverse("night_move", args=ids)),
         ("post", reverse("roster_never_pair", args=[club.slug])),
         ("get", reverse("night_manifest", args=[club.slug])),
+        ("get", reverse("night_reports", args=[*ids, 1])),
+        ("post", reverse("night_board_switch", args=ids)),
     ]
 
 
@@ -247,3 +249,27 @@ def test_another_clubs_revoked_or_forged_token_opens_nothing_of_the_club(client,
         assert response.status_code == want, (label, response.status_code)
     assert not Event.objects.filter(club=club, name="x").exists()
     assert find_token(tokens["another club's"]).club == other
+
+
+def test_a_board_code_opens_its_one_board_and_nothing_of_the_club(client, club, outsider):
+    """The players' page behind a slip's code (issue 36) has no club in its address: the access
+    helper (clubs.access.board_code_for_visitor) finds a live code or answers 404, and the code
+    opens no director's screen of its night."""
+    from directors.night.board_reports import round_codes
+
+    player = club.players.create(name="Tenancy Canary")
+    night_requests(club, player)  # a night with a paired board, made without the service
+    night = Event.objects.get(club=club, name="Night")
+    ClubModel.objects.filter(pk=club.pk).update(visibility=ClubModel.Visibility.DIRECTOR)
+    from clubs.models import Round
+
+    Round.objects.create(event=night, number=1, pairing=1)
+    code = round_codes(Event.objects.select_related("club").get(pk=night.pk), 1)[1]
+    client.force_login(outsider)
+    assert client.get(reverse("board_report", args=[code.code])).status_code == 200
+    for forged in ("ABCDEFGHJKLM", code.code[:-1] + ("2" if code.code[-1] != "2" else "3")):
+        assert client.get(reverse("board_report", args=[forged])).status_code == 404
+    for name in ("night_reports", "night_results"):
+        url = reverse(name, args=[club.slug, night.pk, 1])
+        assert client.get(url).status_code == 404
+    assert client.post(reverse("night_board_switch", args=[club.slug, night.pk])).status_code == 404

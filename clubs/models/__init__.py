@@ -43,6 +43,8 @@ from clubs.models.accounts import ClubInvitation as ClubInvitation
 from clubs.models.accounts import LoginThrottle as LoginThrottle
 from clubs.models.accounts import SignInLink as SignInLink
 from clubs.models.night import Board as Board
+from clubs.models.night import BoardCode as BoardCode
+from clubs.models.night import BoardReport as BoardReport
 from clubs.models.night import Evening as Evening
 from clubs.models.night import NeverPair as NeverPair
 from clubs.models.night import NightTap as NightTap

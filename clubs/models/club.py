@@ -169,6 +169,9 @@ class Club(models.Model):
     # The websites allowed to frame the club's embeds and read its API from a browser
     # (origins normalised by clubs.embed_origins, e.g. "https://example.org"); empty: none.
     embed_origins = models.JSONField(default=list, blank=True)
+    # Players report their club nights' results at the board with the code on their slip
+    # (directors/night/board_reports.py); each evening may say otherwise (Event.board_reports).
+    board_reports = models.BooleanField(default=True)
     # The club's ladders (clubs.models.Ladder) hold their policy, settings and replay
     # state. The earliest event date a change since the last replay said it can affect
     # (None when none said), shared by the club's ladders as a lower bound: each replay

@@ -140,6 +140,9 @@ class Event(models.Model):
         "clubs.Evening", null=True, blank=True, on_delete=models.SET_NULL, related_name="sections"
     )
     section = models.CharField(max_length=40, blank=True, default="")
+    # A club night's own choice about results reported at the board; None: the club's setting
+    # (Club.board_reports). See reports_at_board.
+    board_reports = models.BooleanField(null=True, blank=True, default=None)
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -184,6 +187,13 @@ class Event(models.Model):
             .select_related("club")
             .order_by("order_in_day", "id")
         )
+
+    @property
+    def reports_at_board(self) -> bool:
+        """Whether the players of this club night report results with their slips' codes."""
+        if self.board_reports is not None:
+            return self.board_reports
+        return bool(self.club.board_reports)
 
     def rotate_share_token(self) -> None:
         self.share_token = new_share_token()

@@ -13,6 +13,7 @@ from django.apps import apps
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class Evening(models.Model):
@@ -205,3 +206,53 @@ class NeverPair(models.Model):
 
     def __str__(self) -> str:
         return f"never pair {self.first_id} and {self.second_id}"
+
+
+class BoardCode(models.Model):
+    """The short code printed with a board's result slip (clubs/board_codes.py), by which the
+    two players report their result from a phone (directors/night/board_reports.py).
+
+    Bound to the board's place (event, round, number), the round's pairing version and the
+    pair's entry ids, all as they were when it was made: it outlives the board, so a slip of
+    an old pairing is told so, and it never records a result for another pair."""
+
+    event = models.ForeignKey("clubs.Event", on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    pairing = models.PositiveIntegerField()
+    white_entry = models.PositiveBigIntegerField()
+    black_entry = models.PositiveBigIntegerField()
+    code = models.CharField(max_length=16, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(
+                fields=["event", "round", "number", "pairing"], name="board_code_once_a_pairing"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"R{self.round} board {self.number} pairing {self.pairing}"
+
+
+class BoardReport(models.Model):
+    """What one side said at the board through its code: one row a side, replaced while the
+    result is not stored, kept afterwards for the director's screen."""
+
+    class Side(models.TextChoices):
+        WHITE = "white", _("White")
+        BLACK = "black", _("Black")
+
+    code = models.ForeignKey(BoardCode, on_delete=models.CASCADE, related_name="reports")
+    side = models.CharField(max_length=5, choices=Side.choices)
+    result = models.CharField(max_length=8)
+    reported_at = models.DateTimeField()
+
+    class Meta:
+        constraints: ClassVar[list[models.BaseConstraint]] = [
+            models.UniqueConstraint(fields=["code", "side"], name="board_report_once_a_side"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side} says {self.result}"

@@ -54,6 +54,7 @@ _EVENT_FIELDS: dict[str, Promise] = {
     "kind": gettext_lazy("kind"),
     "rated": gettext_lazy("rated flag"),
     "round_robin": gettext_lazy("pairing system"),
+    "board_reports": gettext_lazy("results reported at the board"),
 }
 _PAGE_FIELDS: dict[str, Promise] = {
     "visibility": gettext_lazy("who can see it"),
@@ -61,6 +62,7 @@ _PAGE_FIELDS: dict[str, Promise] = {
     "language": gettext_lazy("language"),
     "season_start_month": gettext_lazy("month the season starts"),
     "time_zone": gettext_lazy("time zone"),
+    "board_reports": gettext_lazy("results reported at the board"),
 }
 _SOURCES: dict[str, Promise] = {
     "grid": gettext_lazy("the results grid"),
@@ -141,7 +143,11 @@ class _Facts:
         self.names = names
         user = entry.user
         staff = self.details.get("by") == "staff"
-        if user is None:
+        code = self.details.get("code")
+        if user is None and code:
+            # Reported at the board (directors/night/board_reports.py): the code, not a device.
+            self.who = _("The players with code %(code)s") % {"code": code}
+        elif user is None:
             self.who = _("Staff") if staff else _("A command")
         elif staff:
             self.who = _("%(name)s (in the staff admin)") % {"name": user.name or user.email}
@@ -297,6 +303,21 @@ def _board_result(f: _Facts) -> str:
     return said % f.fmt(event=_event(f), **{key: f.get(key, "") for key in keys})
 
 
+def _board_report(f: _Facts) -> str:
+    """One side's report at the board, named by its code; a changed report with the old one."""
+    sides = {"white": _("White"), "black": _("Black")}
+    params = {
+        "side": sides.get(f.get("side", ""), f.get("side", "")),
+        "code": f.get("code", ""), "event": _event(f),
+        **{key: f.get(key, "") for key in ("board", "round", "result", "old")},
+    }  # fmt: skip
+    if f.get("old"):
+        said = _("%(side)s reported %(result)s (instead of %(old)s) at board %(board)s of round %(round)s of %(event)s with code %(code)s.")  # fmt: skip  # noqa: E501
+    else:
+        said = _("%(side)s reported %(result)s at board %(board)s of round %(round)s of %(event)s with code %(code)s.")  # fmt: skip  # noqa: E501
+    return said % params
+
+
 def _player(f: _Facts) -> object:
     return f.player()
 
@@ -439,6 +460,33 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         round=_round,
     ),
     "board_result.entered": lambda f: _board_result(f),
+    "board_report.received": lambda f: _board_report(f),
+    "board_report.confirmed": _simple(
+        gettext_lazy(
+            "Both players confirmed %(result)s at board %(board)s of round %(round)s of "
+            "%(event)s (%(pair)s) with code %(code)s: the result is stored."
+        ),
+        event=_event,
+        round=_round,
+        board=lambda f: f.get("board", ""),
+        result=lambda f: f.get("result", ""),
+        pair=lambda f: f.get("pair", ""),
+        code=lambda f: f.get("code", ""),
+    ),
+    "board_report.disputed": _simple(
+        gettext_lazy(
+            "The players disagree at board %(board)s of round %(round)s of %(event)s "
+            "(%(pair)s), code %(code)s: white says %(white)s, black says %(black)s. Nothing "
+            "is stored."
+        ),
+        event=_event,
+        round=_round,
+        board=lambda f: f.get("board", ""),
+        white=lambda f: f.get("white", ""),
+        black=lambda f: f.get("black", ""),
+        pair=lambda f: f.get("pair", ""),
+        code=lambda f: f.get("code", ""),
+    ),
     "entry.removed": _simple(
         gettext_lazy("%(who)s removed %(typed)s from %(event)s."),
         event=_event,

@@ -20,7 +20,7 @@ from clubs.labels.results import RESULT_LABELS
 from clubs.models import Board, Entry, Event, Round
 from directors.edits import PublishingError
 from directors.events.drafts import listed
-from directors.night import changes, rounds, taps
+from directors.night import board_reports, changes, rounds, taps
 from directors.night.forms import BoardResultForm
 from directors.night.views import entrant_name, is_closed, night_for_director
 from ladder.page_texts import points_text
@@ -57,6 +57,7 @@ def night_sheet(
     paired = event.paired_rounds()
     tools = changes.evening_tools(event, paired, is_closed(event))
     ratings = event_ratings(event)
+    codes = board_reports.slip_codes(event, round_number, site_address(request))
     return render(
         request,
         "directors/night/sheet.html",
@@ -78,6 +79,7 @@ def night_sheet(
                     "black_points": points_text(before.get(board.black_id or 0, 0.0)),
                     "result": _result_label(board),
                     "changed": board.changed_by_director,
+                    "code": codes.get(board.number),
                 }
                 for board in boards
                 if not board.is_bye
@@ -108,6 +110,11 @@ def night_sheet(
     )
 
 
+def site_address(request: AuthedRequest) -> str:
+    """The site's address as this request reached it, for the codes' printed addresses."""
+    return f"{request.scheme}://{request.get_host()}"
+
+
 def _rating(entry: Entry | None, ratings: dict[int, float | None]) -> str:
     rating = None if entry is None or entry.player_id is None else ratings.get(entry.player_id)
     return "" if rating is None else str(round(rating))
@@ -131,6 +138,7 @@ def night_results(
     last_round = round_number == paired and not is_closed(event)
     missing = [b.number for b in boards if b.game is None]
     this_round = Round.objects.filter(event=event, number=round_number).first()
+    reports = board_reports.round_states(event, round_number)
     return render(
         request,
         "directors/night/results.html",
@@ -156,9 +164,16 @@ def night_results(
                     "black_id": board.black_id,
                     "result": board.game.result if board.game else "",
                     "label": _result_label(board),
+                    "report_state": reports[board.number].state.value,
+                    "report": board_reports.state_text(reports[board.number]),
                 }
                 for board in boards
             ],
+            # Reports at the board arrive while the screen is open (static/directors/night/
+            # reports.js follows them).
+            "reports_url": reverse("night_reports", args=[slug, event.pk, round_number])
+            if last_round and event.reports_at_board
+            else "",
             "over_the_board": [(r.value, RESULT_LABELS[r].short) for r in rounds.OVER_THE_BOARD],
             "forfeits": [(r.value, RESULT_LABELS[r].short) for r in rounds.FORFEITS],
         },

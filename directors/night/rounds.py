@@ -298,12 +298,15 @@ def enter_result(
     *,
     shown: Shown | None = None,
     based_on: str | None = None,
+    reported_with: str = "",
 ) -> BoardChange:
     """Record or correct one board's result in any paired round, right up to publishing.
     Later rounds stay as paired; `shown` (what the director's screen showed) refuses a tap
     for a board that was paired again since, `based_on` (the result the screen showed,
     directors.night.pairs.NO_RESULT_YET for none) one for a board whose result changed since.
-    A tap that finds the board already holding its result changes nothing."""
+    A tap that finds the board already holding its result changes nothing. `reported_with`:
+    the players confirmed it with their board code (what the audit log names of it,
+    directors/night/board_reports.py)."""
     if result not in BOARD_RESULTS:
         raise PublishingError(_("Choose a result from the list."))
     with transaction.atomic():
@@ -328,6 +331,7 @@ def enter_result(
             event.club_id, user, "board_result.entered", event_id=event.pk,
             round=round_number, board=board_number, result=result.value,
             pair=pair_text(board), old=old.value if old is not None else "",
+            **({"code": reported_with} if reported_with else {}),
         )  # fmt: skip
         club_changed(event.club_id, OnPages())
     return BoardChange(board, old, result, later)

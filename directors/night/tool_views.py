@@ -24,9 +24,9 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs.access import AuthedRequest, club_for_director
 from clubs.models import Club, Event, Player
 from directors.edits import PublishingError
-from directors.night import changes, rounds
+from directors.night import board_reports, changes, rounds
 from directors.night.names import players_named
-from directors.night.round_views import paired_round
+from directors.night.round_views import paired_round, site_address
 from directors.night.views import entrant_name, night_for_director
 from directors.roster.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
@@ -161,6 +161,7 @@ def night_print(
     paired_round(event, round_number)
     before = {v.player: v.points for v in rounds.standings(event, round_number - 1)}
     boards = [b for b in event.round_boards(round_number) if not b.is_bye]
+    codes = board_reports.slip_codes(event, round_number, site_address(request))
     return render(
         request,
         "directors/night/print.html",
@@ -176,6 +177,7 @@ def night_print(
                     "white_points": points_text(before.get(board.white_id, 0.0)),
                     "black": entrant_name(board.black),
                     "black_points": points_text(before.get(board.black_id or 0, 0.0)),
+                    "code": codes.get(board.number),
                 }
                 for board in boards
             ],

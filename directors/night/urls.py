@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from directors.night import app_views, round_views, section_views, tool_views, views
+from directors.night import app_views, board_views, round_views, section_views, tool_views, views
 
 _NIGHT = "manage/<slug:slug>/night/<int:event_id>/"
 _ROUND = f"{_NIGHT}round/<int:round_number>/"
@@ -41,4 +41,8 @@ urlpatterns: list[URLPattern] = [
         round_views.night_result,
         name="night_result",
     ),
+    path(f"{_ROUND}reports/", board_views.night_reports, name="night_reports"),
+    path(f"{_NIGHT}board-reports/", board_views.night_board_switch, name="night_board_switch"),
+    # The players' page behind a result slip's code: short, to type by hand from the slip.
+    path("b/<str:board_code>/", board_views.board_report, name="board_report"),
 ]

@@ -26,6 +26,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 #   absent    a library's placeholder address that answers 404 to everyone
 #   token     a program holding a club's API token (Authorization: Bearer): without one a
 #             JSON 401 to every persona, a browser session opens nothing
+#   board     everyone holding a live board code of a club night's result slip (issue 36):
+#             that one board's page and its report form; a wrong or expired code is a 404 to all
 ROUTES: dict[str, tuple[str, frozenset[str]]] = {}
 
 
@@ -86,12 +88,12 @@ for name in ("schedule_delete", "schedule_cancel", "schedule_reinstate", "schedu
 route("token_list", "director", "GET", "POST")
 route("token_revoke", "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print",
-             "night_sections_sheet"):  # fmt: skip
+             "night_sections_sheet", "night_reports"):  # fmt: skip
     route(name, "director", "GET")
 for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
              "night_unpair", "night_publish", "night_result", "tiebreak_order",
              "night_never_pair", "night_hand_change", "roster_never_pair", "night_rules",
-             "night_move"):  # fmt: skip
+             "night_move", "night_board_switch"):  # fmt: skip
     route(name, "director", "POST")
 route("night_start", "director", "GET", "POST")
 # The club night as an app: the club's manifest, and the service worker (no club data).
@@ -107,6 +109,7 @@ route("billing:page", "owner", "GET")
 route("billing:subscribe", "owner", "POST")
 route("billing:portal", "owner", "POST")
 
+route("board_report", "board", "GET", "POST")
 route("shared_event", "link", "GET")
 route("shared_event_rounds", "link", "GET")
 route("shared_event_wallchart", "link", "GET")
@@ -183,6 +186,23 @@ def scheduled(club, name: str = "Club night"):
         club=club, name=name, date=first, start_time=dt.time(19, 30), place="Hall",
         weekly_until=first + dt.timedelta(weeks=103),
     )  # fmt: skip
+
+
+def live_board_code(club) -> str:
+    """A live code of board 1 of a club night being played (a draft of its own, made without
+    the service): the board_report route's <board_code>, open to everyone who holds it."""
+    from clubs.models import Board, Entry, Event, Round
+    from directors.night.board_reports import round_codes
+
+    night = Event.objects.create(
+        club=club, name="Board night", date=dt.date(2026, 3, 3), pairing_system="swiss",
+        planned_rounds=2,
+    )  # fmt: skip
+    white = Entry.objects.create(event=night, typed_name="A", start_rank=1)
+    black = Entry.objects.create(event=night, typed_name="B", start_rank=2)
+    Board.objects.create(event=night, round=1, number=1, white=white, black=black)
+    Round.objects.create(event=night, number=1, pairing=1)
+    return round_codes(Event.objects.select_related("club").get(pk=night.pk), 1)[1].code
 
 
 def database_checksum() -> dict[str, str]:

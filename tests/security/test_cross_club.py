@@ -62,6 +62,7 @@ def clubs():
         "series": Series.objects.create(club=club_a, slug="a-prix", name="A Prix").slug,
         "schedule_id": scheduled(club_a, "A night").pk, "day": SCHEDULE_DAY,
         "token_id": create_token(club_a, "A script", "publish", None).token.pk,
+        "board_code": "ABCDEFGHJKLM",  # no board's: a 404 for everyone
     }  # fmt: skip
     b_objects = [
         {

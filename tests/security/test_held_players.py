@@ -18,6 +18,7 @@ from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from directors.events.flow import publish_event
 from directors.events.names import Action, NameDecision, apply_name_decisions
+from directors.night.board_reports import round_codes
 from ladder.replay import replay_ladder
 from ladder.roster import rosters
 from ladder.seasons.dates import season_of
@@ -46,6 +47,7 @@ OPEN_ROUTES = (
     "shared_event_rounds",
     "shared_event_wallchart",
     "shared_event_ratings",
+    "board_report",  # a board code of the draft night, where the held player plays
 )
 
 
@@ -114,9 +116,11 @@ def visitor_urls(world: dict) -> list[str]:
             {season_of(world[key].date, club.season_start_month).label for key in EVENT_KEYS}
         ),
         "series": [series.slug for series in held_series(world)],
+        "board_code": [code.code for code in round_codes(world["draft"], 1).values()],
     }
     # A club night whose date the draft was started from: the schedule and the calendar
     # link results only once published, so the draft (and its held player) stays unseen.
+    assert values["board_code"]  # the draft's board has its code: its page is walked
     night = scheduled(club)
     ScheduleDate.objects.create(entry=night, date=night.date, event=world["draft"])
     urls = []

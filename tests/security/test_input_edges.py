@@ -29,7 +29,7 @@ from clubs.tokens import create_token
 from ladder.seasons.dates import season_of
 from matching import clean_sent_text
 from tests.factories import make_club, make_event, make_players, make_user
-from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, scheduled
+from tests.security.routes import ROUTES, SCHEDULE_DAY, all_routes, live_board_code, scheduled
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,8 @@ def world():
         ).slug,
         "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
         "token_id": create_token(club, "edges", "read", None).token.pk,
+        # A board code of a night of a club of its own: the world's events stay as they are.
+        "board_code": live_board_code(make_club(slug="club-c")),
     }  # fmt: skip
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 

@@ -38,6 +38,7 @@ def world():
         "series": Series.objects.create(club=club, slug="grand-prix", name="Grand Prix").slug,
         "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
         "token_id": create_token(club, "edges", "read", None).token.pk,
+        "board_code": "ABCDEFGHJKLM",
     }  # fmt: skip
     return club, ids, owner
 

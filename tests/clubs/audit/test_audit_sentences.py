@@ -121,6 +121,43 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"event_id": event, "round": 2, "board": 3, "result": "1/2"},
             "Anna entered 1/2 on board 3 of round 2 of January Open.",
         ),
+        "board_report.received": (
+            {
+                "event_id": event,
+                "round": 2,
+                "board": 3,
+                "side": "white",
+                "result": "1-0",
+                "code": "K7M4…",
+                "old": "1/2",
+            },
+            "White reported 1-0 (instead of 1/2) at board 3 of round 2 of January Open with "
+            "code K7M4…",
+        ),
+        "board_report.confirmed": (
+            {
+                "event_id": event,
+                "round": 2,
+                "board": 3,
+                "result": "1-0",
+                "code": "K7M4…",
+                "pair": "Jan Jansen – Emma de Vries",
+            },
+            "Both players confirmed 1-0 at board 3 of round 2 of January Open (Jan Jansen – "
+            "Emma de Vries) with code K7M4…: the result is stored.",
+        ),
+        "board_report.disputed": (
+            {
+                "event_id": event,
+                "round": 2,
+                "board": 3,
+                "white": "1-0",
+                "black": "0-1",
+                "code": "K7M4…",
+                "pair": "Jan Jansen – Emma de Vries",
+            },
+            "white says 1-0, black says 0-1. Nothing is stored.",
+        ),
         "entry.removed": ({"event_id": event, "typed_name": "Piet"}, "removed Piet from"),
         "entry.repointed": (
             {
