@@ -55,6 +55,7 @@ ACTIONS = frozenset(
         "entrant.returned",
         "bye.requested",
         "bye.cancelled",
+        "bye_settings.changed",
         "round.paired",
         "round.unpaired",
         "board_result.entered",

@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern] = [
     path(f"{_NIGHT}seed/", views.night_seed, name="night_seed"),
     path(f"{_NIGHT}withdraw/", views.night_withdraw, name="night_withdraw"),
     path(f"{_NIGHT}bye/", views.night_bye, name="night_bye"),
+    path(f"{_NIGHT}byes/", views.night_byes, name="night_byes"),
     path(f"{_NIGHT}add/", views.night_add, name="night_add"),
     path(f"{_NIGHT}pair/", views.night_pair, name="night_pair"),
     path(f"{_NIGHT}unpair/", views.night_unpair, name="night_unpair"),
