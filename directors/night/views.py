@@ -584,7 +584,7 @@ def night_unpair(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
         return _unreadable(request, event)
     number = form.cleaned_data["round"]
     changed = night_rounds.changed_boards(event, number)
-    if changed and not form.cleaned_data["confirm"]:
+    if changed and not form.cleaned_data["confirm"] and not is_closed(event):
         # Pairing again throws the hand changes away: asked first, on a page of its own.
         return render(
             request,
@@ -628,7 +628,7 @@ def night_publish(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
             % {"paired": paired},
         )
         confirmed = False
-    if 0 < paired < planned and not confirmed:
+    if 0 < paired < planned and not confirmed and not is_closed(event):
         return render(
             request,
             "directors/night/confirm.html",

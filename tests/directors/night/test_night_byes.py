@@ -464,3 +464,13 @@ def test_the_clubs_night_settings_hold_the_byes_and_the_missed_rounds(signed_in,
     club.refresh_from_db()
     assert (club.requestable_byes, club.missed_rounds) == ("ZHF", "H")
     assert AuditEntry.objects.filter(action="bye_settings.changed").count() == 1
+
+
+def test_a_published_evening_is_not_asked_about_again_but_refused(signed_in, club, roster):
+    event = night(club, roster[:5], rounds=3)
+    night_rounds.pair_next_round(event.pk, None)
+    play(event, 1)
+    night_rounds.publish_night(event.pk, None)
+    response = signed_in.post(url("night_publish", event))
+    assert response.status_code == 302
+    assert "This event is already published." in said(response)
