@@ -75,6 +75,11 @@ urlpatterns = [
         name="tiebreak_order",
     ),
     path(
+        "manage/<slug:slug>/settings/byes/",
+        settings_views.night_bye_settings,
+        name="night_bye_settings",
+    ),
+    path(
         "manage/<slug:slug>/settings/embeds/",
         settings_views.embed_origins,
         name="club_embed_origins",

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 from clubs import audit
 from clubs.access import AuthedRequest, club_for_director, club_page_path
 from clubs.embed_origins import MOST_ORIGINS, BadOrigin, parse_origins
-from clubs.models import Club, NewcomerStart
-from directors.night.forms import TiebreakOrderForm
+from clubs.models import Club, NewcomerStart, byes_text
+from directors.night.forms import ByesForm, TiebreakOrderForm
 from ladder.changes import OnPages, club_changed
 from members.pages.events.event_pages import club_order
 
@@ -209,6 +209,9 @@ def club_settings(request: AuthedRequest, slug: str) -> HttpResponse:
             "form": form,
             "page_path": page_path,
             "tiebreak_form": TiebreakOrderForm(current=tuple(club_order(club))),
+            "byes_form": ByesForm(
+                initial={"byes": list(club.requestable_byes), "missed": club.missed_rounds}
+            ),
             "embed_form": EmbedOriginsForm(initial={"origins": "\n".join(club.embed_origins)}),
             "embed_snippets": embed_snippets(request, club, page_path),
         },
@@ -257,6 +260,35 @@ def tiebreak_order(request: AuthedRequest, slug: str) -> HttpResponse:
             club_changed(club.pk, OnPages(tiebreak_order=True))
     messages.success(request, _("The order of the tie-breaks is saved."))
     return redirect("club_settings", slug=club.slug)
+
+
+@require_POST
+def night_bye_settings(request: AuthedRequest, slug: str) -> HttpResponse:
+    """The club nights' byes: which a player may ask for (each evening starts with these)
+    and what a late entrant's missed rounds score by default."""
+    club = club_for_director(request, slug)
+    form = ByesForm(request.POST)
+    back = f"{reverse('club_settings', kwargs={'slug': club.slug})}#byes"
+    if not form.is_valid():
+        errors = form.errors.get("byes") or form.errors.get("missed")
+        messages.error(request, str(errors[0]) if errors else _("Choose the byes from the list."))
+        return redirect(back)
+    old = {"byes": club.requestable_byes, "missed": club.missed_rounds}
+    new = {
+        "byes": byes_text(form.cleaned_data["byes"]),
+        "missed": form.cleaned_data["missed"] or club.missed_rounds,
+    }
+    if new != old:
+        with transaction.atomic():
+            Club.objects.filter(pk=club.pk).update(
+                requestable_byes=new["byes"], missed_rounds=new["missed"]
+            )
+            audit.record(
+                club, request.user, "bye_settings.changed", old=old["byes"], new=new["byes"],
+                missed=[old["missed"], new["missed"]],
+            )  # fmt: skip
+    messages.success(request, _("The club nights' byes are saved."))
+    return redirect(back)
 
 
 @require_POST

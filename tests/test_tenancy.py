@@ -175,6 +175,8 @@ def night_requests(club, player):
         ("post", reverse("night_seed", args=ids)),
         ("post", reverse("night_withdraw", args=ids)),
         ("post", reverse("night_bye", args=ids)),
+        ("post", reverse("night_byes", args=ids)),
+        ("post", reverse("night_bye_settings", args=[club.slug])),
         ("post", reverse("night_add", args=ids)),
         ("post", reverse("night_pair", args=ids)),
         ("post", reverse("night_unpair", args=ids)),

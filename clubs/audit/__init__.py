@@ -57,6 +57,7 @@ ACTIONS = frozenset(
         "night_rules.changed",
         "bye.requested",
         "bye.cancelled",
+        "bye_settings.changed",
         "round.paired",
         "round.unpaired",
         "board_result.entered",

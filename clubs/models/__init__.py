@@ -12,10 +12,14 @@ clubs app's own vocabulary (clubs.results, clubs.labels, clubs.rating_policies),
 # Every model is re-exported here, so `from clubs.models import X` reaches each of them, and
 # importing this package registers them all with the clubs app. The helper functions stay
 # here too, as the migrations name them (clubs.models.new_club_secret, ...).
+from clubs.models.choices import REQUESTED_BYE_RESULTS as REQUESTED_BYE_RESULTS
 from clubs.models.choices import ROUND_ROBINS as ROUND_ROBINS
 from clubs.models.choices import FirstColour as FirstColour
+from clubs.models.choices import MissedRounds as MissedRounds
 from clubs.models.choices import PairingBye as PairingBye
 from clubs.models.choices import PairingSystem as PairingSystem
+from clubs.models.choices import RequestedBye as RequestedBye
+from clubs.models.choices import byes_text as byes_text
 from clubs.models.club import Club as Club
 from clubs.models.club import ClubQuerySet as ClubQuerySet
 from clubs.models.club import ClubRole as ClubRole

@@ -1,7 +1,10 @@
 """The choices a club night is started with: its pairing system, what the pairing-allocated
-bye scores, and seed 1's first colour. Re-exported from clubs.models."""
+bye scores, seed 1's first colour, the byes a player may ask for and what a late entrant's
+missed rounds score. Re-exported from clubs.models."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -29,3 +32,39 @@ class PairingBye(models.TextChoices):
 class FirstColour(models.TextChoices):
     WHITE = "white", _("White")
     BLACK = "black", _("Black")
+
+
+class RequestedBye(models.TextChoices):
+    """A bye a player asks for, by its TRF16 code. A club (Club.requestable_byes) and each
+    evening (Event.requestable_byes) keep the ones the director allows as a string of these
+    letters, in this order ("H": only the half-point bye, as before issue 36)."""
+
+    ZERO = "Z", _("0 points")
+    HALF = "H", _("½ point")
+    FULL = "F", _("1 point")
+
+
+# What each requested bye is stored as (a Game without an opponent).
+REQUESTED_BYE_RESULTS: dict[str, Result] = {
+    RequestedBye.ZERO: Result.BYE_ZERO,
+    RequestedBye.HALF: Result.BYE_HALF,
+    RequestedBye.FULL: Result.BYE_FULL,
+}
+
+
+def byes_text(letters: Iterable[str]) -> str:
+    """The allowed byes as stored: the known letters once each, in RequestedBye's order
+    (a string "FH" or a form's list ["H", "F"] alike). Raises ValueError for anything else
+    (a forged form), or for none at all."""
+    given = list(letters)
+    if not given or any(letter not in RequestedBye.values for letter in given):
+        raise ValueError(letters)
+    return "".join(letter for letter in RequestedBye.values if letter in given)
+
+
+class MissedRounds(models.TextChoices):
+    """What a late entrant's rounds before they joined score: an absence (TRF "Z") or a
+    half-point bye (TRF "H"), as the director chooses when adding them."""
+
+    ABSENT = "Z", _("Absent: 0 points")
+    HALF = "H", _("A half-point bye each")

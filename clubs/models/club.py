@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext_lazy as _
 
+from clubs.models.choices import MissedRounds
 from clubs.rating_policies import POLICY_LABELS
 from clubs.results import BUGHOUSE
 
@@ -160,6 +161,13 @@ class Club(models.Model):
     # The tie-break codes of ladder.tiebreaks.Tiebreak, in the club's order, for every
     # event's standings; empty means FIDE's recommended default (ladder.tiebreaks.DEFAULT_ORDER).
     tiebreak_order = models.JSONField(default=list, blank=True)
+    # The club nights' byes (clubs.models.choices): which a player may ask for, as TRF letters
+    # ("ZHF"; each evening starts with these and may change them), and what a late entrant's
+    # missed rounds score by default ("Z" absent, "H" a half-point bye).
+    requestable_byes = models.CharField(max_length=3, default="H")
+    missed_rounds = models.CharField(
+        max_length=1, choices=MissedRounds.choices, default=MissedRounds.ABSENT
+    )
     # The month (1-12) the club's season starts; its seasons are read by ladder.seasons.
     season_start_month = models.PositiveSmallIntegerField(choices=MONTHS.items(), default=9)
     secret = models.CharField(max_length=64, default=new_club_secret, unique=True)
@@ -298,6 +306,17 @@ MAIN_SLUG = "main"
 # the pages may show this default translated).
 DEFAULT_NAME = "Ladder"
 DEFAULT_LABEL = _("Ladder")
+
+
+def says_ladder(name: str) -> bool:
+    """Whether a ladder's shown name already ends in the word ladder, in English or in the
+    language shown ("Blitz ladder", "Ladder", "Rangliste"): a sentence that names it then
+    leaves its own "ladder" out ("Rated on the Blitz ladder", never "... ladder ladder")."""
+    words = name.split()
+    if not words:
+        return False
+    last = words[-1].strip(".,:;!?()").casefold()
+    return last in {"ladder", str(DEFAULT_LABEL).casefold()}
 
 
 class LadderQuerySet(models.QuerySet["Ladder"]):

@@ -143,6 +143,9 @@ class Event(models.Model):
     # A club night's own choice about results reported at the board; None: the club's setting
     # (Club.board_reports). See reports_at_board.
     board_reports = models.BooleanField(null=True, blank=True, default=None)
+    # The byes a player of this club night may ask for (TRF letters, clubs.models.choices.
+    # RequestedBye): the club's when the evening started, changed on the evening screen.
+    requestable_byes = models.CharField(max_length=3, default="H")
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = EventQuerySet.as_manager()
@@ -223,6 +226,10 @@ class Entry(models.Model):
 
     # A club night pairs this entrant no more from this round on (withdrawn).
     withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A club night's late entrant is paired from this round on; the rounds before it are
+    # games without an opponent, an absence or a half-point bye (directors.night.evening.
+    # add_entrant). None: in from the start.
+    joined_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering: ClassVar[list[str]] = ["start_rank", "id"]

@@ -48,6 +48,10 @@ class Round(models.Model):
     # A result of an earlier round was changed after this round was paired: it stays as
     # paired (arbiters' practice), and the screens say it was paired on the old result.
     paired_before_correction = models.BooleanField(default=False)
+    # The boards as the engine paired them, {board number: [white entry id, black or None]},
+    # so a hand change undone clears its "changed by the director" mark (directors/night/
+    # changes.py). Empty for a round paired before issue 36: its marks then stay.
+    engine_boards = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints: ClassVar[list[models.BaseConstraint]] = [

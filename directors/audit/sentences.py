@@ -318,6 +318,37 @@ def _board_report(f: _Facts) -> str:
     return said % params
 
 
+def _entry_added(f: _Facts) -> str:
+    """A late entrant says what the rounds they missed score."""
+    params = f.fmt(event=_event(f), typed=_typed(f), rounds=f.get("rounds", 0))
+    if f.get("missed") == "H":
+        return _("%(who)s added %(typed)s to %(event)s, with a half-point bye for each of the %(rounds)s rounds already paired.") % params  # fmt: skip  # noqa: E501
+    if f.get("missed") == "Z":
+        return _("%(who)s added %(typed)s to %(event)s, absent from the %(rounds)s rounds already paired.") % params  # fmt: skip  # noqa: E501
+    return _("%(who)s added %(typed)s to %(event)s.") % params
+
+
+def _bye_requested(f: _Facts) -> str:
+    """The bye's worth (older entries, from before 0 and 1-point byes, were all ½)."""
+    params = f.fmt(event=_event(f), typed=_typed(f), round=_round(f))
+    if f.get("bye") == "Z":
+        return _("%(who)s gave %(typed)s a zero-point bye in round %(round)s of %(event)s.") % params  # fmt: skip  # noqa: E501
+    if f.get("bye") == "F":
+        return _("%(who)s gave %(typed)s a full-point bye in round %(round)s of %(event)s.") % params  # fmt: skip  # noqa: E501
+    return _("%(who)s gave %(typed)s a half-point bye in round %(round)s of %(event)s.") % params  # fmt: skip  # noqa: E501
+
+
+def _bye_settings(f: _Facts) -> str:
+    """The byes allowed, for the club's nights or one evening."""
+    labels = {"Z": _("0 points"), "H": _("½ point"), "F": _("1 point")}
+    allowed = ", ".join(str(labels.get(letter, letter)) for letter in str(f.get("new", "")))
+    if f.get("event_id"):
+        said = _("%(who)s let the players of %(event)s ask for these byes: %(allowed)s.")
+        return said % f.fmt(event=_event(f), allowed=allowed)
+    said = _("%(who)s let the players of the club nights ask for these byes: %(allowed)s.")
+    return said % f.fmt(allowed=allowed)
+
+
 def _player(f: _Facts) -> object:
     return f.player()
 
@@ -399,11 +430,7 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         created=lambda f: f.get("created", 0),
         dropped=lambda f: f.get("dropped", 0),
     ),
-    "entry.added": _simple(
-        gettext_lazy("%(who)s added %(typed)s to %(event)s."),
-        event=_event,
-        typed=_typed,
-    ),
+    "entry.added": lambda f: _entry_added(f),
     "club_night.started": _simple(
         gettext_lazy("%(who)s started the club night %(event)s with %(players)s players."),
         event=_event,
@@ -437,18 +464,14 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         typed=_typed,
         round=_round,
     ),
-    "bye.requested": _simple(
-        gettext_lazy("%(who)s gave %(typed)s a half-point bye in round %(round)s of %(event)s."),
-        event=_event,
-        typed=_typed,
-        round=_round,
-    ),
+    "bye.requested": lambda f: _bye_requested(f),
     "bye.cancelled": _simple(
         gettext_lazy("%(who)s cancelled the bye of %(typed)s in round %(round)s of %(event)s."),
         event=_event,
         typed=_typed,
         round=_round,
     ),
+    "bye_settings.changed": lambda f: _bye_settings(f),
     "round.paired": _simple(
         gettext_lazy("%(who)s paired round %(round)s of %(event)s."),
         event=_event,

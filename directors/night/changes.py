@@ -3,9 +3,10 @@ to the pairing engine (directors/night/pairing/), and a change made by hand to t
 before its first result (two players swapped between boards, or a board's colours).
 
 A hand change is refused when it breaks an absolute pairing rule (a rematch, a second
-pairing-allocated bye, three of one colour in a row or a colour difference over two)
-unless the director confirms it; every one is marked on its boards ("changed by the
-director"), in the audit log and in the TRF export.
+pairing-allocated bye, three of one colour in a row or a colour difference over two) or
+seats a never-pair couple together, unless the director confirms it; every one is marked on
+its boards ("changed by the director"), in the audit log and in the TRF export. A board
+changed back to what the engine paired (clubs.models.Round.engine_boards) loses its mark.
 """
 
 from __future__ import annotations
@@ -169,10 +170,12 @@ def swap_players(
         setattr(board_a, side_a, second)
         setattr(board_b, side_b, first)
         if not confirmed:
+            _refuse_never_pair(event, [board_a, board_b])
             _refuse_broken_rules(event, number, [board_a, board_b])
+        engine = _engine_boards(event, number)
         # The unique board numbers stay; a bye board's game follows its new holder.
         for board in (board_a, board_b):
-            board.changed_by_director = True
+            board.changed_by_director = _differs(board, engine)
             board.save(update_fields=["white", "black", "changed_by_director"])
             if board.is_bye and board.game_id is not None:
                 Game.objects.filter(pk=board.game_id).update(white_id=board.white_id)
@@ -199,7 +202,7 @@ def swap_colours(
         board.white_id, board.black_id = board.black_id, board.white_id
         if not confirmed:
             _refuse_broken_rules(event, number, [board])
-        board.changed_by_director = True
+        board.changed_by_director = _differs(board, _engine_boards(event, number))
         board.save(update_fields=["white", "black", "changed_by_director"])
         _changed(event, number, user, boards=[board.number], how="colours")
 
@@ -223,6 +226,50 @@ def _current_round(event: Event, pairing: int | None = None) -> tuple[int, list[
             % {"round": number}
         )
     return number, boards
+
+
+def _engine_boards(event: Event, number: int) -> dict[str, list[int | None]] | None:
+    """The round's boards as the engine paired them; None for a round paired before they
+    were kept (its marks then stay)."""
+    found = Round.objects.filter(event=event, number=number).values_list("engine_boards")
+    kept = next((boards for (boards,) in found), None)
+    return kept or None
+
+
+def _differs(board: Board, engine: dict[str, list[int | None]] | None) -> bool:
+    """Whether the board is no longer as the engine paired it."""
+    if engine is None:
+        return True
+    return engine.get(str(board.number)) != [board.white_id, board.black_id]
+
+
+def _refuse_never_pair(event: Event, boards: list[Board]) -> None:
+    """A board that seats a couple of the never-pair list (the club's or the evening's)."""
+    seated = {
+        frozenset((board.white_id, board.black_id)): board
+        for board in boards
+        if board.black_id is not None
+    }
+    player_of = dict(
+        event.entries.filter(pk__in=[e for pair in seated for e in pair]).values_list(
+            "pk", "player_id"
+        )
+    )
+    kept_apart = {
+        frozenset(pair)
+        for pair in NeverPair.objects.filter(
+            Q(event__isnull=True) | Q(event=event), club=event.club_id
+        ).values_list("first_id", "second_id")
+    }
+    names = dict(event.entries.values_list("pk", "typed_name"))
+    for pair, board in seated.items():
+        players = frozenset(player_of.get(entry) for entry in pair)
+        if None not in players and players in kept_apart:
+            assert board.black_id is not None
+            raise NeedsConfirming(
+                _("%(white)s and %(black)s are on the never-pair list.")
+                % {"white": names[board.white_id], "black": names[board.black_id]}
+            )
 
 
 def _refuse_broken_rules(event: Event, number: int, boards: list[Board]) -> None:

@@ -24,18 +24,21 @@ from django.utils.translation import gettext as _
 
 from clubs import audit
 from clubs.models import (
+    REQUESTED_BYE_RESULTS,
     ROUND_ROBINS,
     Club,
     Entry,
     Event,
     FirstColour,
     Game,
+    MissedRounds,
     PairingBye,
     PairingSystem,
     Player,
+    RequestedBye,
     User,
+    byes_text,
 )
-from clubs.results import Result
 from directors.edits import PublishingError
 from directors.events.drafts import EventDetails, create_event
 from ladder.changes import OnPages, club_changed
@@ -103,6 +106,10 @@ def start_event(
         Event.objects.filter(pk=event.pk).update(
             pairing_system=system, planned_rounds=rounds, pairing_bye=pairing_bye,
             first_colour=first_colour, first_colour_by_lot=by_lot, accelerated=accelerated,
+            # The byes players may ask for: the club's, changeable for this evening.
+            requestable_byes=Club.objects.values_list("requestable_byes", flat=True).get(
+                pk=club.pk
+            ),
         )  # fmt: skip
         # Seeded by the ladder the night's kind feeds.
         ladder = seeding_ladder(club.pk, kind)
@@ -179,11 +186,19 @@ def lock_night(event_id: int) -> Event:
     return event
 
 
-def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
+def add_entrant(
+    event_id: int, player: Player, user: User | None, *, missed: str | None = None
+) -> Entry:
     """A late arrival (or a newcomer added on the spot) joins before the next round; they
-    take the next seed, so nobody's pairing number moves under them."""
+    take the next seed, so nobody's pairing number moves under them. The rounds already
+    paired are games without an opponent: an absence (0, TRF "Z") or a half-point bye (TRF
+    "H"), `missed` as the director chose (by default the club's setting)."""
     with transaction.atomic():
         event = lock_night(event_id)
+        if missed is None:
+            missed = event.club.missed_rounds
+        if missed not in MissedRounds.values:
+            raise PublishingError(_("Choose what the missed rounds score: 0 or ½ point."))
         if player.club_id != event.club_id or player.merged_into_id is not None:
             raise PublishingError(_("Every player must be on this club's roster."))
         if event.entries.filter(player=player).exists():
@@ -202,11 +217,12 @@ def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
                 _("%(name)s is already playing in %(section)s.")
                 % {"name": player.name, "section": elsewhere.section}
             )
-        if event.pairing_system in ROUND_ROBINS and event.paired_rounds():
+        paired = event.paired_rounds()
+        if event.pairing_system in ROUND_ROBINS and paired:
             raise PublishingError(
                 _("A round robin's table is fixed once its first round is paired.")
             )
-        if event.paired_rounds() >= (event.planned_rounds or 0):
+        if paired >= (event.planned_rounds or 0):
             raise PublishingError(_("Every round is paired: there is no round left to join."))
         if event.entries.count() >= settings.EVENT_MAX_ENTRANTS:
             raise PublishingError(
@@ -215,13 +231,35 @@ def add_entrant(event_id: int, player: Player, user: User | None) -> Entry:
             )
         last_seed = event.entries.aggregate(last=Max("start_rank"))["last"] or 0
         entry = Entry.objects.create(
-            event=event, typed_name=player.name, player=player, start_rank=last_seed + 1
+            event=event, typed_name=player.name, player=player, start_rank=last_seed + 1,
+            joined_round=paired + 1 if paired else None,
+        )  # fmt: skip
+        result = REQUESTED_BYE_RESULTS[missed]
+        Game.objects.bulk_create(
+            Game(event=event, round=number, white=entry, result=result)
+            for number in range(1, paired + 1)
         )
         if event.pairing_system in ROUND_ROBINS:
             _update_round_robin_rounds(event)
-        audit.record(event.club_id, user, "entry.added", event_id=event.pk, typed_name=player.name)
+        facts = {"missed": missed, "rounds": paired} if paired else {}
+        audit.record(
+            event.club_id, user, "entry.added", event_id=event.pk, typed_name=player.name,
+            **facts,
+        )  # fmt: skip
         club_changed(event.club_id, OnPages())
     return entry
+
+
+def rejoin_round(event: Event, round_number: int) -> None:
+    """The last round's pairing was taken back (directors.night.rounds.unpair_round): a late
+    entrant who joined after it was paired may play it now, so its missed-round game goes.
+    Call inside the lock."""
+    latecomers = event.entries.filter(joined_round=round_number + 1)
+    Game.objects.filter(
+        event=event, round=round_number, black__isnull=True, white__in=latecomers,
+        result__in=[REQUESTED_BYE_RESULTS[m] for m in MissedRounds.values],
+    ).delete()  # fmt: skip
+    latecomers.update(joined_round=round_number if round_number > 1 else None)
 
 
 def _update_round_robin_rounds(event: Event) -> None:
@@ -271,9 +309,17 @@ def withdraw(event_id: int, entry_id: int, user: User | None, *, back: bool = Fa
 
 
 def request_bye(
-    event_id: int, entry_id: int, round_number: int, user: User | None, *, cancel: bool = False
+    event_id: int,
+    entry_id: int,
+    round_number: int,
+    user: User | None,
+    *,
+    cancel: bool = False,
+    bye: str = RequestedBye.HALF,
 ) -> None:
-    """Record (or cancel) a requested half-point bye for a round not yet paired."""
+    """Record (or cancel) a requested bye for a round not yet paired: `bye` is its TRF letter
+    (Z 0, H ½, F 1 point), one the evening allows. Asked again with another worth, the bye
+    is changed."""
     with transaction.atomic():
         event = lock_night(event_id)
         entry = _entry(event, entry_id)
@@ -284,18 +330,48 @@ def request_bye(
         if cancel:
             if not byes.delete()[0]:
                 raise PublishingError(_("There is no bye to cancel in that round."))
-        elif byes.exists():
-            return  # asked twice: it stands, nothing to record again
         else:
-            Game.objects.create(
-                event=event, round=round_number, white=entry, result=Result.BYE_HALF
-            )
+            if bye not in event.requestable_byes or bye not in REQUESTED_BYE_RESULTS:
+                raise PublishingError(
+                    _("This evening allows these byes only: %(allowed)s.")
+                    % {"allowed": allowed_byes_text(event.requestable_byes)}
+                )
+            result = REQUESTED_BYE_RESULTS[bye]
+            if byes.filter(result=result).exists():
+                return  # asked twice: it stands, nothing to record again
+            if not byes.update(result=result):
+                Game.objects.create(event=event, round=round_number, white=entry, result=result)
         facts = {"event_id": event.pk, "typed_name": entry.typed_name, "round": round_number}
         if cancel:
             audit.record(event.club_id, user, "bye.cancelled", **facts)
         else:
-            audit.record(event.club_id, user, "bye.requested", **facts)
+            audit.record(event.club_id, user, "bye.requested", bye=bye, **facts)
         club_changed(event.club_id, OnPages())
+
+
+def allowed_byes_text(letters: str) -> str:
+    """The byes allowed, as the screens say them: "0 points, ½ point"."""
+    labels = dict(RequestedBye.choices)
+    return ", ".join(str(labels[letter]) for letter in letters if letter in labels)
+
+
+def set_requestable_byes(event_id: int, letters: list[str] | str, user: User | None) -> str:
+    """The byes players of this evening may ask for from now on (byes already recorded
+    stand). Returns them as stored."""
+    try:
+        allowed = byes_text(letters)
+    except ValueError:
+        raise PublishingError(_("Allow at least one bye: 0, ½ or 1 point.")) from None
+    with transaction.atomic():
+        event = lock_night(event_id)
+        old = event.requestable_byes
+        if allowed != old:
+            Event.objects.filter(pk=event.pk).update(requestable_byes=allowed)
+            audit.record(
+                event.club_id, user, "bye_settings.changed", event_id=event.pk, old=old,
+                new=allowed,
+            )  # fmt: skip
+    return allowed
 
 
 def _entry(event: Event, entry_id: int) -> Entry:

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Event, FirstColour, PairingBye, PairingSystem
+from clubs.models import Event, FirstColour, MissedRounds, PairingBye, PairingSystem, RequestedBye
 from clubs.results import Result
 from directors.events.drafts import MAX_EVENT_NAME_LENGTH
 from directors.night import split as splits
@@ -160,6 +160,8 @@ class EntrantForm(forms.Form):
     round = forms.IntegerField(required=False, min_value=1)
     back = forms.BooleanField(required=False)
     cancel = forms.BooleanField(required=False)
+    # The bye's worth as its TRF letter; blank: a half-point bye (a form from before issue 36).
+    bye = forms.ChoiceField(choices=RequestedBye.choices, required=False)
 
 
 class SectionRulesForm(forms.Form):
@@ -185,6 +187,8 @@ class LateArrivalForm(forms.Form):
     newcomer_junior = forms.BooleanField(required=False)
     # The director said this name, close to roster players, is a new person.
     new_person = forms.BooleanField(required=False)
+    # What the rounds already paired score for them; blank: the club's setting.
+    missed = forms.ChoiceField(choices=MissedRounds.choices, required=False)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -202,6 +206,30 @@ class RoundForm(forms.Form):
     round = forms.IntegerField(required=False, min_value=1)
     # The director was told the never-pair list cannot be kept this round, and pairs anyway.
     without_never_pair = forms.BooleanField(required=False)
+    # The second step of a publish with rounds left, or of pairing a round with hand
+    # changes again: what the confirmation page showed (the rounds paired, the pairing).
+    confirm = forms.BooleanField(required=False)
+    paired = forms.IntegerField(required=False, min_value=0)
+    pairing = forms.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+
+class ByesForm(forms.Form):
+    """The byes players may ask for (a club's default or one evening's), and for a club what a
+    late entrant's missed rounds score by default."""
+
+    byes = forms.MultipleChoiceField(
+        label=_("Byes a player may ask for"),
+        choices=RequestedBye.choices,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Allow at least one bye: 0, ½ or 1 point.")},
+    )
+    missed = forms.ChoiceField(
+        label=_("A late entrant's missed rounds"),
+        choices=MissedRounds.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_("The default when a player joins after round 1; chosen again each time."),
+    )
 
 
 class BoardResultForm(forms.Form):

@@ -37,7 +37,7 @@ from directors.events.drafts import listed
 from directors.events.flow import publish_event
 from directors.night import pairing
 from directors.night.changes import night_pairing_rules
-from directors.night.evening import lock_night
+from directors.night.evening import lock_night, rejoin_round
 from directors.night.pairs import (
     Shown,
     pair_text,
@@ -87,7 +87,16 @@ def pair_next_round(
             planned = _swiss_round(event, entries, number, keep_apart=keep_apart)
         _make_boards(event, number, planned)
         Round.bump_pairing(event.pk, number)
-        Round.objects.filter(event=event, number=number).update(paired_before_correction=False)
+        # What the engine paired, so a hand change undone is seen as undone (changes.py).
+        engine = {
+            str(n): [w, b]
+            for n, w, b in event.boards.filter(round=number).values_list(
+                "number", "white_id", "black_id"
+            )
+        }
+        Round.objects.filter(event=event, number=number).update(
+            paired_before_correction=False, engine_boards=engine
+        )
         audit.record(
             event.club_id, user, "round.paired", event_id=event.pk, round=number,
             **({} if keep_apart else {"never_pair": "ignored"}),
@@ -258,13 +267,34 @@ def _board_game(event: Event, number: int, white: int, black: int | None, result
     )
 
 
-def unpair_round(event_id: int, round_number: int, user: User | None) -> None:
+def changed_boards(event: Event, round_number: int) -> list[int]:
+    """Board numbers of the round the director changed by hand (pairing it again loses them)."""
+    return list(
+        event.boards.filter(round=round_number, changed_by_director=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def unpair_round(
+    event_id: int, round_number: int, user: User | None, *, pairing: int | None = None
+) -> None:
     """Take back the last round's pairing while no result is in, to pair it again (after a
-    late arrival, a withdrawal or a bye request)."""
+    late arrival, a withdrawal or a bye request). With `pairing` (the round's pairing
+    version the director confirmed against), a round changed since is refused. A late
+    entrant who joined after this round was paired may play it now."""
     with transaction.atomic():
         event = lock_night(event_id)
         if round_number != event.paired_rounds() or round_number < 1:
             raise PublishingError(_("Only the last paired round can be paired again."))
+        if pairing is not None and pairing != Round.pairing_of(event.pk, round_number):
+            raise PublishingError(
+                _(
+                    "The pairing of round %(round)d changed since your screen showed it, so "
+                    "it was not taken back: look at it again."
+                )
+                % {"round": round_number}
+            )
         boards = event.boards.filter(round=round_number)
         if boards.filter(black__isnull=False, game__isnull=False).exists():
             raise PublishingError(
@@ -273,6 +303,7 @@ def unpair_round(event_id: int, round_number: int, user: User | None) -> None:
             )
         Game.objects.filter(pk__in=boards.filter(black__isnull=True).values("game_id")).delete()
         boards.delete()
+        rejoin_round(event, round_number)
         Round.bump_pairing(event.pk, round_number)
         audit.record(event.club_id, user, "round.unpaired", event_id=event.pk, round=round_number)
         club_changed(event.club_id, OnPages())

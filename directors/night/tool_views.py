@@ -30,6 +30,7 @@ from directors.night.round_views import paired_round, site_address
 from directors.night.views import entrant_name, night_for_director
 from directors.roster.players import MAX_NAME_LENGTH
 from ladder.page_texts import points_text
+from matching.name_order import last_first, surname_key
 
 MAX_ID = 2**63 - 1
 
@@ -140,7 +141,8 @@ def night_hand_change(request: AuthedRequest, slug: str, event_id: int) -> HttpR
 
 
 def _alphabetical(event: Event, round_number: int) -> list[dict[str, object]]:
-    """One line per player of the round, by name: board, colour, opponent."""
+    """One line per player of the round, by surname as clubs post it ("Vries, Emma de";
+    matching.name_order.surname_key): board, colour, opponent."""
     rows: list[dict[str, object]] = []
     for board in event.round_boards(round_number):
         if board.is_bye:
@@ -149,7 +151,9 @@ def _alphabetical(event: Event, round_number: int) -> list[dict[str, object]]:
         white, black = entrant_name(board.white), entrant_name(board.black)
         rows.append({"name": white, "board": board.number, "white": True, "opponent": black})
         rows.append({"name": black, "board": board.number, "white": False, "opponent": white})
-    return sorted(rows, key=lambda row: str(row["name"]).casefold())
+    for row in rows:
+        row["listed"] = last_first(str(row["name"]))
+    return sorted(rows, key=lambda row: surname_key(str(row["name"])))
 
 
 @require_safe

@@ -18,6 +18,7 @@ urlpatterns: list[URLPattern] = [
     path(f"{_NIGHT}seed/", views.night_seed, name="night_seed"),
     path(f"{_NIGHT}withdraw/", views.night_withdraw, name="night_withdraw"),
     path(f"{_NIGHT}bye/", views.night_bye, name="night_bye"),
+    path(f"{_NIGHT}byes/", views.night_byes, name="night_byes"),
     path(f"{_NIGHT}add/", views.night_add, name="night_add"),
     path(f"{_NIGHT}rules/", section_views.night_rules, name="night_rules"),
     path(f"{_NIGHT}move/", section_views.night_move, name="night_move"),

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import F
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,12 +29,15 @@ from clubs.models import (
     Entry,
     Event,
     Game,
+    MissedRounds,
     PairingBye,
     PairingSystem,
     Player,
+    RequestedBye,
     Round,
     User,
 )
+from clubs.results import Result
 from directors.edits import PublishingError
 from directors.night import changes, evening, names, pairing, sections
 from directors.night import rounds as night_rounds
@@ -42,6 +46,7 @@ from directors.night.forms import (
     NEWCOMER,
     PICK,
     SEARCH,
+    ByesForm,
     EntrantForm,
     LateArrivalForm,
     RoundForm,
@@ -325,11 +330,21 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
     entries = list(event.entries.select_related("player").order_by("start_rank", "id"))
     ratings = event_ratings(event)
     points = {v.player: v.points for v in night_rounds.standings(event, paired)}
-    byes: dict[int, list[int]] = {}
-    for entry_id, round_number in Game.objects.filter(
-        event=event, round__gt=paired, black__isnull=True
-    ).values_list("white_id", "round"):
-        byes.setdefault(entry_id, []).append(round_number)
+    byes: dict[int, list[dict[str, object]]] = {}
+    for entry_id, round_number, result in (
+        Game.objects.filter(event=event, round__gt=paired, black__isnull=True)
+        .order_by("round")
+        .values_list("white_id", "round", "result")
+    ):
+        text = _bye_text(result) % {"round": round_number}
+        byes.setdefault(entry_id, []).append({"round": round_number, "text": text})
+    # Late entrants whose missed rounds are half-point byes (the others' are absences).
+    missed_half = set(
+        Game.objects.filter(
+            event=event, black__isnull=True, result=Result.BYE_HALF,
+            white__joined_round__gt=F("round"),
+        ).values_list("white_id", flat=True)
+    )  # fmt: skip
     round_robin = event.pairing_system in ROUND_ROBINS
     results_in = event.boards.filter(round=paired, black__isnull=False, game__isnull=False)
     return render(
@@ -360,10 +375,19 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
                     "name": entrant_name(entry),
                     "rating": ratings.get(entry.player_id) if entry.player_id else None,
                     "points": points_text(points.get(entry.pk, 0.0)),
-                    "byes": sorted(byes.get(entry.pk, [])),
+                    "byes": byes.get(entry.pk, []),
+                    "missed_half": entry.pk in missed_half,
                 }
                 for entry in entries
             ],
+            "allowed_byes": [
+                (letter, label)
+                for letter, label in RequestedBye.choices
+                if letter in event.requestable_byes
+            ],
+            "byes_form": ByesForm(initial={"byes": list(event.requestable_byes)}),
+            "missed_default": event.club.missed_rounds,
+            "missed_choices": MissedRounds.choices,
             **_late_arrivals(request, event, entries),
             **_waiting_newcomer(request, event, entries),
             **changes.evening_tools(event, paired, closed),
@@ -418,6 +442,15 @@ def _sections(event: Event, paired: int, closed: bool) -> dict[str, object]:
         "systems": PairingSystem.choices,
         "byes": PairingBye.choices,
     }
+
+
+def _bye_text(result: str) -> str:
+    """A requested bye as the evening page lists it (its round is put in after)."""
+    texts = {
+        Result.BYE_ZERO: _("Zero-point bye in round %(round)d."),
+        Result.BYE_FULL: _("Full-point bye in round %(round)d."),
+    }
+    return texts.get(Result(result), _("Half-point bye in round %(round)d."))
 
 
 def _late_arrivals(request: AuthedRequest, event: Event, entries: list) -> dict[str, object]:
@@ -496,6 +529,7 @@ def night_bye(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
     if not form.is_valid() or form.cleaned_data["round"] is None:
         return _unreadable(request, event)
     cancel = form.cleaned_data["cancel"]
+    bye = form.cleaned_data["bye"] or RequestedBye.HALF
     try:
         evening.request_bye(
             event.pk,
@@ -503,14 +537,40 @@ def night_bye(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
             form.cleaned_data["round"],
             request.user,
             cancel=cancel,
+            bye=bye,
         )
     except PublishingError as error:
         messages.error(request, error.message)
     else:
-        messages.success(
-            request, _("The bye is cancelled.") if cancel else _("The half-point bye is recorded.")
-        )
+        recorded = {
+            RequestedBye.ZERO: _("The zero-point bye is recorded."),
+            RequestedBye.HALF: _("The half-point bye is recorded."),
+            RequestedBye.FULL: _("The full-point bye is recorded."),
+        }
+        messages.success(request, _("The bye is cancelled.") if cancel else recorded[bye])
     return _back(event, "entrants")
+
+
+@require_POST
+def night_byes(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """The byes players of this evening may ask for (the club's default when it started)."""
+    event = night_for_director(request, slug, event_id)
+    form = ByesForm(request.POST)
+    if not form.is_valid():
+        errors = form.errors.get("byes")
+        messages.error(request, str(errors[0]) if errors else _("Choose the byes from the list."))
+        return _back(event, "byes")
+    try:
+        allowed = evening.set_requestable_byes(event.pk, form.cleaned_data["byes"], request.user)
+    except PublishingError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("This evening's players may ask for: %(allowed)s.")
+            % {"allowed": evening.allowed_byes_text(allowed)},
+        )
+    return _back(event, "byes")
 
 
 @require_POST
@@ -546,7 +606,7 @@ def night_add(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
                 )
                 if found.existing is not None:
                     messages.info(request, already_on_roster(player, typed))
-            evening.add_entrant(event.pk, player, request.user)
+            evening.add_entrant(event.pk, player, request.user, missed=data["missed"] or None)
     except (PublishingError, RosterChangeError) as error:
         messages.error(request, error.message)
     else:
@@ -586,8 +646,25 @@ def night_unpair(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
     if not form.is_valid() or form.cleaned_data["round"] is None:
         return _unreadable(request, event)
     number = form.cleaned_data["round"]
+    changed = night_rounds.changed_boards(event, number)
+    if changed and not form.cleaned_data["confirm"] and not is_closed(event):
+        # Pairing again throws the hand changes away: asked first, on a page of its own.
+        return render(
+            request,
+            "directors/night/confirm.html",
+            {
+                "club": event.club,
+                "event": event,
+                "action": "unpair",
+                "round_number": number,
+                "boards": changed,
+                "pairing": Round.pairing_of(event.pk, number),
+            },
+        )
     try:
-        night_rounds.unpair_round(event.pk, number, request.user)
+        night_rounds.unpair_round(
+            event.pk, number, request.user, pairing=form.cleaned_data["pairing"]
+        )
     except PublishingError as error:
         messages.error(request, error.message)
     else:
@@ -599,7 +676,33 @@ def night_unpair(request: AuthedRequest, slug: str, event_id: int) -> HttpRespon
 
 @require_POST
 def night_publish(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse:
+    """Publish; with rounds still to pair, only after a second step that says how many
+    rounds will be rated (a mis-tap under "Pair round N" must not rate 1 of 5 rounds)."""
     event = night_for_director(request, slug, event_id)
+    form = RoundForm(request.POST)
+    if not form.is_valid():
+        return _unreadable(request, event)
+    paired, planned = event.paired_rounds(), event.planned_rounds or 0
+    confirmed = form.cleaned_data["confirm"]
+    if confirmed and form.cleaned_data["paired"] != paired:
+        messages.error(
+            request,
+            _("The evening changed since you were asked: %(paired)d rounds are paired now.")
+            % {"paired": paired},
+        )
+        confirmed = False
+    if 0 < paired < planned and not confirmed and not is_closed(event):
+        return render(
+            request,
+            "directors/night/confirm.html",
+            {
+                "club": event.club,
+                "event": event,
+                "action": "publish",
+                "paired": paired,
+                "planned": planned,
+            },
+        )
     try:
         night_rounds.publish_night(event.pk, request.user)
     except PublishingError as error:

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from clubs.models import Club, Event, Ladder, Player
-from clubs.models.club import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS
+from clubs.models.club import DEFAULT_NAME, MAIN_SLUG, RATABLE_KINDS, says_ladder
 from ladder import changes
 from ladder.models import LadderRating
 
@@ -65,10 +65,12 @@ def set_kinds(ladder: Ladder, kinds: Iterable[str], *, take: bool = False) -> di
                 continue
             clash = [kind for kind in other.kinds if kind in wanted]
             if clash and not take:
-                raise ValidationError(
-                    _("The %(ladder)s ladder already rates %(kinds)s.")
-                    % {"ladder": other.name, "kinds": ", ".join(clash)}
+                said = (
+                    _("The %(ladder)s already rates %(kinds)s.")
+                    if says_ladder(other.name)
+                    else _("The %(ladder)s ladder already rates %(kinds)s.")
                 )
+                raise ValidationError(said % {"ladder": other.name, "kinds": ", ".join(clash)})
             if clash:
                 taken[other.slug] = clash
                 other.kinds = [kind for kind in other.kinds if kind not in clash]

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from clubs.models import Event, Ladder
-from clubs.models.club import DEFAULT_NAME
+from clubs.models.club import DEFAULT_NAME, says_ladder
 from clubs.results import BUGHOUSE
 from ladder.lifetime import Timeline
 from ladder.roster.rosters import Roster
@@ -58,9 +58,12 @@ def fed_context(event: Event, ladders: Sequence[Ladder], base: str) -> dict[str,
     if fed is None:
         return {"fed": None, "not_rated_reason": not_rated_reason(event)}
     first = fed == ladders[0]
+    name = shown_name(fed)
     return {
         "fed": fed,
-        "fed_name": shown_name(fed),
+        "fed_name": name,
+        # "Rated on the Blitz ladder", not "... Blitz ladder ladder".
+        "fed_says_ladder": says_ladder(name),
         "fed_url": base if first else f"{base}ladders/{fed.slug}/",
         "several_ladders": len(ladders) > 1,
     }

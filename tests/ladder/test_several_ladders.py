@@ -159,8 +159,13 @@ def test_a_kind_belongs_to_at_most_one_ladder(club):
     main = club.first_ladder()
     assert main.slug == "main" and main.kinds == list(RATABLE_KINDS)
     blitz = Ladder.objects.create(club=club, slug="blitz", name="Blitz", position=1)
-    with pytest.raises(ValidationError):
-        set_kinds(blitz, ["blitz"])  # main rates it
+    # main rates it; its name, "Ladder", is not called a ladder twice.
+    with pytest.raises(ValidationError, match=r"^\['The Ladder already rates blitz\.'\]$"):
+        set_kinds(blitz, ["blitz"])
+    main.name = "Standard"
+    main.save(update_fields=["name"])
+    with pytest.raises(ValidationError, match="The Standard ladder already rates blitz"):
+        set_kinds(blitz, ["blitz"])
     with pytest.raises(ValidationError):
         set_kinds(blitz, ["bughouse"])  # never rated
     assert Ladder.objects.get(pk=blitz.pk).kinds == []

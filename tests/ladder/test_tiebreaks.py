@@ -346,3 +346,69 @@ def test_a_pairing_bye_worth_half_a_point_is_not_the_players_choice(rules):
 
     assert cut1(Result.BYE_HALF) == 0.0  # the bye's dummy dropped, C's 0 kept
     assert cut1(Result.BYE_PAIRING_HALF) > 0.0  # C's 0 dropped, the dummy kept
+
+
+def _buchholz_of(player: int, games: list[Game], rules: Rules) -> float:
+    return next(v for v in compute([1, 2, 3, 4], games, rules=rules) if v.player == player).buchholz
+
+
+@pytest.mark.parametrize("rules", [Rules.FIDE_2024, Rules.FIDE_2026])
+@pytest.mark.parametrize(
+    ("bye", "counted"),
+    [
+        # A zero- or half-point bye in a player's last round is a VUR after their last
+        # played round: their opponents count it as a draw (16.3.2).
+        (Result.BYE_ZERO, 0.5),
+        (Result.BYE_HALF, 0.5),
+        # A full-point bye is not the player's choice (16.2): its point counts as it is.
+        (Result.BYE_FULL, 1.0),
+    ],
+)
+def test_a_requested_bye_in_the_last_round_counts_for_the_opponents_per_c07(rules, bye, counted):
+    """1 beat 2 in round 1; 2 took a bye in round 2. 1's Buchholz is 2's score as C.07 reads
+    it plus 3's 1 point (two draws, nothing unplayed)."""
+    games = [
+        Game(1, 1, 2, Result.WHITE_WIN),
+        Game(1, 3, 4, Result.DRAW),
+        Game(2, 1, 3, Result.DRAW),
+        Game(2, 2, None, bye),
+        Game(2, 4, None, Result.BYE_ZERO),
+    ]
+    assert _buchholz_of(1, games, rules) == counted + 1.0
+
+
+@pytest.mark.parametrize("rules", [Rules.FIDE_2024, Rules.FIDE_2026])
+@pytest.mark.parametrize(
+    ("bye", "counted"),
+    [(Result.BYE_ZERO, 0.0), (Result.BYE_HALF, 0.5), (Result.BYE_FULL, 1.0)],
+)
+def test_a_requested_bye_before_a_played_round_counts_as_scored(rules, bye, counted):
+    """2 took a bye in round 1 and lost to 1 in round 2: a VUR before the last played round
+    counts its own points for the opponents (16.3.1), a zero-point bye nothing."""
+    games = [
+        Game(1, 2, None, bye),
+        Game(1, 1, 3, Result.DRAW),
+        Game(2, 1, 2, Result.WHITE_WIN),
+        Game(2, 3, 4, Result.DRAW),
+    ]
+    assert _buchholz_of(1, games, rules) == counted + 1.0
+
+
+@pytest.mark.parametrize("rules", [Rules.FIDE_2024, Rules.FIDE_2026])
+def test_a_zero_point_bye_is_the_players_choice_and_a_full_point_bye_is_not(rules):
+    """Cut-1 drops a VUR's contribution first (16.5): a zero-point bye's, as a half-point
+    bye's; a full-point bye is not a VUR, so the lowest opponent goes instead."""
+
+    def cut1(bye: Result) -> float:
+        games = [
+            Game(1, 1, None, bye),
+            Game(1, 2, 3, Result.WHITE_WIN),
+            Game(2, 1, 3, Result.WHITE_WIN),
+            Game(2, 2, 4, Result.WHITE_WIN),
+        ]
+        return next(
+            v for v in compute([1, 2, 3, 4], games, rules=rules) if v.player == 1
+        ).buchholz_cut1
+
+    assert cut1(Result.BYE_ZERO) == 0.0  # the bye's dummy dropped, C's 0 kept
+    assert cut1(Result.BYE_FULL) > 0.0  # C's 0 dropped, the dummy kept

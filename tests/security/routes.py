@@ -90,7 +90,8 @@ route("token_revoke", "director", "POST")
 for name in ("night_evening", "night_sheet", "night_results", "night_standings", "night_print",
              "night_sections_sheet", "night_reports"):  # fmt: skip
     route(name, "director", "GET")
-for name in ("night_seed", "night_withdraw", "night_bye", "night_add", "night_pair",
+for name in ("night_seed", "night_withdraw", "night_bye", "night_byes", "night_bye_settings",
+             "night_add", "night_pair",
              "night_unpair", "night_publish", "night_result", "tiebreak_order",
              "night_never_pair", "night_hand_change", "roster_never_pair", "night_rules",
              "night_move", "night_board_switch"):  # fmt: skip

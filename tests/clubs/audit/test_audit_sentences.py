@@ -108,6 +108,10 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             {"event_id": event, "typed_name": "Piet", "round": 2},
             "Anna gave Piet a half-point bye in round 2 of January Open.",
         ),
+        "bye_settings.changed": (
+            {"event_id": event, "old": "H", "new": "ZF"},
+            "Anna let the players of January Open ask for these byes: 0 points, 1 point.",
+        ),
         "bye.cancelled": (
             {"event_id": event, "typed_name": "Piet", "round": 2},
             "Anna cancelled the bye of Piet in round 2 of January Open.",

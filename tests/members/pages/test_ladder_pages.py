@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from clubs.models import Club, Event, Ladder, Player
 from clubs.results import Result
+from directors.ladders.changes import rename_ladder
 from ladder.changes import LadderInput, club_changed
 from ladder.models import LadderRating, PlayerEventResult
 from ladder.page_texts import half_up
@@ -395,8 +396,25 @@ def test_an_event_page_names_the_ladder_it_fed(client, public):
     _players, events = two_ladders(public)
     blitz_link = f'<a href="{url(public, "ladders/blitz/")}">Blitz</a>'
     assert fed_line(client, public, events["blitz"]) == f"Rated on the {blitz_link} ladder."
+    # The first ladder's own name, "Ladder", is not followed by the word again.
     main_link = f'<a href="{url(public)}">Ladder</a>'
-    assert fed_line(client, public, events["standard"]) == f"Rated on the {main_link} ladder."
+    assert fed_line(client, public, events["standard"]) == f"Rated on the {main_link}."
+
+
+def test_a_ladder_named_as_a_ladder_is_not_called_a_ladder_twice(client, public, unlisted):
+    _players, events = two_ladders(public)
+    blitz = Ladder.objects.get(club=public, slug="blitz")
+    rename_ladder(blitz, "Blitz ladder", user=None)
+    blitz_link = f'<a href="{url(public, "ladders/blitz/")}">Blitz ladder</a>'
+    assert fed_line(client, public, events["blitz"]) == f"Rated on the {blitz_link}."
+    # A name that merely holds the word elsewhere keeps the sentence's own.
+    rename_ladder(blitz, "Ladders of blitz", user=None)
+    assert "</a> ladder." in fed_line(client, public, events["blitz"])
+    _players, events = two_ladders(unlisted)
+    rename_ladder(Ladder.objects.get(club=unlisted, slug="blitz"), "Blitz Ladder", user=None)
+    shared = reverse("shared_event", args=[events["blitz"].share_token])
+    html = client.get(shared).content.decode()
+    assert '<p class="fed-ladder">Rated on the Blitz Ladder.</p>' in html
 
 
 def test_an_events_own_link_names_its_ladder_without_a_way_into_the_club(client, unlisted):
