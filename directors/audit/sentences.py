@@ -19,7 +19,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from clubs.labels.results import RESULT_LABELS
 from clubs.models import AuditEntry, Event, Player, User
+from clubs.results import Result
 from directors.audit.values import RATING_FIELDS as _RATING_FIELDS
 from directors.audit.values import changes_text as _changes
 from directors.audit.values import kinds_text as _kinds
@@ -177,6 +179,47 @@ class _Facts:
 
 
 def _results_saved(f: _Facts) -> str:
+    return " ".join(part for part in (_results_saved_what(f), _corrected(f)) if part)
+
+
+def _corrected(f: _Facts) -> str:
+    """A correction's boards, old → new (entries before issue 36 have none)."""
+    parts: list[str] = []
+    changed = f.get("changed") or []
+    lines = []
+    for round_no, board, pair, old, new in changed:
+        line = _("Round %(round)s, board %(board)s: %(old)s → %(new)s") % {
+            "round": round_no,
+            "board": board,
+            "old": _result_short(old),
+            "new": _result_short(new),
+        }
+        lines.append(f"{line} ({pair})" if pair else line)
+    if lines:
+        parts.append(_("Changed: %(changes)s.") % {"changes": "; ".join(lines)})
+    more = int(f.get("changed_count") or 0) - len(lines)
+    if more > 0:
+        parts.append(
+            ngettext("%(count)d more result changed.", "%(count)d more results changed.", more)
+            % {"count": more}
+        )
+    added, removed = int(f.get("added") or 0), int(f.get("removed") or 0)
+    if added or removed:
+        parts.append(
+            _("Boards added: %(added)d, taken away: %(removed)d.")
+            % {"added": added, "removed": removed}
+        )
+    return " ".join(parts)
+
+
+def _result_short(code: object) -> str:
+    try:
+        return str(RESULT_LABELS[Result(str(code))].short)
+    except (KeyError, ValueError):
+        return str(code)
+
+
+def _results_saved_what(f: _Facts) -> str:
     games = f.get("games", 0)
     params = f.fmt(
         event=f.event(),
