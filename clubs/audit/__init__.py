@@ -40,6 +40,7 @@ ACTIONS = frozenset(
         "entry.removed",
         "entry.repointed",
         "player.added",
+        "roster.imported",
         "player.renamed",
         "player.edited",
         "player.deleted",

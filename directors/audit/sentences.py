@@ -479,6 +479,15 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     ),
     "entry.repointed": _repointed,
     "player.added": _player_added,
+    "roster.imported": _simple(
+        gettext_lazy(
+            "%(who)s imported a roster onto the ladder %(ladder)s: %(created)s new players, "
+            "%(updated)s players on the roster with a new starting rating or junior flag."
+        ),
+        ladder=lambda f: f.get("ladder_name", ""),
+        created=lambda f: f.get("created", 0),
+        updated=lambda f: f.get("updated", 0),
+    ),
     "held_players.removed": _held_removed,
     "player.renamed": _simple(
         gettext_lazy("%(who)s renamed %(old)s to %(new)s."),

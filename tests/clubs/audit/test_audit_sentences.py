@@ -126,6 +126,11 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna moved J. Jansen in January Open from Emma de Vries to Jan Jansen.",
         ),
         "player.added": ({"player_id": jan, "name": "Jan"}, "Anna added Jan Jansen to the roster."),
+        "roster.imported": (
+            {"source": "web", "ladder_id": 1, "ladder_name": "Main", "created": 3, "updated": 1},
+            "Anna imported a roster onto the ladder Main: 3 new players, 1 players on the "
+            "roster with a new starting rating or junior flag.",
+        ),
         "held_players.removed": (
             {"event_id": event, "name": "January Open", "players": ["Zoe Quinn", "Ugo Yates"]},
             "Anna deleted the draft January Open, and with it 2 players met only there: "
