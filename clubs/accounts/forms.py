@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
@@ -49,6 +51,13 @@ class SignUpForm(forms.Form):
 
     email = forms.EmailField(label=_("e-mail address"), max_length=254)
     name = forms.CharField(label=_("name"), max_length=150, required=False)
+    # An invitation's link token, carried to the account's first page (checked there).
+    invitation = forms.CharField(widget=forms.HiddenInput, required=False, max_length=500)
+
+    def clean_invitation(self) -> str:
+        """A signed link token, or nothing: anything else is dropped, not carried."""
+        token: str = self.cleaned_data.get("invitation", "")
+        return token if re.fullmatch(r"[A-Za-z0-9_:.-]+", token) else ""
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"]

@@ -25,6 +25,7 @@ ACTIONS = frozenset(
         "page_settings.changed",
         "rating_settings.changed",
         "director.invited",
+        "invitation.revoked",
         "director.added",
         "director.removed",
         "event.created",

@@ -392,6 +392,9 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         sites=lambda f: ", ".join(f.get("new") or []) or "–",
     ),
     "rating_settings.changed": _rating_settings,
+    "invitation.revoked": _simple(
+        gettext_lazy("%(who)s withdrew an invitation to direct the club.")
+    ),
     "director.invited": _simple(gettext_lazy("%(who)s invited a new director.")),
     "director.added": _simple(
         gettext_lazy("%(who)s added %(account)s as a director."), account=_Facts.account

@@ -99,6 +99,7 @@ route("event_correction", "director", "POST")
 route("event_confirm", "director", "POST")
 
 route("director_add", "owner", "POST")
+route("invitation_revoke", "owner", "POST")
 route("invitation_accept", "invitation", "GET", "POST")
 route("director_remove", "owner", "POST")
 route("billing:page", "owner", "GET")

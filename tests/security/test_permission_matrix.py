@@ -7,7 +7,18 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Ladder, Merge, Series, Upload
+from clubs.models import (
+    Board,
+    Club,
+    ClubInvitation,
+    ClubRole,
+    Entry,
+    Event,
+    Ladder,
+    Merge,
+    Series,
+    Upload,
+)
 from clubs.results import Result
 from clubs.tokens import create_token
 from ladder.replay import replay_ladder
@@ -63,6 +74,7 @@ def world():
         "schedule_id": scheduled(club).pk,
         "day": SCHEDULE_DAY,
         "token_id": create_token(club, "matrix", "read", None).token.pk,
+        "invitation_id": ClubInvitation.objects.create(club=club, email_hash="x").pk,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

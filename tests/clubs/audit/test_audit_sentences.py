@@ -55,6 +55,10 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna changed the rating settings: Start rating for newcomers from 1200 to 1500.",
         ),
         "director.invited": ({"invitation_id": 3}, "Anna invited a new director."),
+        "invitation.revoked": (
+            {"invitation_id": 3},
+            "Anna withdrew an invitation to direct the club.",
+        ),
         "director.added": ({"user_id": director.pk}, f"added {director.email} as a director"),
         "director.removed": (
             {"user_id": director.pk},
