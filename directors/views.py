@@ -24,9 +24,8 @@ from clubs.access import (
     player_for_director,
 )
 from clubs.accounts import invitations
-from clubs.accounts.forms import too_many_from_address
+from clubs.accounts.forms import JOIN_AFTER_SIGNUP, too_many_from_address
 from clubs.accounts.throttle import address_allows
-from clubs.accounts.views import JOIN_AFTER_SIGNUP
 from clubs.models import Club, ClubRole
 from directors.audit import sentences as audit_sentences
 from directors.forms import AuditFilterForm, ClubCreateForm, InviteDirectorForm

@@ -45,6 +45,11 @@ class ThrottledLoginForm(AuthenticationForm):
             raise
 
 
+# The invitation a sign-up just asked to join, kept in the new session until its page
+# (clubs/accounts/views.py sets it, the invitation's page in directors/views.py reads it).
+JOIN_AFTER_SIGNUP = "join_after_signup"
+
+
 class SignUpForm(forms.Form):
     """Only the address and a name: the password is chosen from the link in the mail, so the
     answer reads the same whether or not the address has an account (clubs/accounts/views.py)."""

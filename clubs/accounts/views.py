@@ -36,7 +36,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs.accounts.auth import REFUSED_NEW_BROWSER, remember_device
-from clubs.accounts.forms import SignUpForm, ThrottledLoginForm, too_many_from_address
+from clubs.accounts.forms import (
+    JOIN_AFTER_SIGNUP,
+    SignUpForm,
+    ThrottledLoginForm,
+    too_many_from_address,
+)
 from clubs.accounts.throttle import address_allows, mail_allowed, normalised_email
 from clubs.models import SignInLink, User
 from clubs.models.accounts import SIGN_IN_LINK_SECONDS
@@ -44,8 +49,6 @@ from clubs.models.accounts import SIGN_IN_LINK_SECONDS
 SIGNUP_SALT = "clubs.signup"
 SIGNUP_LINK_SECONDS = 3 * 24 * 3600
 TOO_MANY = 429
-# The invitation a sign-up just asked to join, kept in the new session until its page.
-JOIN_AFTER_SIGNUP = "join_after_signup"
 
 
 def site_url(path: str = "") -> str:
