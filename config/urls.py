@@ -63,6 +63,11 @@ urlpatterns = [
     path("manage/<slug:slug>/directors/add/", club_views.director_add, name="director_add"),
     path("invitations/<str:token>/", club_views.invitation_accept, name="invitation_accept"),
     path(
+        "manage/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        club_views.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path(
         "manage/<slug:slug>/directors/<int:role_id>/remove/",
         club_views.director_remove,
         name="director_remove",

@@ -3,11 +3,18 @@
 from django.urls import URLPattern, path
 
 from directors import roster_edit_views as edits
+from directors import roster_import_views as imports
 from directors import roster_views as views
 
 urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/players/", views.players, name="roster_players"),
     path("manage/<slug:slug>/players/add/", edits.player_add, name="roster_player_add"),
+    path("manage/<slug:slug>/players/import/", imports.roster_import, name="roster_import"),
+    path(
+        "manage/<slug:slug>/players/import/save/",
+        imports.roster_import_save,
+        name="roster_import_save",
+    ),
     path(
         "manage/<slug:slug>/players/first-last/",
         edits.player_first_last,

@@ -24,7 +24,7 @@ from clubs.access import (
     player_for_director,
 )
 from clubs.accounts import invitations
-from clubs.accounts.forms import too_many_from_address
+from clubs.accounts.forms import JOIN_AFTER_SIGNUP, too_many_from_address
 from clubs.accounts.throttle import address_allows
 from clubs.models import Club, ClubRole
 from directors.audit import sentences as audit_sentences
@@ -93,6 +93,10 @@ def club_manage(request: AuthedRequest, slug: str) -> HttpResponse:
             "roles": roles,
             "is_owner": club.is_owned_by(request.user),
             "invite_form": InviteDirectorForm(),
+            "pending_invitations": [
+                (invitation, invitations.expires_at(invitation))
+                for invitation in invitations.pending(club)
+            ],
             "page_path": club_page_path(club),
         },
     )
@@ -130,15 +134,29 @@ def invitation_accept(request: AuthedRequest, token: str) -> HttpResponse:
     same 404 page, which says what to check without telling which it was.
     """
     invitation = invitations.invitation_for(token, request.user)
+    joining = request.session.pop(JOIN_AFTER_SIGNUP, None) == token
     if invitation is None:
+        if invitations.revoked(token):
+            return render(request, "clubs/accounts/invitation.html", {"revoked": True}, status=410)
         return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
     club = invitation.club
-    if request.method == "POST":
+    # Just signed up from this invitation: the sign-up was the answer, no second question.
+    if request.method == "POST" or joining:
         if not invitations.accept(invitation, request.user):
             return render(request, "clubs/accounts/invitation.html", {"invalid": True}, status=404)
         messages.success(request, _("You now direct %(club)s.") % {"club": club.name})
         return redirect("club_manage", slug=club.slug)
     return render(request, "clubs/accounts/invitation.html", {"club": club})
+
+
+@require_POST
+def invitation_revoke(request: AuthedRequest, slug: str, invitation_id: int) -> HttpResponse:
+    """The owner withdraws a pending invitation: its link then says it was withdrawn."""
+    club = club_for_owner(request, slug)
+    if not invitations.revoke(club, invitation_id, request.user):
+        raise Http404("No pending invitation of this club.")
+    messages.success(request, _("The invitation is withdrawn: its link no longer works."))
+    return redirect("club_manage", slug=club.slug)
 
 
 @require_POST

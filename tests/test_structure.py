@@ -359,6 +359,7 @@ PURE = (
     "ladder.policies",
     "ladder.history",
     "directors.grid_keys",
+    "directors.events.result_changes",
     "matching",
     "ladder.seasons.dates",
     "ladder.seasons.summary",

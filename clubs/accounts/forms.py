@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
@@ -43,12 +45,24 @@ class ThrottledLoginForm(AuthenticationForm):
             raise
 
 
+# The invitation a sign-up just asked to join, kept in the new session until its page
+# (clubs/accounts/views.py sets it, the invitation's page in directors/views.py reads it).
+JOIN_AFTER_SIGNUP = "join_after_signup"
+
+
 class SignUpForm(forms.Form):
     """Only the address and a name: the password is chosen from the link in the mail, so the
     answer reads the same whether or not the address has an account (clubs/accounts/views.py)."""
 
     email = forms.EmailField(label=_("e-mail address"), max_length=254)
     name = forms.CharField(label=_("name"), max_length=150, required=False)
+    # An invitation's link token, carried to the account's first page (checked there).
+    invitation = forms.CharField(widget=forms.HiddenInput, required=False, max_length=500)
+
+    def clean_invitation(self) -> str:
+        """A signed link token, or nothing: anything else is dropped, not carried."""
+        token: str = self.cleaned_data.get("invitation", "")
+        return token if re.fullmatch(r"[A-Za-z0-9_:.-]+", token) else ""
 
     def clean_email(self) -> str:
         email: str = self.cleaned_data["email"]

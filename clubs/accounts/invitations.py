@@ -9,12 +9,15 @@ the request's Host header.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from clubs import audit
@@ -53,7 +56,7 @@ def invite(club: Club, inviter: User, email: str) -> None:
             "club": club,
             "email": email,
             "link": site_url(reverse("invitation_accept", args=[token])),
-            "signup_url": site_url(reverse("signup")),
+            "signup_url": site_url(f"{reverse('signup')}?{urlencode({'invitation': token})}"),
         },
     )
     send_mail(_("You are invited to direct %(club)s") % {"club": club.name}, body, None, [email])
@@ -69,7 +72,7 @@ def invitation_for(token: str, user: User) -> ClubInvitation | None:
     if not isinstance(data, dict) or not isinstance(data.get("i"), int):
         return None
     invitation = (
-        ClubInvitation.objects.filter(pk=data["i"], accepted_at=None)
+        ClubInvitation.objects.filter(pk=data["i"], accepted_at=None, revoked_at=None)
         .select_related("club", "invited_by")
         .first()
     )
@@ -78,13 +81,52 @@ def invitation_for(token: str, user: User) -> ClubInvitation | None:
     return invitation
 
 
+def revoked(token: str) -> bool:
+    """Whether `token` is a genuine link to an invitation the owner has withdrawn (its page
+    says so: the link came from the club's own mail, so this tells its holder nothing new)."""
+    try:
+        data = signing.loads(token, salt=INVITATION_SALT)
+    except signing.BadSignature:
+        return False
+    if not isinstance(data, dict) or not isinstance(data.get("i"), int):
+        return False
+    return ClubInvitation.objects.filter(pk=data["i"], revoked_at__isnull=False).exists()
+
+
+def pending(club: Club) -> list[ClubInvitation]:
+    """The club's invitations still waiting for an answer: neither accepted, withdrawn nor
+    expired; newest first."""
+    oldest = timezone.now() - dt.timedelta(seconds=INVITATION_SECONDS)
+    return list(
+        club.invitations.filter(accepted_at=None, revoked_at=None, created_at__gte=oldest)
+        .select_related("invited_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def expires_at(invitation: ClubInvitation) -> dt.datetime:
+    return invitation.created_at + dt.timedelta(seconds=INVITATION_SECONDS)
+
+
+def revoke(club: Club, invitation_id: int, user: User) -> bool:
+    """Withdraw a pending invitation of the club; False if it is not one (answered already,
+    withdrawn, or another club's)."""
+    with transaction.atomic():
+        withdrawn = club.invitations.filter(
+            pk=invitation_id, accepted_at=None, revoked_at=None
+        ).update(revoked_at=timezone.now())
+        if withdrawn:
+            audit.record(club, user, "invitation.revoked", invitation_id=invitation_id)
+    return bool(withdrawn)
+
+
 def accept(invitation: ClubInvitation, user: User) -> bool:
     """Make `user` a director of the invitation's club; False if the link was used meanwhile."""
     with transaction.atomic():
         # Claimed with one conditional UPDATE, so two tabs accepting at once add one role.
-        claimed = ClubInvitation.objects.filter(pk=invitation.pk, accepted_at=None).update(
-            accepted_at=timezone.now()
-        )
+        claimed = ClubInvitation.objects.filter(
+            pk=invitation.pk, accepted_at=None, revoked_at=None
+        ).update(accepted_at=timezone.now())
         if not claimed:
             return False
         club = invitation.club

@@ -16,6 +16,7 @@ from SITE_URL, never from the request's Host header.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -29,12 +30,18 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs.accounts.auth import REFUSED_NEW_BROWSER, remember_device
-from clubs.accounts.forms import SignUpForm, ThrottledLoginForm, too_many_from_address
+from clubs.accounts.forms import (
+    JOIN_AFTER_SIGNUP,
+    SignUpForm,
+    ThrottledLoginForm,
+    too_many_from_address,
+)
 from clubs.accounts.throttle import address_allows, mail_allowed, normalised_email
 from clubs.models import SignInLink, User
 from clubs.models.accounts import SIGN_IN_LINK_SECONDS
@@ -54,6 +61,18 @@ class SignInView(LoginView):
     authentication_form = ThrottledLoginForm
     # Named, not found by Django's default under registration/: the admin ships a page there.
     template_name = "clubs/accounts/login.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        """On the way to an invitation, the page offers sign-up carrying it (no account yet)."""
+        context = super().get_context_data(**kwargs)
+        try:
+            match = resolve(urlsplit(str(context.get("next") or "")).path)
+        except Resolver404:
+            return context
+        if match.url_name == "invitation_accept":
+            query = urlencode({"invitation": match.kwargs["token"]})
+            context["signup_url"] = f"{reverse('signup')}?{query}"
+        return context
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
@@ -130,19 +149,22 @@ class ThrottledPasswordResetView(PasswordResetView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = SignUpForm(request.POST or None)
+    """Sign-up: an address and a name. From an invitation (`?invitation=`, its link's token),
+    the token rides along in the mailed link, so the new account lands on the club, joined."""
+    initial = {"invitation": request.GET.get("invitation", "")}
+    form = SignUpForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         if not address_allows(request, "sign-up"):
             form.add_error(None, too_many_from_address())
             return render(request, "clubs/accounts/signup.html", {"form": form}, status=TOO_MANY)
         email, name = form.cleaned_data["email"], form.cleaned_data["name"]
         if mail_allowed(email, "sign-up"):
-            send_signup_mail(email, name)
+            send_signup_mail(email, name, form.cleaned_data["invitation"])
         return redirect("signup_sent")
     return render(request, "clubs/accounts/signup.html", {"form": form})
 
 
-def send_signup_mail(email: str, name: str) -> None:
+def send_signup_mail(email: str, name: str, invitation: str = "") -> None:
     if User.objects.filter(email__iexact=email).exists():
         subject = _("You already have a Club pages account")
         body = render_to_string(
@@ -153,7 +175,8 @@ def send_signup_mail(email: str, name: str) -> None:
             },
         )
     else:
-        token = signing.dumps({"e": email, "n": name}, salt=SIGNUP_SALT, compress=True)
+        data = {"e": email, "n": name, **({"i": invitation} if invitation else {})}
+        token = signing.dumps(data, salt=SIGNUP_SALT, compress=True)
         subject = _("Finish signing up for Club pages")
         body = render_to_string(
             "clubs/accounts/signup_email.txt",
@@ -166,7 +189,8 @@ def signup_sent(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/accounts/signup_sent.html")
 
 
-def _pending_signup(token: str) -> tuple[str, str] | None:
+def _pending_signup(token: str) -> tuple[str, str, str] | None:
+    """The address, name and invitation token (or "") of a sign-up link not used yet."""
     try:
         data = signing.loads(token, salt=SIGNUP_SALT, max_age=SIGNUP_LINK_SECONDS)
     except signing.BadSignature:
@@ -174,7 +198,7 @@ def _pending_signup(token: str) -> tuple[str, str] | None:
     email = normalised_email(str(data.get("e", "")))
     if not email or User.objects.filter(email__iexact=email).exists():
         return None  # used already: the account exists
-    return email, str(data.get("n", ""))
+    return email, str(data.get("n", "")), str(data.get("i", ""))
 
 
 @require_http_methods(["GET", "POST"])
@@ -184,7 +208,7 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
     if pending is None:
         # 200, as Django's own password-reset link page answers a spent link.
         return render(request, "clubs/accounts/signup_confirm.html", {"invalid": True})
-    email, name = pending
+    email, name, invitation = pending
     form = SetPasswordForm(User(email=email, name=name), request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -193,8 +217,14 @@ def signup_confirm(request: HttpRequest, token: str) -> HttpResponse:
         except IntegrityError:  # the same link used twice at once
             return render(request, "clubs/accounts/signup_confirm.html", {"invalid": True})
         login(request, user, backend="clubs.auth.ThrottledModelBackend")
-        messages.success(request, _("Welcome! Create your club to get started."))
-        response = redirect("club_create")
+        if invitation:
+            # The invitation's page accepts it at once for this session (it was this sign-up
+            # that asked to join), and says so if it can no longer be used.
+            request.session[JOIN_AFTER_SIGNUP] = invitation
+            response = redirect("invitation_accept", token=invitation)
+        else:
+            messages.success(request, _("Welcome! Create your club to get started."))
+            response = redirect("club_create")
         remember_device(response, user.email)
         return response
     return render(request, "clubs/accounts/signup_confirm.html", {"form": form, "email": email})

@@ -57,6 +57,8 @@ class ClubInvitation(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     accepted_at = models.DateTimeField(null=True, blank=True)
+    # Set when the owner withdraws it: its link then says so rather than work.
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"invitation {self.pk} to {self.club}"

@@ -19,7 +19,9 @@ from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from clubs.labels.results import RESULT_LABELS
 from clubs.models import AuditEntry, Event, Player, User
+from clubs.results import Result
 from directors.audit.values import RATING_FIELDS as _RATING_FIELDS
 from directors.audit.values import changes_text as _changes
 from directors.audit.values import kinds_text as _kinds
@@ -183,6 +185,47 @@ class _Facts:
 
 
 def _results_saved(f: _Facts) -> str:
+    return " ".join(part for part in (_results_saved_what(f), _corrected(f)) if part)
+
+
+def _corrected(f: _Facts) -> str:
+    """A correction's boards, old → new (entries before issue 36 have none)."""
+    parts: list[str] = []
+    changed = f.get("changed") or []
+    lines = []
+    for round_no, board, pair, old, new in changed:
+        line = _("Round %(round)s, board %(board)s: %(old)s → %(new)s") % {
+            "round": round_no,
+            "board": board,
+            "old": _result_short(old),
+            "new": _result_short(new),
+        }
+        lines.append(f"{line} ({pair})" if pair else line)
+    if lines:
+        parts.append(_("Changed: %(changes)s.") % {"changes": "; ".join(lines)})
+    more = int(f.get("changed_count") or 0) - len(lines)
+    if more > 0:
+        parts.append(
+            ngettext("%(count)d more result changed.", "%(count)d more results changed.", more)
+            % {"count": more}
+        )
+    added, removed = int(f.get("added") or 0), int(f.get("removed") or 0)
+    if added or removed:
+        parts.append(
+            _("Boards added: %(added)d, taken away: %(removed)d.")
+            % {"added": added, "removed": removed}
+        )
+    return " ".join(parts)
+
+
+def _result_short(code: object) -> str:
+    try:
+        return str(RESULT_LABELS[Result(str(code))].short)
+    except (KeyError, ValueError):
+        return str(code)
+
+
+def _results_saved_what(f: _Facts) -> str:
     games = f.get("games", 0)
     params = f.fmt(
         event=f.event(),
@@ -401,6 +444,9 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
         sites=lambda f: ", ".join(f.get("new") or []) or "–",
     ),
     "rating_settings.changed": _rating_settings,
+    "invitation.revoked": _simple(
+        gettext_lazy("%(who)s withdrew an invitation to direct the club.")
+    ),
     "director.invited": _simple(gettext_lazy("%(who)s invited a new director.")),
     "director.added": _simple(
         gettext_lazy("%(who)s added %(account)s as a director."), account=_Facts.account
@@ -517,6 +563,15 @@ SENTENCES: dict[str, Callable[[_Facts], str]] = {
     ),
     "entry.repointed": _repointed,
     "player.added": _player_added,
+    "roster.imported": _simple(
+        gettext_lazy(
+            "%(who)s imported a roster onto the ladder %(ladder)s: %(created)s new players, "
+            "%(updated)s players on the roster with a new starting rating or junior flag."
+        ),
+        ladder=lambda f: f.get("ladder_name", ""),
+        created=lambda f: f.get("created", 0),
+        updated=lambda f: f.get("updated", 0),
+    ),
     "held_players.removed": _held_removed,
     "player.renamed": _simple(
         gettext_lazy("%(who)s renamed %(old)s to %(new)s."),

@@ -22,6 +22,7 @@ from clubs.results import Result
 from directors.date_notes import stored_date
 from directors.edits import PublishingError, claim, max_length
 from directors.events.drafts import EventDetails, create_event, listed, refuse_deleted, reload_event
+from directors.events.result_changes import MAX_LISTED, StoredGame, result_changes
 from directors.importers import ImportedEvent, ImportedGame, ImportedPlayer, ImportFileError
 from directors.importers.base import name_key as typed_key
 from ladder.changes import LadderInput, club_changed
@@ -172,6 +173,12 @@ def _store_results(
         stored = stored.filter(round=only_round)
     if not replace_entries:
         _check_grid_size(event, imported, new_players, only_round)
+    before = [
+        StoredGame(*values)
+        for values in stored.order_by("round", "id").values_list(
+            "round", "white_id", "black_id", "result"
+        )
+    ]
     stored.delete()
     if replace_entries:
         Entry.objects.filter(pk__in=[entry.pk for entry in leftover]).delete()
@@ -199,9 +206,44 @@ def _store_results(
         games=len(imported.games),
         new_names=len(created),
         **({"round": only_round} if only_round is not None else {}),
+        **(_corrections(before, imported, matched) if before else {}),
     )
     if event.is_published:
         club_changed(event.club_id, LadderInput.of_event(event))
+
+
+def _corrections(
+    before: list[StoredGame], imported: ImportedEvent, matched: dict[int, Entry]
+) -> dict[str, Any]:
+    """A correction's audit details: each board whose result changed, old → new, with its pair
+    as the grid names it, and how many boards came or went."""
+    after = [
+        StoredGame(
+            game.round,
+            matched[game.white].pk,
+            matched[game.black].pk if game.black is not None else None,
+            game.result.value,
+        )
+        for game in imported.games
+    ]
+    found = result_changes(before, after)
+    names = {entry.pk: entry.typed_name for entry in matched.values()}
+    listed = [
+        [
+            change.round,
+            change.board,
+            " – ".join(names.get(pk, "") for pk in (change.white, change.black) if pk),
+            change.old,
+            change.new,
+        ]
+        for change in found.changed[:MAX_LISTED]
+    ]
+    return {
+        "changed": listed,
+        "changed_count": len(found.changed),
+        "added": found.added,
+        "removed": found.removed,
+    }
 
 
 def _check_grid_size(

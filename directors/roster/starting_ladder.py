@@ -1,17 +1,31 @@
-"""Importing a club's existing ladder (name, rating, games, junior) as starting states."""
+"""Importing a club's existing ladder (name, rating, games, junior) as starting states.
+
+One reading of the CSV (`read_starting_ladder`: every row, and every bad line with its
+reason), one plan of what it would do to the roster (`plan_roster_import`: who is new, who is
+on the roster already by exact name and what changes for them, which names clash), and one
+save (`save_roster_import`, all or nothing, refused when the roster moved since the plan).
+The `import_roster` command (new players only, as it always was) and the roster screen's
+import are thin callers.
+"""
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from clubs.models import Club, Ladder, Player
-from ladder.changes import LadderInput, club_changed
+from clubs import audit
+from clubs.models import Club, Ladder, Player, User
+from ladder.changes import LadderInput, OnPages, club_changed, combined
 from ladder.models import LadderRating
-from matching import clean_name
+from ladder.roster.ladders import set_start, starts_of
+from matching import clean_name, name_key
 
 _YES = {"yes", "y", "true", "1", "ja", "j"}
 _NO = {"no", "n", "false", "0", "nee", "nein", ""}
@@ -21,55 +35,116 @@ class StartingLadderError(ValueError):
     """A starting ladder file that cannot be imported; the message names the line."""
 
 
+class StaleRosterImport(StartingLadderError):
+    """The roster changed between the preview and the save: nothing is stored."""
+
+
 @dataclass(frozen=True)
 class StartingLadderRow:
     name: str
     rating: float
     games: int
     junior: bool
+    line: int = 0  # the line of the file the row ends on
 
 
-def parse_starting_ladder(data: bytes) -> list[StartingLadderRow]:
+@dataclass(frozen=True)
+class LineProblem:
+    """A bad line (or, with line None, a file that is not a roster at all) and why."""
+
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.reason
+        return _("Line %(line)d: %(reason)s") % {"line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ReadRoster:
+    rows: tuple[StartingLadderRow, ...]
+    problems: tuple[LineProblem, ...]
+
+
+def read_starting_ladder(data: bytes) -> ReadRoster:
+    """Every row of the file, and every line that cannot be one, with its reason."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("cp1252", errors="strict") if _is_cp1252(data) else ""
         if not text:
-            raise StartingLadderError("The file is not text in UTF-8 or Windows-1252.") from None
+            return _refused(_("The file is not text in UTF-8 or Windows-1252."))
     if "\x00" in text:
-        raise StartingLadderError("The file is not a CSV text file.")
+        return _refused(_("The file is not a CSV text file."))
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    fields = [f.strip().lower() for f in reader.fieldnames or []]
+    try:
+        fields = [f.strip().lower() for f in reader.fieldnames or []]
+    except csv.Error:
+        return _refused(_("The file is not a CSV text file."))
     missing = {"name", "rating", "games"} - set(fields)
     if missing:
-        raise StartingLadderError(f"Line 1: missing column(s) {', '.join(sorted(missing))}")
+        return ReadRoster(
+            (),
+            (
+                LineProblem(
+                    1, _("missing column(s) %(names)s") % {"names": ", ".join(sorted(missing))}
+                ),
+            ),
+        )
     reader.fieldnames = fields
     rows: list[StartingLadderRow] = []
+    problems: list[LineProblem] = []
     seen: set[str] = set()
-    for record in reader:
-        line = reader.line_num  # the line the record ends on, blank lines included
-        name = clean_name(record.get("name") or "")
-        if not name:
-            raise StartingLadderError(f"Line {line}: the name is empty")
-        if len(name) > 120:
-            raise StartingLadderError(f"Line {line}: the name is longer than 120 characters")
-        if name.casefold() in seen:
-            raise StartingLadderError(f"Line {line}: {name} appears twice")
-        seen.add(name.casefold())
-        try:
-            rating = float((record.get("rating") or "").strip())
-            games = int((record.get("games") or "").strip())
-        except ValueError:
-            raise StartingLadderError(f"Line {line}: rating and games must be numbers") from None
-        if not 0 <= rating <= 4000 or games < 0:
-            raise StartingLadderError(f"Line {line}: rating must be 0–4000 and games at least 0")
-        junior_text = (record.get("junior") or "").strip().lower()
-        if junior_text not in _YES | _NO:
-            raise StartingLadderError(f"Line {line}: junior must be yes or no, not {junior_text!r}")
-        rows.append(StartingLadderRow(name, rating, games, junior_text in _YES))
-    if not rows:
-        raise StartingLadderError("The file has no players.")
-    return rows
+    try:
+        for record in reader:
+            line = reader.line_num  # the line the record ends on, blank lines included
+            row, reason = _row(record, line, seen)
+            if row is not None:
+                rows.append(row)
+            else:
+                problems.append(LineProblem(line, reason))
+    except csv.Error:
+        problems.append(LineProblem(reader.line_num, _("the line is not CSV")))
+    if not rows and not problems:
+        return _refused(_("The file has no players."))
+    return ReadRoster(tuple(rows), tuple(problems))
+
+
+def _row(
+    record: dict[str, str | None], line: int, seen: set[str]
+) -> tuple[StartingLadderRow | None, str]:
+    name = clean_name(record.get("name") or "")
+    if not name:
+        return None, _("the name is empty")
+    if len(name) > 120:
+        return None, _("the name is longer than 120 characters")
+    if name.casefold() in seen:
+        return None, _("%(name)s appears twice") % {"name": name}
+    seen.add(name.casefold())
+    try:
+        rating = float((record.get("rating") or "").strip())
+        games = int((record.get("games") or "").strip())
+    except ValueError:
+        return None, _("rating and games must be numbers")
+    if not 0 <= rating <= 4000 or games < 0:
+        return None, _("rating must be 0–4000 and games at least 0")
+    junior_text = (record.get("junior") or "").strip().lower()
+    if junior_text not in _YES | _NO:
+        return None, _("junior must be yes or no, not %(value)r") % {"value": junior_text}
+    return StartingLadderRow(name, rating, games, junior_text in _YES, line), ""
+
+
+def _refused(reason: str) -> ReadRoster:
+    return ReadRoster((), (LineProblem(None, reason),))
+
+
+def parse_starting_ladder(data: bytes) -> list[StartingLadderRow]:
+    """The rows of a file without a bad line; its first bad line raises StartingLadderError."""
+    read = read_starting_ladder(data)
+    if read.problems:
+        raise StartingLadderError(str(read.problems[0]))
+    return list(read.rows)
 
 
 def _is_cp1252(data: bytes) -> bool:
@@ -80,27 +155,177 @@ def _is_cp1252(data: bytes) -> bool:
     return True
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class OnRoster:
+    """A row whose name is exactly an active player's, and that player's state before."""
+
+    row: StartingLadderRow
+    player_id: int
+    rating: float | None
+    games: int
+    junior: bool
+
+    @property
+    def changes(self) -> tuple[tuple[str, object, object], ...]:
+        """(field, before, after) of what the import would change; empty for nothing."""
+        pairs = (
+            ("rating", self.rating, self.row.rating),
+            ("games", self.games, self.row.games),
+            ("junior", self.junior, self.row.junior),
+        )
+        return tuple((field, old, new) for field, old, new in pairs if old != new)
+
+
+@dataclass(frozen=True)
+class Clash:
+    """A row whose name the roster writes another way (capitals), or a merged player's."""
+
+    row: StartingLadderRow
+    roster_name: str
+
+
+@dataclass(frozen=True)
+class RosterImportPlan:
+    ladder_id: int
+    rows: tuple[StartingLadderRow, ...]
+    new: tuple[StartingLadderRow, ...]
+    on_roster: tuple[OnRoster, ...]
+    clashes: tuple[Clash, ...]
+    problems: tuple[LineProblem, ...]
+
+    @property
+    def changed(self) -> tuple[OnRoster, ...]:
+        return tuple(found for found in self.on_roster if found.changes)
+
+    @property
+    def can_save(self) -> bool:
+        return not self.problems and not self.clashes and bool(self.new or self.changed)
+
+    @property
+    def fingerprint(self) -> str:
+        """What the plan would do, as read from the roster: a save whose own reading differs
+        was planned on a roster that has changed since."""
+        facts = {
+            "ladder": self.ladder_id,
+            "new": [row.name for row in self.new],
+            "on_roster": [
+                [f.player_id, f.row.name, f.rating, f.games, f.junior] for f in self.on_roster
+            ],
+            "clashes": [[c.row.name, c.roster_name] for c in self.clashes],
+        }
+        return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
+
+
+def plan_roster_import(
+    club: Club,
+    rows: Sequence[StartingLadderRow],
+    ladder: Ladder,
+    problems: Sequence[LineProblem] = (),
+) -> RosterImportPlan:
+    """What importing `rows` onto `ladder` would do to the club's roster; writes nothing."""
+    players = list(club.players.values_list("id", "name", "junior", "merged_into_id"))
+    active = {name: (pk, junior) for pk, name, junior, merged in players if merged is None}
+    folded: dict[str, str] = {}
+    for _pk, name, _junior, _merged in sorted(players, key=lambda p: p[3] is not None):
+        folded.setdefault(name.casefold(), name)
+    found = [(row, active[row.name]) for row in rows if row.name in active]
+    starts = starts_of(ladder.pk, [pk for _row, (pk, _junior) in found])
+    on_roster = tuple(
+        OnRoster(row, pk, starts[pk][0], starts[pk][1], junior) for row, (pk, junior) in found
+    )
+    clashes = tuple(
+        Clash(row, folded[row.name.casefold()])
+        for row in rows
+        if row.name not in active and row.name.casefold() in folded
+    )
+    taken = {r.row.name for r in on_roster} | {c.row.name for c in clashes}
+    return RosterImportPlan(
+        ladder_id=ladder.pk,
+        rows=tuple(rows),
+        new=tuple(row for row in rows if row.name not in taken),
+        on_roster=on_roster,
+        clashes=clashes,
+        problems=tuple(problems),
+    )
+
+
+@dataclass(frozen=True)
+class RosterImported:
+    created: int
+    updated: int
+
+
+def save_roster_import(
+    club: Club,
+    rows: Sequence[StartingLadderRow],
+    ladder: Ladder,
+    user: User | None,
+    *,
+    previewed: str,
+    source: str,
+) -> RosterImported:
+    """Make the plan of `rows` whose fingerprint was `previewed`, all or nothing: the new
+    players with their starting state on `ladder`, and the changed starting states and junior
+    flags of those on the roster. Refused (StaleRosterImport) when the roster no longer reads
+    as it did for the preview."""
+    with transaction.atomic():
+        # One import of a club at a time: a second one waits, then finds the roster moved.
+        list(Club.objects.select_for_update().filter(pk=club.pk).values_list("pk", flat=True))
+        ladder = Ladder.objects.get(pk=ladder.pk, club=club)
+        fresh = plan_roster_import(club, rows, ladder)
+        if fresh.fingerprint != previewed:
+            raise StaleRosterImport(
+                _("The roster changed since this preview: nothing was imported.")
+            )
+        if not fresh.can_save:
+            raise StartingLadderError(_("This file has nothing to import."))
+        players = Player.objects.bulk_create(
+            Player(club=club, name=row.name, name_key=name_key(row.name), junior=row.junior)
+            for row in fresh.new
+        )
+        LadderRating.objects.bulk_create(
+            LadderRating(
+                ladder=ladder, player=player, start_rating=row.rating, start_games=row.games
+            )
+            for player, row in zip(players, fresh.new, strict=True)
+        )
+        juniors_changed = False
+        for found in fresh.changed:
+            fields = {field for field, _old, _new in found.changes}
+            if "junior" in fields:
+                Player.objects.filter(pk=found.player_id).update(junior=found.row.junior)
+                juniors_changed = True
+            if fields & {"rating", "games"}:
+                set_start(ladder.pk, found.player_id, found.row.rating, found.row.games)
+        audit.record(
+            club,
+            user,
+            "roster.imported",
+            source=source,
+            ladder_id=ladder.pk,
+            ladder_name=ladder.name,
+            created=len(players),
+            updated=len(fresh.changed),
+        )
+        shown = bool(players) or juniors_changed
+        change = combined(LadderInput(), OnPages() if shown else None)
+        assert change is not None
+        club_changed(club.pk, change)
+    return RosterImported(len(players), len(fresh.changed))
+
+
 def import_starting_ladder(
     club: Club, rows: list[StartingLadderRow], ladder: Ladder | None = None
 ) -> int:
     """Create one player per row, starting on `ladder` (the club's first by default) at the
-    row's rating and games; refuses the whole file if a name is already on the roster."""
-    from matching import name_key
-
+    row's rating and games; refuses the whole file if a name is already on the roster (the
+    `import_roster` command, which only adds)."""
     ladder = ladder or club.first_ladder()
-
-    existing = {n.casefold() for n in club.players.values_list("name", flat=True)}
-    clashes = [row.name for row in rows if row.name.casefold() in existing]
-    if clashes:
-        raise StartingLadderError(f"Already on the roster: {', '.join(clashes[:10])}")
-    players = Player.objects.bulk_create(
-        Player(club=club, name=row.name, name_key=name_key(row.name), junior=row.junior)
-        for row in rows
-    )
-    LadderRating.objects.bulk_create(
-        LadderRating(ladder=ladder, player=player, start_rating=row.rating, start_games=row.games)
-        for player, row in zip(players, rows, strict=True)
-    )
-    club_changed(club.pk, LadderInput())
-    return len(rows)
+    plan = plan_roster_import(club, rows, ladder)
+    taken = {found.row.name for found in plan.on_roster} | {c.row.name for c in plan.clashes}
+    if taken:
+        names = [row.name for row in rows if row.name in taken]
+        raise StartingLadderError(f"Already on the roster: {', '.join(names[:10])}")
+    return save_roster_import(
+        club, rows, ladder, None, previewed=plan.fingerprint, source="command"
+    ).created

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from html.parser import HTMLParser
 
 import pytest
 from django.db import transaction
@@ -190,3 +191,51 @@ def test_the_owner_may_change_them_and_outsiders_get_404(owner, outsider, histor
     assert client.post(url(history), {**LADDER, "confirm": "1"}).status_code == 404
     client.force_login(owner)
     assert client.get(url(history)).status_code == 200
+
+
+class _FieldRows(HTMLParser):
+    """The settings form (the page's form that posts) as its rows: each top-level <div> of
+    the form with the `for` of its labels and the ids of its visible inputs; inputs outside
+    any row are kept apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[dict[str, list[str]]] = []
+        self.loose: list[str] = []
+        self._in_form = False
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if tag == "form" and found.get("method") == "post" and not self.rows:
+            self._in_form = True
+        elif not self._in_form:
+            return
+        elif tag == "div":
+            self._depth += 1
+            if self._depth == 1:
+                self.rows.append({"labels": [], "inputs": []})
+        elif tag == "label" and self._depth:
+            self.rows[-1]["labels"].append(found.get("for") or "")
+        elif tag in ("input", "select", "textarea") and found.get("type") != "hidden":
+            (self.rows[-1]["inputs"] if self._depth else self.loose).append(found.get("id") or "")
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in_form = False
+        elif tag == "div" and self._in_form:
+            self._depth -= 1
+
+
+@pytest.mark.parametrize("policy", ["ladder", "hsb"])
+def test_each_setting_sits_in_its_own_row_with_its_own_label(signed_in, history, policy):
+    response = signed_in.get(url(history), {"policy": policy})
+    parsed = _FieldRows()
+    parsed.feed(response.content.decode())
+    fields = [row for row in parsed.rows if row["inputs"]]
+    names = list(response.context["form"].visible_fields())
+    assert parsed.loose == []
+    assert len(fields) == len(names) >= 2
+    for row, field in zip(fields, names, strict=True):
+        assert row["inputs"] == [field.id_for_label]
+        assert row["labels"] == [field.id_for_label]

@@ -68,6 +68,9 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
     route(name, "director", "GET", "POST")
 
 route("rating_settings", "director", "GET", "POST")
+# The roster import: the form and its preview (a POST), and the save of a preview.
+route("roster_import", "director", "GET", "POST")
+route("roster_import_save", "director", "POST")
 # The ladders screen: the list, and each change to it (previewed by a POST, made by another).
 route("club_ladders", "director", "GET")
 for name in ("ladder_add", "ladder_move", "ladder_rename"):
@@ -104,6 +107,7 @@ route("event_correction", "director", "POST")
 route("event_confirm", "director", "POST")
 
 route("director_add", "owner", "POST")
+route("invitation_revoke", "owner", "POST")
 route("invitation_accept", "invitation", "GET", "POST")
 route("director_remove", "owner", "POST")
 route("billing:page", "owner", "GET")

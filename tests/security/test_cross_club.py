@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from clubs.models import ClubRole, Entry, Event, Merge, Series, Upload
+from clubs.models import ClubInvitation, ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from clubs.tokens import create_token
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 CANARY = "Quintessa Canaryfeather"
 OBJECT_PARAMS = {
     "player_id", "event_id", "entry_id", "merge_id", "role_id", "upload_id", "series",
-    "schedule_id", "token_id",
+    "schedule_id", "token_id", "invitation_id",
 }  # fmt: skip
 
 
@@ -63,6 +63,7 @@ def clubs():
         "schedule_id": scheduled(club_a, "A night").pk, "day": SCHEDULE_DAY,
         "token_id": create_token(club_a, "A script", "publish", None).token.pk,
         "board_code": "ABCDEFGHJKLM",  # no board's: a 404 for everyone
+        "invitation_id": ClubInvitation.objects.create(club=club_a, email_hash="a").pk,
     }  # fmt: skip
     b_objects = [
         {
@@ -80,6 +81,8 @@ def clubs():
             "schedule_id": scheduled(club_b, f"{CANARY} night {event.pk}").pk,
             # B's API token, named with the canary: its id revokes nothing under A.
             "token_id": create_token(club_b, f"{CANARY} {event.pk}", "read", None).token.pk,
+            # B's pending invitation: its id withdraws nothing under A.
+            "invitation_id": ClubInvitation.objects.create(club=club_b, email_hash="b").pk,
         }
         for event in (event_b, deleted_b)
     ]

@@ -22,7 +22,7 @@ from django.db import connection, models, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from clubs.models import Board, Club, ClubRole, Entry, Event, Merge, Series, Upload
+from clubs.models import Board, Club, ClubInvitation, ClubRole, Entry, Event, Merge, Series, Upload
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from clubs.tokens import create_token
@@ -41,8 +41,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # keeps the list whole), sent on every route.
 QUERY_NAMES = (
     "active", "after", "all", "apart", "blank", "checkout", "confirm", "dir", "event", "find",
-    "follow", "kind", "kept", "merged", "newcomer", "newcomer_junior", "newcomer_name", "next",
-    "page", "player", "policy", "q", "round", "show", "sort", "top", "year",
+    "follow", "invitation", "kind", "kept", "merged", "newcomer", "newcomer_junior",
+    "newcomer_name", "next", "page", "player", "policy", "q", "round", "show", "sort", "top",
+    "year",
 )  # fmt: skip
 
 
@@ -86,6 +87,7 @@ def world():
         "token_id": create_token(club, "edges", "read", None).token.pk,
         # A board code of a night of a club of its own: the world's events stay as they are.
         "board_code": live_board_code(make_club(slug="club-c")),
+        "invitation_id": ClubInvitation.objects.create(club=club, email_hash="x").pk,
     }  # fmt: skip
     return ids, {"owner": owner, "outsider": outsider, "anonymous": None}
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 from clubs.models import (
     Board,
     Club,
+    ClubInvitation,
     ClubRole,
     Entry,
     Evening,
@@ -81,6 +82,7 @@ def world():
         # The night's board 1 has a live code: its page answers everyone (a form without a
         # side or result is a 400).
         "board_code": live_board_code(club),
+        "invitation_id": ClubInvitation.objects.create(club=club, email_hash="x").pk,
     }
     users = {"other_director": other, "director": director, "owner": owner, "staff": staff}
     return club, ids, users

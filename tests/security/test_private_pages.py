@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from clubs.models import Board, ClubRole, Entry, Event, Merge, Series
+from clubs.models import Board, ClubInvitation, ClubRole, Entry, Event, Merge, Series
 from clubs.models.club import MAIN_SLUG
 from clubs.results import Result
 from clubs.tokens import create_token
@@ -39,6 +39,7 @@ def world():
         "schedule_id": scheduled(club).pk, "day": SCHEDULE_DAY,
         "token_id": create_token(club, "edges", "read", None).token.pk,
         "board_code": "ABCDEFGHJKLM",
+        "invitation_id": ClubInvitation.objects.create(club=club, email_hash="x").pk,
     }  # fmt: skip
     return club, ids, owner
 

@@ -32,8 +32,11 @@ def owner_client(client, owner):
 
 
 def answer(client, response):
-    """The page the owner lands on, without the per-request CSRF tokens."""
+    """The page the owner lands on, without the per-request CSRF tokens and without the list
+    of pending invitations (it names no address; test_the_pending_list_reads_the_same_...
+    checks it on its own)."""
     page = client.get(response["Location"]).content.decode()
+    page = re.sub(r'<div id="pending-invitations">.*?\n  </div>', "", page, flags=re.S)
     return re.sub(r'value="[A-Za-z0-9]{64}"', 'value="TOKEN"', page)
 
 
@@ -208,3 +211,136 @@ def test_the_owner_sees_the_invitation_form_and_a_director_does_not(client, club
     client.force_login(director)
     page = client.get(reverse("club_manage", args=[club.slug])).content.decode()
     assert "Invite a director" not in page
+
+
+def signup_link_in(message):
+    return re.search(r"https?://[^/\s]+(/accounts/signup/\S+)", message.body).group(1)
+
+
+def sign_up_through(visitor, page_with_signup, email):
+    """Follow the sign-up link of a page or mail, send the form, open the mailed link and
+    choose a password: the response of that last step."""
+    signup_page = visitor.get(page_with_signup)
+    form = signup_page.context["form"]
+    visitor.post(
+        page_with_signup,
+        {"email": email, "name": "New Comer", "invitation": form["invitation"].value()},
+    )
+    confirm = re.search(r"https?://[^/\s]+(/\S+)", mail.outbox[-1].body).group(1)
+    return visitor.post(
+        confirm, {"new_password1": "a long new passw0rd", "new_password2": "a long new passw0rd"}
+    )
+
+
+def test_an_invitee_without_an_account_signs_up_from_the_link_and_lands_on_the_club_joined(
+    owner_client, club
+):
+    invite(owner_client, club, "newcomer@example.org")
+    link = link_in(mail.outbox[0])
+    visitor = Client()
+    login_page = visitor.get(visitor.get(link)["Location"]).content.decode()
+    signup = re.search(r'href="(/accounts/signup/\?invitation=[^"]+)"', login_page).group(1)
+    response = sign_up_through(visitor, signup.replace("&amp;", "&"), "newcomer@example.org")
+    assert response.status_code == 302
+    landed = visitor.get(response["Location"], follow=True)
+    assert landed.redirect_chain[-1][0] == reverse("club_manage", args=[club.slug])
+    assert "You now direct" in landed.content.decode()
+    newcomer = club.roles.get(user__email="newcomer@example.org")
+    assert newcomer.role == ClubRole.Role.DIRECTOR
+    assert AuditEntry.objects.filter(club=club, action="director.added").count() == 1
+
+
+def test_the_invitation_mails_sign_up_link_carries_it_too(owner_client, club):
+    invite(owner_client, club, "newcomer@example.org")
+    visitor = Client()
+    response = sign_up_through(visitor, signup_link_in(mail.outbox[0]), "newcomer@example.org")
+    landed = visitor.get(response["Location"], follow=True)
+    assert landed.redirect_chain[-1][0] == reverse("club_manage", args=[club.slug])
+    assert club.roles.filter(user__email="newcomer@example.org").exists()
+
+
+def test_signing_up_with_another_address_than_the_invited_one_joins_nothing(owner_client, club):
+    invite(owner_client, club, "newcomer@example.org")
+    visitor = Client()
+    response = sign_up_through(visitor, signup_link_in(mail.outbox[0]), "someone@example.org")
+    page = visitor.get(response["Location"])
+    assert page.status_code == 404
+    assert "cannot be used" in page.content.decode()
+    assert not club.roles.filter(user__email="someone@example.org").exists()
+
+
+def test_a_forged_invitation_on_the_sign_up_form_is_dropped(client):
+    response = client.post(
+        reverse("signup"), {"email": "x@example.org", "invitation": "../../admin/<b>"}
+    )
+    assert response.status_code == 302
+    confirm = re.search(r"https?://[^/\s]+(/\S+)", mail.outbox[-1].body).group(1)
+    done = client.post(
+        confirm, {"new_password1": "a long new passw0rd", "new_password2": "a long new passw0rd"}
+    )
+    assert done["Location"] == reverse("club_create")
+
+
+def test_pending_invitations_are_listed_and_the_owner_can_withdraw_one(
+    owner_client, club, owner, director
+):
+    invite(owner_client, club, "helper@example.org")
+    invite(owner_client, club, "other@example.org")
+    manage = reverse("club_manage", args=[club.slug])
+    page = owner_client.get(manage).content.decode()
+    assert page.count("Withdraw</button>") == 2
+    assert f"by {owner.email}, open until" in page
+    assert "Withdraw</button>" not in signed_in(director).get(manage).content.decode()
+
+    first = ClubInvitation.objects.order_by("pk").first()
+    response = owner_client.post(reverse("invitation_revoke", args=[club.slug, first.pk]))
+    assert response.status_code == 302
+    assert owner_client.get(manage).content.decode().count("Withdraw</button>") == 1
+    entry = AuditEntry.objects.get(club=club, action="invitation.revoked")
+    assert (entry.user, entry.details["invitation_id"]) == (owner, first.pk)
+    # Once withdrawn, it cannot be withdrawn again; another club's owner cannot reach it.
+    again = owner_client.post(reverse("invitation_revoke", args=[club.slug, first.pk]))
+    assert again.status_code == 404
+
+
+def test_a_withdrawn_invitations_link_says_so_and_joins_nobody(owner_client, club):
+    helper = make_user("helper@example.org")
+    invite(owner_client, club, "helper@example.org")
+    link = link_in(mail.outbox[0])
+    invitation = ClubInvitation.objects.get()
+    owner_client.post(reverse("invitation_revoke", args=[club.slug, invitation.pk]))
+    helper_client = signed_in(helper)
+    page = helper_client.get(link)
+    assert page.status_code == 410
+    assert "This invitation was withdrawn by the club" in page.content.decode()
+    assert helper_client.post(link).status_code == 410
+    assert not club.roles.filter(user=helper).exists()
+
+
+def test_another_clubs_owner_cannot_withdraw_an_invitation(owner_client, club, outsider):
+    invite(owner_client, club, "helper@example.org")
+    invitation = ClubInvitation.objects.get()
+    other = signed_in(outsider)
+    assert (
+        other.post(reverse("invitation_revoke", args=["elsewhere", invitation.pk])).status_code
+        == 404
+    )
+    assert (
+        other.post(reverse("invitation_revoke", args=[club.slug, invitation.pk])).status_code == 404
+    )
+    assert ClubInvitation.objects.get().revoked_at is None
+
+
+def test_the_pending_list_reads_the_same_for_a_new_and_an_existing_address(owner_client, club):
+    make_user("helper@example.org")
+    manage = reverse("club_manage", args=[club.slug])
+    lists = []
+    for email in ("ghost@example.org", "helper@example.org"):
+        invite(owner_client, club, email)
+        page = owner_client.get(manage).content.decode()
+        (shown,) = re.findall(r'<div id="pending-invitations">.*?\n  </div>', page, flags=re.S)
+        assert "@example.org," not in shown.replace("owner@example.org,", "")
+        shown = re.sub(r'value="[A-Za-z0-9]{64}"', 'value="TOKEN"', shown)
+        lists.append(re.sub(r"invitations/\d+/", "invitations/N/", shown))
+        ClubInvitation.objects.all().delete()
+    assert lists[0] == lists[1]

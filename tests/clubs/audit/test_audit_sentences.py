@@ -55,6 +55,10 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna changed the rating settings: Start rating for newcomers from 1200 to 1500.",
         ),
         "director.invited": ({"invitation_id": 3}, "Anna invited a new director."),
+        "invitation.revoked": (
+            {"invitation_id": 3},
+            "Anna withdrew an invitation to direct the club.",
+        ),
         "director.added": ({"user_id": director.pk}, f"added {director.email} as a director"),
         "director.removed": (
             {"user_id": director.pk},
@@ -175,6 +179,11 @@ def details_of(cast, director) -> dict[str, tuple[dict, str]]:
             "Anna moved J. Jansen in January Open from Emma de Vries to Jan Jansen.",
         ),
         "player.added": ({"player_id": jan, "name": "Jan"}, "Anna added Jan Jansen to the roster."),
+        "roster.imported": (
+            {"source": "web", "ladder_id": 1, "ladder_name": "Main", "created": 3, "updated": 1},
+            "Anna imported a roster onto the ladder Main: 3 new players, 1 players on the "
+            "roster with a new starting rating or junior flag.",
+        ),
         "held_players.removed": (
             {"event_id": event, "name": "January Open", "players": ["Zoe Quinn", "Ugo Yates"]},
             "Anna deleted the draft January Open, and with it 2 players met only there: "

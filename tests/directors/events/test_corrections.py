@@ -123,6 +123,30 @@ def test_confirming_applies_the_correction_and_the_preview_matches_the_replay(
     assert AuditEntry.objects.filter(club=club, action="results.saved").count() == 1
 
 
+def test_a_confirmed_grid_correction_is_logged_with_each_changed_result_old_and_new(
+    signed_in, director, club, published
+):
+    rows = [*CORRECTED[:2], ("2", "Ann Apple", "Cid Cole", "1/2"), ("2", "Bob Baker", "", "bye1")]
+    shown = signed_in.post(url("event_grid", published), grid_post(rows, v(published)))
+    signed_in.post(url("event_correction", published), {"token": shown.context["pending"].token})
+    entry = AuditEntry.objects.get(club=club, action="results.saved")
+    assert entry.user == director
+    assert entry.details["changed"] == [[1, 1, "Ann Apple – Bob Baker", "1-0", "0-1"]]
+    assert (entry.details["added"], entry.details["removed"]) == (1, 0)
+    log = signed_in.get(reverse("audit_log", args=[club.slug])).content.decode()
+    assert "Round 1, board 1: 1–0 → 0–1 (Ann Apple – Bob Baker)" in log
+    assert "Boards added: 1, taken away: 0." in log
+
+
+def test_a_drafts_first_grid_save_lists_no_changes(signed_in, club, players):
+    draft = make_event(club, [], published=False)
+    signed_in.post(
+        url("event_grid", draft), grid_post([("1", "Ann Apple", "Bob Baker", "0-1")], v(draft))
+    )
+    entry = AuditEntry.objects.get(club=club, action="results.saved")
+    assert "changed" not in entry.details
+
+
 def test_a_confirmation_after_another_change_to_the_event_is_refused(signed_in, club, published):
     shown = signed_in.post(url("event_grid", published), grid_post(CORRECTED, v(published)))
     # Someone else saves the event meanwhile.
