@@ -93,7 +93,7 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
     sign_in(p, "night@example.org")
     night = f"/manage/offline/night/{offline_event.pk}/"
     p.goto(night)
-    p.wait_for_function("navigator.serviceWorker.controller !== null")
+    p.wait_for_function("() => navigator.serviceWorker.controller !== null")
     for number in range(1, ROUNDS + 1):
         pair(p, night, number)
         p.goto(f"{night}round/{number}/")

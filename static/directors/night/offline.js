@@ -203,10 +203,11 @@
       pairing: tap.pairing, based_on: tap.based_on, key: tap.key,
     });
     return fetch(tap.url, {
+      // Not `keepalive`: a tap cut off by leaving the page stays in the queue and is sent
+      // again from the next page (its key makes a second delivery harmless), and a keepalive
+      // request is sent by the browser itself, past what the page knows of the network.
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      // Kept alive: a page left while it is on its way still delivers it (its key makes a
-      // second delivery harmless).
-      keepalive: true, headers: { Accept: "application/json" },
+      headers: { Accept: "application/json" },
     }).then(function (response) {
       var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
       if (!json) {
