@@ -165,6 +165,8 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
         td.locator("#all-in", has_text="Every board has its result.").wait_for()
 
         td.goto(f"/manage/{club.slug}/night/{minor.pk}/round/1/")
+        # Both sections have a board 1: the screen says whose boards these are.
+        assert td.locator("main .sheet-club").inner_text() == "Tuesday – Minor"
         td.locator("#board-1 .report-state", has_text="Reported by black: 0–1").wait_for()
         assert "No result yet" in td.locator("#board-1 .current").inner_text()
         assert "is stored" in report(white, minor_one, "White", "0–1")
@@ -193,6 +195,7 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
 
         # The combined pairing sheet: each section's boards and results under its name.
         td.goto(f"/manage/{club.slug}/night/{open_.pk}/round/1/sections/")
+        assert td.locator("main .sheet-club").inner_text() == "Rooks · Tuesday"
         for section, results in ((open_, "1–0 ½–½ 0–1"), (minor, "0–1 1–0 ½–½")):
             block = td.locator(f"section#section-{section.pk}")
             assert block.locator("h2").inner_text() == section.section
@@ -224,6 +227,16 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
         td.wait_for_load_state()
         assert "Only 1 of 3 rounds is paired" in td.locator("#confirm-publish").inner_text()
         assert Event.objects.get(pk=minor.pk).status != Event.Status.PUBLISHED
+        # Going back is the quiet choice beside the publish button, and as tall as it.
+        publish = td.get_by_role("button", name="Publish and rate 1 round")
+        back = td.get_by_role("link", name="Back to the evening, changing nothing")
+        look = "e => [getComputedStyle(e).backgroundColor, e.getBoundingClientRect().height]"
+        (publish_colour, publish_height), (back_colour, back_height) = (
+            publish.evaluate(look),
+            back.evaluate(look),
+        )
+        assert back_colour == "rgba(0, 0, 0, 0)" != publish_colour
+        assert back_height == publish_height
         td.get_by_role("button", name="Publish and rate 1 round").click()
         td.wait_for_url(re.compile(rf"/events/{minor.pk}/$"))
         assert Event.objects.get(pk=minor.pk).status == Event.Status.PUBLISHED
@@ -243,6 +256,7 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
         reader_context.close()
         # The Open's own standings, still a draft, on the director's screen.
         td.goto(f"/manage/{club.slug}/night/{open_.pk}/standings/")
+        assert td.locator("main .sheet-club").inner_text() == "Tuesday – Open"
         names = [t.strip() for t in td.locator("table tbody tr th.name").all_inner_texts()]
         shown = [points(t) for t in td.locator("td.points").all_inner_texts()]
         assert dict(zip(names, shown, strict=True)) == open_points
