@@ -264,7 +264,7 @@ def test_a_board_code_opens_its_one_board_and_nothing_of_the_club(client, club, 
 
     player = club.players.create(name="Tenancy Canary")
     night_requests(club, player)  # a night with a paired board, made without the service
-    night = Event.objects.get(club=club, name="Night")
+    night = Event.objects.get(club=club, name="Night – Open")
     ClubModel.objects.filter(pk=club.pk).update(visibility=ClubModel.Visibility.DIRECTOR)
     from clubs.models import Round
 

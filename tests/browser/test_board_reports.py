@@ -90,7 +90,9 @@ def test_two_players_report_from_their_phones_and_the_director_sees_it(browser, 
         assert Board.objects.get(event=event, round=1, number=2).game is None
         # The director's tap settles it.
         director.locator("#board-2").get_by_role("button", name="Board 2: ½–½").click()
-        director.wait_for_load_state()
+        # The tap is sent in the background (offline.js): read the database once it is in.
+        director.locator("#board-2 .current", has_text="½–½").wait_for()
+        director.locator("[data-night-pending]").wait_for(state="hidden")
         assert (
             Board.objects.select_related("game")
             .get(event=event, round=1, number=2)

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from clubs.models import Club
 from clubs.results import Result
-from directors.demo import create_demo_club
+from directors.demo import DEMO_DIRECTOR_EMAIL, DEMO_DIRECTOR_PASSWORD, create_demo_club
 from tests.factories import make_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,3 +77,24 @@ def test_the_names_stay_in_view_while_a_table_scrolls(tab, demo, table):
     box = scroller.bounding_box()
     assert after["x"] >= box["x"] - 1 and after["x"] + after["width"] <= box["x"] + box["width"]
     assert before["width"] == pytest.approx(after["width"], abs=1)
+
+
+def test_no_directors_screen_is_wider_than_a_phone(tab, demo):
+    """The screens a director opens on a phone at the club (issue 36): the club settings' embed
+    snippets wrap instead of widening the page."""
+    tab.goto("/accounts/login/")
+    tab.get_by_label("E-mail address").fill(DEMO_DIRECTOR_EMAIL)
+    tab.get_by_label("Password").fill(DEMO_DIRECTOR_PASSWORD)
+    tab.get_by_role("button", name="Log in").click()
+    tab.wait_for_url("**/")
+    for url in [
+        "/manage/demo/",
+        "/manage/demo/settings/",
+        "/manage/demo/ratings/",
+        "/manage/demo/players/",
+        "/manage/demo/players/import/",
+        "/manage/demo/events/",
+        "/manage/demo/night/new/",
+    ]:
+        tab.goto(url)
+        assert page_width(tab) <= WIDTH, url

@@ -323,6 +323,11 @@ def test_the_live_page_shows_every_section(client):
     page = client.get(reverse("club_event_live", args=[public.slug, open_.pk])).content.decode()
     assert "Tuesday – Open" in page
     assert f'id="section-{minor.pk}"' in page and "<h2>Minor</h2>" in page
+    # Once, in the page's body: not in its <title> nor in its <head> (where a browser moves
+    # it above the site's header).
+    assert page.count(f'id="section-{minor.pk}"') == 1
+    assert page.index("</head>") < page.index(f'id="section-{minor.pk}"')
+    assert re.search(r"<title>[^<]*Tuesday – Open[^<]*</title>", page)
     minor_block = page[page.index(f'id="section-{minor.pk}"') :]
     for name in NAMES[4:]:
         assert name in minor_block  # the Minor's boards and standings, below the Open's
