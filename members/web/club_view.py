@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -115,13 +115,20 @@ DataFormat = Literal["json", "csv", "trf", "ics", "atom"]
 
 
 def club_view(
-    *, free: bool = False, download: DataFormat | None = None, one_ladder: bool = False
+    *,
+    free: bool = False,
+    download: DataFormat | None = None,
+    one_ladder: bool = False,
+    live: bool = False,
 ) -> Callable[[ClubView], ClubView]:
     """A club page at c/<slug>/… and c/<slug>/s/<secret>/…; `free` pages stay open while
     the club's subscription is off; a `download` (named by its format) says in its content
     whether the ladder is current (an HTML page has the notice region of members/web/status.html
     instead), and answers in its own format while the subscription is off. The notice of a
-    `one_ladder` page (the one its `ladder` argument names, or the first) is that ladder's."""
+    `one_ladder` page (the one its `ladder` argument names, or the first) is that ladder's.
+    A `live` page follows a club night while it is played: every cache asks again each time
+    (a 304 while nothing moved), so a result confirmed at a board shows within seconds, not
+    after the minute other pages may be kept."""
 
     def decorate(view: ClubView) -> ClubView:
         @wraps(view)
@@ -142,6 +149,8 @@ def club_view(
                     )
                 except dated.BadDay:  # never kept: page_cache keeps only real dates
                     page = dated.bad_day(request, visit.context(), download is not None)
+                if live:
+                    patch_cache_control(page, max_age=0, no_cache=True)
                 return protect(page, visit.noindex)
             # Nothing is deleted: subscribing again brings the page back as it was.
             if download is not None:

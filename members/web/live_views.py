@@ -16,7 +16,7 @@ from members.web.club_view import Visit, club_view
 REFRESH_SECONDS = 30
 
 
-@club_view()
+@club_view(live=True)
 def live_event(request: HttpRequest, visit: Visit, event_id: int) -> HttpResponse:
     event = visit.club.events.not_deleted().filter(pk=event_id).exclude(pairing_system="").first()
     if event is None:

@@ -58,6 +58,8 @@ def test_members_follow_the_round_as_results_come_in(client, public):
     assert '<meta http-equiv="refresh" content="30">' in following.content.decode()
     assert "Stop reloading" in following.content.decode()
     assert following.get("Cache-Control", "").startswith("public")
+    # No cache keeps it past the next ask: a result confirmed at a board shows at once.
+    assert "max-age=0" in following["Cache-Control"] and "no-cache" in following["Cache-Control"]
     assert "Round 1 of 3 is being played." in playing
     night_rounds.enter_result(event.pk, 1, 1, Result.WHITE_WIN, None)
     after = client.get(url(public, f"events/{event.pk}/live/")).content.decode()
