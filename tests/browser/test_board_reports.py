@@ -99,6 +99,14 @@ def test_two_players_report_from_their_phones_and_the_director_sees_it(browser, 
             .game.result_code
             == Result.DRAW
         )
+        # The director overrules board 1, which the players confirmed while this screen was
+        # open: the tap corrects the result the screen was brought, so it is not refused as
+        # based on an older one.
+        director.locator("#board-1").get_by_role("button", name="Board 1: 0–1").click()
+        director.locator("[data-night-pending]").wait_for(state="hidden")
+        assert not director.locator(".tap-refused").count()
+        overruled = Board.objects.select_related("game").get(event=event, round=1, number=1)
+        assert overruled.game.result_code == Result.BLACK_WIN
     finally:
         white_context.close()
         black_context.close()

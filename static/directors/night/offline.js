@@ -291,6 +291,9 @@
     }).catch(function () { /* still offline: the screen stays as it is */ });
   }
 
+  // The players' reports (reports.js) brought the server's results: drawn under the taps.
+  boards.addEventListener("night:server-results", show);
+
   window.addEventListener("online", function () {
     delay = 0;
     flush();

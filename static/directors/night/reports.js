@@ -10,11 +10,19 @@
   var noResult = (script && script.getAttribute("data-no-result")) || "";
   var EVERY_MS = 4000;
 
+  // With the offline queue (offline.js, ol[data-night-taps]) the board's result is drawn by
+  // that script, under any tap not yet sent: this one only hands it the server's result, which
+  // is also what the next tap says it corrects.
+  var queued = list.hasAttribute("data-night-taps");
+
   function show(board) {
     var item = document.getElementById("board-" + board.number);
     if (!item) return;
     var current = item.querySelector(".current");
-    if (current) {
+    if (queued) {
+      item.setAttribute("data-result", board.result || "");
+      item.setAttribute("data-label", board.label || "");
+    } else if (current) {
       current.textContent = "";
       if (board.label) {
         current.textContent = board.label;
@@ -39,7 +47,11 @@
     if (document.hidden) return;
     fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (answer) { if (answer) answer.boards.forEach(show); })
+      .then(function (answer) {
+        if (!answer) return;
+        answer.boards.forEach(show);
+        if (queued) list.dispatchEvent(new CustomEvent("night:server-results"));
+      })
       .catch(function () { /* offline for a moment: the next turn tries again */ });
   }
 
