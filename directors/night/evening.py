@@ -61,7 +61,10 @@ def seed_key(player: Player) -> tuple[bool, float, str]:
 
 
 def round_robin_rounds(entrants: int, system: str) -> int:
-    """Rounds of a Berger-table round robin: each meets each once (twice if double)."""
+    """Rounds of a Berger-table round robin: each meets each once (twice if double); none
+    while fewer than two play (a section whose players are still to be moved in)."""
+    if entrants < 2:
+        return 0
     cycle = entrants - 1 if entrants % 2 == 0 else entrants
     return cycle * 2 if system == PairingSystem.DOUBLE_ROUND_ROBIN else cycle
 
@@ -80,12 +83,16 @@ def start_event(
     pairing_bye: str | None = None,
     first_colour: str = BY_LOT,
     accelerated: bool = False,
+    least_players: int = 2,
 ) -> Event:
     """A new club night with these players, seeded from the ladder. A round robin's
     rounds follow from its size; `rounds` may be None for one, or must agree. The bye
     scores 1 in a Swiss and 0 in a round robin (the dummy's game) unless `pairing_bye`
     says otherwise. `first_colour`: seed 1's colour in round 1, white, black or drawn by
-    lot here, once (stored, so pairing round 1 again gives the same boards)."""
+    lot here, once (stored, so pairing round 1 again gives the same boards).
+    `least_players`: 0 for a section of an evening whose players are moved in on the evening
+    page (directors.night.sections.start_sections checks each section's size itself); its
+    first round is refused while it has fewer than two (directors.night.rounds)."""
     if system not in PairingSystem.values:
         raise PublishingError(_("Choose Swiss or round robin."))
     if pairing_bye is None:
@@ -96,7 +103,7 @@ def start_event(
         raise PublishingError(_("Choose white, black or by lot for the first colour."))
     if accelerated and system in ROUND_ROBINS:
         raise PublishingError(_("Only a Swiss can be accelerated."))
-    _check_players(club, players)
+    _check_players(club, players, least_players)
     rounds = checked_rounds(system, rounds, len(players))
     by_lot = first_colour == BY_LOT
     if by_lot:
@@ -129,8 +136,8 @@ def start_event(
     return Event.objects.select_related("club").get(pk=event.pk)
 
 
-def _check_players(club: Club, players: Sequence[Player]) -> None:
-    if len(players) < 2:
+def _check_players(club: Club, players: Sequence[Player], least: int = 2) -> None:
+    if len(players) < least:
         raise PublishingError(_("Tick at least two players."))
     if len(players) > settings.EVENT_MAX_ENTRANTS:
         raise PublishingError(
@@ -150,6 +157,8 @@ def checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
                 _("A round robin of %(players)d players has %(rounds)d rounds.")
                 % {"players": entrants, "rounds": needed}
             )
+        if entrants < 2:
+            return 0  # a section still to be filled: its table follows the players moved in
         rounds = needed
     if rounds is None or rounds < 1:
         raise PublishingError(_("Choose the number of rounds."))
@@ -159,8 +168,9 @@ def checked_rounds(system: str, rounds: int | None, entrants: int) -> int:
         )
     # An odd field has one more round: each player's one pairing-allocated bye covers it
     # (directors.night.pairing.max_swiss_rounds, not imported here: it loads the pairing engine).
+    # A section still to be filled is checked again when its first round is paired.
     most = entrants if entrants % 2 else entrants - 1
-    if system == PairingSystem.SWISS and rounds > most:
+    if system == PairingSystem.SWISS and entrants >= 2 and rounds > most:
         raise PublishingError(
             _("%(players)d players can play at most %(rounds)d Swiss rounds without a rematch.")
             % {"players": entrants, "rounds": most}
@@ -222,7 +232,7 @@ def add_entrant(
             raise PublishingError(
                 _("A round robin's table is fixed once its first round is paired.")
             )
-        if paired >= (event.planned_rounds or 0):
+        if paired and paired >= (event.planned_rounds or 0):
             raise PublishingError(_("Every round is paired: there is no round left to join."))
         if event.entries.count() >= settings.EVENT_MAX_ENTRANTS:
             raise PublishingError(

@@ -37,7 +37,7 @@ from directors.events.drafts import listed
 from directors.events.flow import publish_event
 from directors.night import pairing
 from directors.night.changes import night_pairing_rules
-from directors.night.evening import lock_night, rejoin_round
+from directors.night.evening import checked_rounds, lock_night, rejoin_round
 from directors.night.pairs import (
     Shown,
     pair_text,
@@ -106,7 +106,23 @@ def pair_next_round(
 
 
 def _check_can_pair(event: Event, number: int) -> None:
+    entrants = event.entries.count()
+    if entrants < 2:
+        # A section chosen per player starts empty: its players are moved in first.
+        raise PublishingError(
+            _(
+                "The section “%(section)s” has fewer than two players to pair: move players "
+                "into it first (“Move to the section” under a player on another section's "
+                "page)."
+            )
+            % {"section": event.section}
+            if event.section
+            else _("Fewer than two players are in this evening: add a late arrival first.")
+        )
     planned = event.planned_rounds or 0
+    if number == 1 and event.pairing_system == PairingSystem.SWISS:
+        # A section may have started with fewer players than its rounds need.
+        checked_rounds(event.pairing_system, planned, entrants)
     if number > planned:
         raise PublishingError(
             ngettext(

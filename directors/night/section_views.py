@@ -16,8 +16,10 @@ from clubs.access import NOT_FOUND, AuthedRequest
 from clubs.labels.results import RESULT_LABELS
 from clubs.models import Board, PairingSystem
 from directors.edits import PublishingError
-from directors.night import sections
+from directors.night import board_reports, sections
+from directors.night.board_reports import SlipCode
 from directors.night.forms import MoveForm, SectionRulesForm
+from directors.night.round_views import site_address
 from directors.night.views import _back, _unreadable, entrant_name, night_for_director
 
 
@@ -63,7 +65,7 @@ def night_move(request: AuthedRequest, slug: str, event_id: int) -> HttpResponse
     else:
         messages.success(
             request,
-            _("%(name)s plays in %(section)s.")
+            _("%(name)s plays in the section “%(section)s”.")
             % {"name": moved.typed_name, "section": target.section},
         )
     return _back(event, "entrants")
@@ -74,19 +76,25 @@ def night_sections_sheet(
     request: AuthedRequest, slug: str, event_id: int, round_number: int
 ) -> HttpResponse:
     """Round N of every section, each section's boards under its name (a section whose
-    round N is not paired yet says so); each section's own sheet stays linked."""
+    round N is not paired yet says so), with their board codes as the section's own sheet
+    has them; each section's own sheet stays linked."""
     event = night_for_director(request, slug, event_id)
     if event.evening_id is None or not 1 <= round_number <= event.paired_rounds():
         raise Http404(NOT_FOUND)
     shown = []
+    address = site_address(request)
     for section in event.sections():
         paired = section.paired_rounds() >= round_number
         boards = section.round_boards(round_number) if paired else []
+        # As on the section's own sheet: codes while its round N takes reports at the board.
+        codes = board_reports.slip_codes(section, round_number, address) if paired else {}
         shown.append(
             {
                 "event": section,
                 "paired": paired,
-                "boards": [_board(board) for board in boards if not board.is_bye],
+                "boards": [
+                    _board(board, codes.get(board.number)) for board in boards if not board.is_bye
+                ],
                 "bye": next((entrant_name(b.white) for b in boards if b.is_bye), ""),
             }
         )
@@ -97,10 +105,11 @@ def night_sections_sheet(
     )
 
 
-def _board(board: Board) -> dict[str, object]:
+def _board(board: Board, code: SlipCode | None) -> dict[str, object]:
     return {
         "number": board.number,
         "white": entrant_name(board.white),
         "black": entrant_name(board.black),
         "result": str(RESULT_LABELS[board.game.result_code].short) if board.game else "",
+        "code": code,
     }

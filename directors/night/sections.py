@@ -60,18 +60,26 @@ def start_sections(
     sections: Sequence[Section],
     start: Callable[[str, Sequence[Player]], Event],
     user: User | None,
+    chosen: bool = False,
 ) -> list[Event]:
     """The sections of one evening, highest first, each started by `start(name, players)`
-    (directors.night.evening.start_event with the director's choices) under the name
-    "<name> – <section>", in one transaction: a section refused starts none."""
+    (directors.night.evening.start_event with the director's choices, `least_players=0`:
+    the sizes are checked here) under the name "<name> – <section>", in one transaction: a
+    section refused starts none. Split by rating or age, each section has two players or
+    more; `chosen` per player (split.BY_CHOICE), everyone starts in the first and the others
+    may start empty: the director moves players in before their first round, which is
+    refused while a section has fewer than two (directors.night.rounds)."""
     if len(sections) < 2:
         raise PublishingError(_("An evening of sections has at least two."))
-    for section in sections:
+    everyone = [player.pk for section in sections for player in section.players]
+    if len(everyone) < 2:
+        raise PublishingError(_("Tick at least two players."))
+    for section in sections if not chosen else ():
         if len(section.players) < 2:
             raise PublishingError(
-                _("Section %(section)s has fewer than two players.") % {"section": section.name}
+                _("The section “%(section)s” has fewer than two players.")
+                % {"section": section.name}
             )
-    everyone = [player.pk for section in sections for player in section.players]
     if len(set(everyone)) != len(everyone):
         raise PublishingError(_("A player is in two sections."))
     with transaction.atomic():
@@ -144,7 +152,7 @@ def move_entrant(event_id: int, entry_id: int, to_event_id: int, user: User | No
             raise PublishingError(_("That player is not in this event."))
         if source.paired_rounds():
             raise PublishingError(
-                _("%(section)s is paired already: its players stay in it.")
+                _("The section “%(section)s” is paired already: its players stay in it.")
                 % {"section": source.section}
             )
         target_paired = target.paired_rounds()
@@ -152,7 +160,7 @@ def move_entrant(event_id: int, entry_id: int, to_event_id: int, user: User | No
             raise PublishingError(
                 _("A round robin's table is fixed once its first round is paired.")
             )
-        if target_paired >= (target.planned_rounds or 0):
+        if target_paired and target_paired >= (target.planned_rounds or 0):
             raise PublishingError(_("Every round is paired: there is no round left to join."))
         player = entry.player
         entry.delete()  # with any bye asked for: the other section's rounds are its own

@@ -41,6 +41,7 @@ from clubs.results import Result
 from directors.edits import PublishingError
 from directors.night import changes, evening, names, pairing, sections
 from directors.night import rounds as night_rounds
+from directors.night import split as splits
 from directors.night.forms import (
     NEW_PERSON,
     NEWCOMER,
@@ -205,7 +206,8 @@ def _start_from_form(club: Club, data: dict[str, Any], roster: list[Player], use
         )  # fmt: skip
         started = sections.start_sections(
             club, name=data["name"], date=data["date"], sections=plan, user=user,
-            start=lambda name, players: start(name=name, players=players),
+            start=lambda name, players: start(name=name, players=players, least_players=0),
+            chosen=data["split"] == splits.BY_CHOICE,
         )  # fmt: skip
         return started[0]
 
@@ -363,12 +365,18 @@ def night_evening(request: AuthedRequest, slug: str, event_id: int) -> HttpRespo
                 )
             ),
             "future_rounds": range(paired + 1, planned + 1),
-            "next_round": paired + 1 if paired < planned and not missing and not closed else None,
+            "next_round": paired + 1
+            if paired < planned and not missing and not closed and len(entries) >= 2
+            else None,
+            # A section chosen per player may start with fewer than two: filled by moves.
+            "few_players": not closed and len(entries) < 2,
             "missing": missing,
             "can_unpair": not closed and paired > 0 and not results_in.exists(),
             "can_publish": not closed and paired > 0 and not missing,
             "can_move_seeds": not closed and paired == 0,
-            "can_add": not closed and (not round_robin or paired == 0) and paired < planned,
+            "can_add": not closed
+            and (not round_robin or paired == 0)
+            and (paired == 0 or paired < planned),
             "rows": [
                 {
                     "entry": entry,
@@ -410,17 +418,19 @@ def section_cards(event: Event) -> list[dict[str, object]]:
         planned = section.planned_rounds or 0
         missing = night_rounds.missing_results(section, paired) if paired else []
         closed = is_closed(section)
+        players = section.entries.count()
         cards.append(
             {
                 "event": section,
                 "current": section.pk == event.pk,
                 "paired": paired,
                 "planned": planned,
-                "players": section.entries.count(),
+                "players": players,
                 "missing": len(missing),
                 "closed": closed,
+                "few_players": not closed and players < 2,
                 "next_round": paired + 1
-                if paired < planned and not missing and not closed
+                if paired < planned and not missing and not closed and players >= 2
                 else None,
                 "can_publish": not closed and paired > 0 and not missing,
             }

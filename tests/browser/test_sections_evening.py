@@ -67,6 +67,24 @@ def slip_address(p, number: int) -> str:
     return slip.locator(".url").inner_text().strip()
 
 
+# The lines a piece of text takes: one rectangle per line of its text.
+LINES = """e => { const r = document.createRange(); r.selectNodeContents(e);
+  return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }"""
+
+
+def codes_fit(p, codes) -> None:
+    """Each board's code on a phone: the list not indented, every slip inside the screen,
+    its address on one line."""
+    left = codes.evaluate("e => e.getBoundingClientRect().left")
+    slips = codes.locator("li.slip")
+    assert slips.count()
+    for slip in slips.all():
+        box = slip.bounding_box()
+        assert box is not None and abs(box["x"] - left) < 1
+        assert box["x"] + box["width"] <= PHONE["width"]
+        assert slip.locator(".url").evaluate(LINES) == 1, slip.inner_text()
+
+
 def report(p, address: str, side: str, result: str) -> str:
     p.goto(address)
     p.get_by_role("radio", name=re.compile(f"{side}:")).check()
@@ -126,10 +144,12 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
         assert cards.count() == 2
         assert fits(td)
 
-        # Round 1 in each section, from the cards of the evening screen.
+        # Round 1 in each section, from the other section's card on its evening screen (a
+        # section's own actions are its page's, once: its card repeats none of them).
         sheets = {}
-        for section in (open_, minor):
-            td.goto(f"/manage/{club.slug}/night/{open_.pk}/")
+        for section, other in ((open_, minor), (minor, open_)):
+            td.goto(f"/manage/{club.slug}/night/{other.pk}/")
+            assert td.locator(f"#section-{other.pk}").locator("form").count() == 0
             card = td.locator(f"#section-{section.pk}")
             assert "No round paired yet" in card.inner_text()
             card.get_by_role("button", name="Pair round 1", exact=True).click()
@@ -137,6 +157,7 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
             sheets[section.pk] = boards_of(td)
             assert len(sheets[section.pk]) == 3
             assert td.locator("#board-codes svg.qr").count() == 3
+            codes_fit(td, td.locator("#board-codes"))
         assert Event.objects.get(pk=open_.pk).paired_rounds() == 1
         assert Event.objects.get(pk=minor.pk).paired_rounds() == 1
 
@@ -206,6 +227,10 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
             for number, (white_name, black_name) in enumerate(sheets[section.pk], start=1):
                 assert white_name in rows.nth(number - 1).inner_text()
                 assert black_name in rows.nth(number - 1).inner_text()
+            # The codes of each section that takes reports, for the wall.
+            codes = block.locator(f"#board-codes-{section.pk}")
+            assert codes.locator("svg.qr").count() == 3
+            codes_fit(td, codes)
         assert fits(td)
 
         # The members' live page (anyone: a parent's phone) shows both sections, once each.
@@ -223,7 +248,8 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
 
         # Publishing the Minor with two rounds left asks first; the Open stays a draft.
         td.goto(f"/manage/{club.slug}/night/{open_.pk}/")
-        td.locator(f"#section-{minor.pk}").get_by_role("button", name="Publish Minor").click()
+        minor_card = td.locator(f"#section-{minor.pk}")
+        minor_card.get_by_role("button", name="Publish the section “Minor”").click()
         td.wait_for_load_state()
         assert "Only 1 of 3 rounds is paired" in td.locator("#confirm-publish").inner_text()
         assert Event.objects.get(pk=minor.pk).status != Event.Status.PUBLISHED
@@ -261,7 +287,7 @@ def test_two_sections_from_one_check_in_to_one_published(browser, live_server, c
         shown = [points(t) for t in td.locator("td.points").all_inner_texts()]
         assert dict(zip(names, shown, strict=True)) == open_points
         td.goto(f"/manage/{club.slug}/night/{open_.pk}/")
-        assert td.locator(f"#section-{open_.pk}").get_by_role("button", name="Publish Open").count()
+        assert td.get_by_role("button", name="Publish the section “Open”").count() == 1
         assert "Published" in td.locator(f"#section-{minor.pk}").inner_text()
     finally:
         white_context.close()

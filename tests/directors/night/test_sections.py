@@ -14,7 +14,7 @@ from django.urls import reverse
 from clubs.models import AuditEntry, Club, Entry, Evening, Event, PairingSystem, Player
 from clubs.results import Result
 from directors.edits import PublishingError
-from directors.night import evening, sections
+from directors.night import board_reports, evening, sections
 from directors.night import rounds as night_rounds
 from tests.factories import make_club, make_players, set_standing
 
@@ -284,7 +284,7 @@ def test_a_move_through_the_screen_and_a_forged_section_is_not_found(
     assert Entry.objects.get(pk=dev.pk).event_id == open_.pk
     response = signed_in.post(move, {"entry": dev.pk, "section": minor.pk})
     assert response.status_code == 302
-    assert "Dev Dutta plays in Minor." in said(response)
+    assert "Dev Dutta plays in the section “Minor”." in said(response)
     assert minor.entries.filter(player=roster[3]).exists()
 
 
@@ -336,3 +336,188 @@ def test_the_live_page_shows_every_section(client):
     page = client.get(reverse("club_event_live", args=[public.slug, open_.pk])).content.decode()
     assert f'events/{minor.pk}/">Minor</a> (published)' in page
     assert f'id="section-{minor.pk}"' not in page
+
+
+# --- found on a director's walk (issue 36) ------------------------------------------------------
+
+
+def chosen_sections(club: Club, players: list[Player], *, system: str = PairingSystem.SWISS):
+    plan = sections.plan_sections(
+        club, players, kind=Event.Kind.STANDARD, how="chosen", thresholds=[],
+        names=["Open", "Kids"],
+    )  # fmt: skip
+    return sections.start_sections(
+        club, name="Tuesday", date=DATE, sections=plan, user=None, chosen=True,
+        start=lambda name, ticked: evening.start_event(
+            club, name=name, date=DATE, system=system, rounds=3 if system == "swiss" else None,
+            players=ticked, user=None, least_players=0,
+        ),
+    )  # fmt: skip
+
+
+def test_sections_chosen_per_player_start_empty_and_pair_once_players_are_moved_in(club, roster):
+    open_, kids = chosen_sections(club, roster)
+    assert names_in(open_) == NAMES and names_in(kids) == []
+    with pytest.raises(PublishingError, match="“Kids” has fewer than two players to pair"):
+        night_rounds.pair_next_round(kids.pk, None)
+    first = open_.entries.get(player=roster[7])
+    sections.move_entrant(open_.pk, first.pk, kids.pk, None)
+    with pytest.raises(PublishingError, match="fewer than two players to pair"):
+        night_rounds.pair_next_round(kids.pk, None)  # one player is not a pairing either
+    assert kids.paired_rounds() == 0
+    for player in roster[5:7]:
+        sections.move_entrant(open_.pk, open_.entries.get(player=player).pk, kids.pk, None)
+    assert names_in(kids) == NAMES[5:]  # seeded by rating as they came in
+    for section in (open_, kids):
+        assert night_rounds.pair_next_round(section.pk, None) == 1
+    assert kids.round_boards(1)[0].white.typed_name in NAMES[5:]
+
+
+def test_a_swiss_section_filled_by_moves_is_held_to_the_rounds_its_players_can_play(club, roster):
+    open_, kids = chosen_sections(club, roster)  # three rounds each
+    for player in roster[6:]:
+        sections.move_entrant(open_.pk, open_.entries.get(player=player).pk, kids.pk, None)
+    with pytest.raises(PublishingError, match="2 players can play at most 1 Swiss rounds"):
+        night_rounds.pair_next_round(kids.pk, None)
+    sections.change_rules(kids.pk, system=PairingSystem.SWISS, rounds=1, pairing_bye=None,
+                          user=None)  # fmt: skip
+    assert night_rounds.pair_next_round(kids.pk, None) == 1
+
+
+def test_an_empty_round_robin_section_takes_its_table_from_the_players_moved_in(club, roster):
+    open_, kids = chosen_sections(club, roster, system=PairingSystem.ROUND_ROBIN)
+    kids.refresh_from_db()
+    assert kids.planned_rounds == 0
+    for player in roster[5:]:
+        sections.move_entrant(open_.pk, open_.entries.get(player=player).pk, kids.pk, None)
+    kids.refresh_from_db()
+    open_.refresh_from_db()
+    assert (open_.planned_rounds, kids.planned_rounds) == (5, 3)
+    assert night_rounds.pair_next_round(kids.pk, None) == 1
+
+
+def test_a_split_by_rating_still_refuses_a_section_of_fewer_than_two(club, roster):
+    plan = [sections.Section("Open", roster[:1]), sections.Section("Minor", roster[1:4])]
+    with pytest.raises(PublishingError, match=r"The section “Open” has fewer than two players\."):
+        sections.start_sections(
+            club, name="Tuesday", date=DATE, sections=plan, user=None,
+            start=lambda name, ticked: evening.start_event(
+                club, name=name, date=DATE, system=PairingSystem.SWISS, rounds=1,
+                players=ticked, user=None, least_players=0,
+            ),
+        )  # fmt: skip
+    assert not Event.objects.exists()
+
+
+def test_chosen_per_player_on_the_screens_start_move_then_pair(signed_in, club, roster):
+    response = signed_in.post(
+        reverse("night_start", args=[club.slug]),
+        {"action": "start", "name": "Tuesday", "date": "2026-03-03", "kind": "standard",
+         "rated": "on", "system": "swiss", "rounds": "3", "split": "chosen",
+         "section_names": "Open, Kids", "players": [p.pk for p in roster]},
+    )  # fmt: skip
+    assert response.status_code == 302, said(response)
+    open_, kids = Event.objects.order_by("order_in_day")
+    assert (open_.section, kids.section) == ("Open", "Kids")
+    assert open_.entries.count() == 8 and kids.entries.count() == 0
+    # The Kids' screen says what to do, and offers no Pair button that cannot work.
+    page = signed_in.get(reverse("night_evening", args=[club.slug, kids.pk])).content.decode()
+    assert 'id="few-players"' in page
+    assert reverse("night_pair", args=[club.slug, kids.pk]) not in page
+    card = page[page.index(f'id="section-{open_.pk}"') :]
+    assert reverse("night_pair", args=[club.slug, open_.pk]) in card
+    # Pairing anyway (a stale page) is refused, naming what to do.
+    pair_kids = reverse("night_pair", args=[club.slug, kids.pk])
+    response = signed_in.post(pair_kids, {"expected": 1})
+    assert any("fewer than two players to pair" in m for m in said(response))
+    assert kids.paired_rounds() == 0
+    # The director moves three players from the Open's screen, then pairs each section.
+    move = reverse("night_move", args=[club.slug, open_.pk])
+    for player in roster[5:]:
+        entry = open_.entries.get(player=player)
+        response = signed_in.post(move, {"entry": entry.pk, "section": kids.pk})
+        assert f"{player.name} plays in the section “Kids”." in said(response)
+    page = signed_in.get(reverse("night_evening", args=[club.slug, kids.pk])).content.decode()
+    assert 'id="few-players"' not in page
+    for section in (kids, open_):
+        response = signed_in.post(reverse("night_pair", args=[club.slug, section.pk]),
+                                  {"expected": 1})  # fmt: skip
+        assert response.url == reverse("night_sheet", args=[club.slug, section.pk, 1])
+        assert section.paired_rounds() == 1
+    assert sorted(names_in(kids)) == sorted(NAMES[5:])
+
+
+def test_the_sheet_of_every_section_has_the_board_codes_of_each_section_that_takes_them(
+    signed_in, club, roster
+):
+    open_, minor = two_sections(club, roster)
+    for section in (open_, minor):
+        night_rounds.pair_next_round(section.pk, None)
+    sheet = reverse("night_sections_sheet", args=[club.slug, open_.pk, 1])
+    page = signed_in.get(sheet).content.decode()
+    for section in (open_, minor):
+        block = page[page.index(f'id="section-{section.pk}"') :]
+        block = block.split('class="sheet-section"')[0]  # up to the next section's
+        codes = board_reports.round_codes(section, 1)
+        assert len(codes) == 2
+        assert f'id="board-codes-{section.pk}"' in block
+        assert block.count('class="qr"') == 2
+        for number, code in codes.items():
+            assert f"Board {number}" in block
+            assert reverse("board_report", args=[code.code]) in block
+    # A section that does not take reports at the board this evening shows none.
+    board_reports.switch_evening(minor.pk, False, None)
+    page = signed_in.get(sheet).content.decode()
+    assert f'id="board-codes-{open_.pk}"' in page
+    assert f'id="board-codes-{minor.pk}"' not in page
+    assert page.count('class="qr"') == 2
+
+
+def test_the_evening_screen_shows_each_action_once(signed_in, club, roster):
+    open_, minor = two_sections(club, roster)
+    for section in (open_, minor):
+        night_rounds.pair_next_round(section.pk, None)
+        play_round(section, 1)
+    page = signed_in.get(reverse("night_evening", args=[club.slug, open_.pk])).content.decode()
+    for section in (open_, minor):
+        for name in ("night_pair", "night_publish"):
+            action = f'action="{reverse(name, args=[club.slug, section.pk])}"'
+            assert page.count(action) == 1, (section.section, name)
+    own_card = page[page.index(f'id="section-{open_.pk}"') : page.index(f'id="section-{minor.pk}"')]
+    assert "<form" not in own_card and "Publish" not in own_card
+    minor_card = page[page.index(f'id="section-{minor.pk}"') : page.index('id="rounds"')]
+    links = re.findall(r"<a [^>]*>([^<]+)</a>", minor_card)
+    assert links == ["Minor", "pairing sheet", "every section's pairings", "results", "standings"]
+    assert "Publish the section “Minor”" in minor_card
+    assert "Publish the section “Open”" in page[page.index('id="rounds"') :]
+    # This section's round list links the sheet of every section.
+    rounds = page[page.index('id="rounds"') : page.index('id="entrants"')]
+    assert reverse("night_sections_sheet", args=[club.slug, open_.pk, 1]) in rounds
+
+
+def test_a_sections_name_is_never_read_as_a_word_of_its_action(signed_in, club, roster):
+    open_, minor = two_sections(club, roster)
+    night_rounds.pair_next_round(minor.pk, None)
+    play_round(minor, 1)
+    evening_page = reverse("night_evening", args=[club.slug, open_.pk])
+    page = signed_in.get(evening_page, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert "De groep „Minor” publiceren" in page
+    assert "De regels van de groep „Open”…" in page
+    assert "Minor publiceren" not in page.replace("„Minor” publiceren", "")
+    page = signed_in.get(evening_page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Die Gruppe „Minor“ veröffentlichen" in page
+
+
+def test_a_sections_card_publish_asks_first_with_rounds_left(signed_in, club, roster):
+    open_, minor = two_sections(club, roster)
+    night_rounds.pair_next_round(minor.pk, None)
+    play_round(minor, 1)
+    page = signed_in.get(reverse("night_evening", args=[club.slug, open_.pk])).content.decode()
+    card = page[page.index(f'id="section-{minor.pk}"') : page.index('id="rounds"')]
+    publish = reverse("night_publish", args=[club.slug, minor.pk])
+    assert f'action="{publish}"' in card
+    response = signed_in.post(publish, {})
+    assert response.status_code == 200
+    assert "Only 1 of 3 rounds is paired" in response.content.decode()
+    minor.refresh_from_db()
+    assert minor.status == Event.Status.DRAFT
