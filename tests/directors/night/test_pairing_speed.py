@@ -37,7 +37,7 @@ CORPUS = next(
 )
 
 Outcome = RoundPairing | str  # a pairing, or the refusal's message
-# Seconds a test (77 s in all on 2 cores): `make test` runs them, `make test-fast` does not.
+# Seconds a test (about 140 s in all on 2 cores): `make test` runs them, `make test-fast` does not.
 pytestmark = pytest.mark.heavy
 
 
