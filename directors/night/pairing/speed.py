@@ -22,10 +22,16 @@ Here:
   otherwise the library's own validity graph, built then and told of the pairs chosen so
   far, answers. The answer is a yes or no that does not depend on which maximum matching is
   found, so it is the library's.
+- In a bracket without MDPs, the C++ matching is asked less (homogeneous.py): not for the
+  matcher's first matching when a quick proof gives what is read of it, without the lower
+  bracket when it cannot matter, and not for a transposition whose answer is proven. Each
+  short cut holds only where homogeneous.py proves that every maximum matching gives the
+  answer read, so the library reads it too whatever state its C++ matcher is in.
 
-The graphs get the same weights, set in the same order, so the pairings stay the library's,
-bit for bit: tests/directors/night/test_pairing_speed.py pairs thousands of rounds and the
-corpus both ways. py4swiss has no public hook for any of this: private methods are replaced.
+The graphs get the same weights, set in the same order (in the bracket graphs homogeneous.py
+leaves alone), so the pairings stay the library's, bit for bit:
+tests/directors/night/test_pairing_speed.py pairs thousands of rounds and the corpus both
+ways. py4swiss has no public hook for any of this: private methods are replaced.
 """
 
 from __future__ import annotations
@@ -33,6 +39,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from directors.night.pairing.homogeneous import (
+    first_matching,
+    homogeneous_start,
+    record_split,
+    transpose,
+)
 from directors.night.pairing.witness import perfect_matching
 
 
@@ -42,6 +54,8 @@ class Library:
 
     validity_matcher: Any  # py4swiss.engines.dutch.validity_matcher.ValidityMatcher
     bracket_matcher: Any  # py4swiss.engines.dutch.bracket.bracket_matcher.BracketMatcher
+    bracket_pairer: Any  # py4swiss.engines.dutch.bracket.bracket_pairer.BracketPairer
+    optimality_computer: Any  # py4swiss.matching_computer.ComputerDutchOptimality
     dynamic_uint: Any  # py4swiss.dynamicuint.DynamicUint
     bye_criterion: Any  # py4swiss.engines.dutch.criteria.absolute.C2
     absolute: Any  # py4swiss.engines.common.ColorPreferenceStrength.ABSOLUTE
@@ -49,7 +63,11 @@ class Library:
 
 def adapt(library: Library) -> dict[tuple[Any, str], Any]:
     """Replace the methods; returns (class, name) -> the library's own method, replaced."""
-    validity, bracket = library.validity_matcher, library.bracket_matcher
+    validity, bracket, pairer = (
+        library.validity_matcher,
+        library.bracket_matcher,
+        library.bracket_pairer,
+    )
     replacements = {
         (validity, "_set_up_computer"): _validity_set_up(library),
         (validity, "is_allowed_pair"): _is_allowed_pair,
@@ -61,7 +79,11 @@ def adapt(library: Library) -> dict[tuple[Any, str], Any]:
         (bracket, "finalize_match"): _finalize_match,
         (bracket, "add_to_weights"): _add_to_weights,
         (bracket, "remove_weights"): _remove_weights,
-        (bracket, "update_matching"): _update_matching,
+        (bracket, "update_matching"): first_matching(_update_matching),
+        (pairer, "determine_homogeneous_exchanges"): record_split(
+            pairer.determine_homogeneous_exchanges, bracket
+        ),
+        (pairer, "transpose_homogeneous_s2"): transpose(pairer.transpose_homogeneous_s2),
     }
     originals = {key: getattr(*key) for key in replacements}
     for (cls, name), method in replacements.items():
@@ -204,10 +226,7 @@ def _bracket_set_up(library: Library, library_weight: Any) -> Any:
     copy = library.dynamic_uint
 
     def set_up(matcher: Any) -> None:
-        computer, players, rows = matcher._computer, matcher._player_list, matcher._weights
-        for _ in range(matcher._len):
-            computer.add_vertex()
-        set_edge_weight = computer.set_edge_weight
+        players, rows = matcher._player_list, matcher._weights
         barred = matcher._validity_matcher._club_pages_barred
         matcher._club_pages_index = {p.id: i for i, p in enumerate(players)}
         # Each kind of player as a small number, and the weight of each pair of kinds once
@@ -230,7 +249,17 @@ def _bracket_set_up(library: Library, library_weight: Any) -> Any:
                         weight = by_kind[kinds[j]] = library_weight(matcher, player_1, player_2)
                     weight = copy(weight)
                 row[j] = rows[j][i] = weight
-                set_edge_weight(i, j, weight)
+        # homogeneous.py may answer the matcher's first matching itself, and leave the lower
+        # bracket out of the C++ graph: then only the residents' edges are set.
+        size = homogeneous_start(matcher, library.optimality_computer)
+        computer = matcher._computer
+        for _ in range(size):
+            computer.add_vertex()
+        set_edge_weight = computer.set_edge_weight
+        for i in range(size):
+            row = rows[i]
+            for j in range(i + 1, size):
+                set_edge_weight(i, j, row[j])
 
     return set_up
 

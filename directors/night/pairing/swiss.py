@@ -76,9 +76,9 @@ class DirectorRules:
 
 NO_DIRECTOR_RULES = DirectorRules()
 
-# Above this many players a later Swiss round takes seconds to pair (round 2, the longest:
-# about 0.9 s of CPU at 500, 2.1 s at 700, 6.2 s at 1,000 on the 2-core bench machine;
-# bench/pairing.py), so the evening page says so. Round 1 is paired at once at any size.
+# Above this many players a later Swiss round takes seconds to pair (about 1.0 s of CPU at
+# 500, 1.7 s at 700, 3-3.7 s at 1,000 on the 2-core bench machine; bench/pairing.py), so the
+# evening page says so. Round 1 is paired at once at any size.
 SLOW_PAIRING_FIELD = 500
 
 
@@ -391,9 +391,15 @@ def _adapt_engine() -> None:
     from py4swiss.engines.dutch.bracket.bracket_matcher import (  # type: ignore[import-untyped]
         BracketMatcher,
     )
+    from py4swiss.engines.dutch.bracket.bracket_pairer import (  # type: ignore[import-untyped]
+        BracketPairer,
+    )
     from py4swiss.engines.dutch.criteria.absolute import C2  # type: ignore[import-untyped]
     from py4swiss.engines.dutch.validity_matcher import (  # type: ignore[import-untyped]
         ValidityMatcher,
+    )
+    from py4swiss.matching_computer import (  # type: ignore[import-untyped]
+        ComputerDutchOptimality,
     )
 
     if LIBRARY_METHODS:  # already done (by another thread, say)
@@ -401,6 +407,8 @@ def _adapt_engine() -> None:
     library = Library(
         validity_matcher=ValidityMatcher,
         bracket_matcher=BracketMatcher,
+        bracket_pairer=BracketPairer,
+        optimality_computer=ComputerDutchOptimality,
         dynamic_uint=DynamicUint,
         bye_criterion=C2,
         absolute=ColorPreferenceStrength.ABSOLUTE,

@@ -8,6 +8,7 @@ Pure, no database.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,7 +37,7 @@ CORPUS = next(
 )
 
 Outcome = RoundPairing | str  # a pairing, or the refusal's message
-# Seconds a test (77 s in all on 2 cores): `make test` runs them, `make test-fast` does not.
+# Seconds a test (about 140 s in all on 2 cores): `make test` runs them, `make test-fast` does not.
 pytestmark = pytest.mark.heavy
 
 
@@ -65,11 +66,13 @@ def outcome(*args, **kwargs) -> Outcome:
 
 def test_the_engine_is_adapted_only_for_the_release_read(plain):
     """A new py4swiss may rename or change the private methods replaced: read them again
-    (validity_matcher.py, bracket/bracket_matcher.py; directors/night/pairing/speed.py says what
-    each replacement does) before moving the pin."""
+    (validity_matcher.py, bracket/bracket_matcher.py, bracket/bracket_pairer.py;
+    directors/night/pairing/speed.py and homogeneous.py say what each replacement does) before
+    moving the pin."""
     from importlib.metadata import version
 
     from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+    from py4swiss.engines.dutch.bracket.bracket_pairer import BracketPairer
     from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 
     assert version("py4swiss") == swiss._WEIGHTS_READ_IN
@@ -83,6 +86,8 @@ def test_the_engine_is_adapted_only_for_the_release_read(plain):
         (BracketMatcher, "add_to_weights"),
         (BracketMatcher, "remove_weights"),
         (BracketMatcher, "update_matching"),
+        (BracketPairer, "determine_homogeneous_exchanges"),
+        (BracketPairer, "transpose_homogeneous_s2"),
     }
     for (cls, name), library_method in swiss.LIBRARY_METHODS.items():
         assert getattr(cls, name) is not library_method
@@ -280,6 +285,75 @@ def test_the_library_answers_whenever_no_quick_proof_is_found(plain, monkeypatch
     assert sum(play_both_ways(seed, plain) for seed in range(60, 100)) >= 150
     assert {proof for proof, _ in answers} == {False}
     assert {answer for _, answer in answers} == {True, False}
+
+
+# --- homogeneous.py: brackets paired with fewer questions to the C++ matching -------------
+
+
+def count_ways(monkeypatch) -> Counter[str]:
+    """Counts each way homogeneous.py takes: the first matching proven or asked, the lower
+    bracket left out, D.2 redone as the library does it, the transpositions done by the
+    library or here, each mate proven or asked."""
+    from directors.night.pairing import homogeneous
+
+    ways: Counter[str] = Counter()
+
+    def counted(name: str, yes: str, no: str) -> None:
+        function = getattr(homogeneous, name)
+
+        def wrapper(*args):
+            answer = function(*args)
+            ways[no if answer is None or answer is False else yes] += 1
+            return answer
+
+        monkeypatch.setattr(homogeneous, name, wrapper)
+
+    counted("_residents_paired", "first proven", "first asked")
+    counted("_no_exchange", "no exchange", "redone as the library")
+    counted("_reads_are_fixed", "transposed here", "transposed by the library")
+    counted("_proven_mate", "mate proven", "mate asked")
+    alone = homogeneous.ResidentsAlone.__init__
+
+    def residents_alone(self, *args):
+        ways["lower bracket out"] += 1
+        alone(self, *args)
+
+    monkeypatch.setattr(homogeneous.ResidentsAlone, "__init__", residents_alone)
+    return ways
+
+
+def test_every_way_of_the_homogeneous_short_cuts_pairs_alike(plain, monkeypatch):
+    """Generated events take every way of homogeneous.py, each often, with the pairings of
+    the plain library: the proofs and their fallbacks alike."""
+    ways = count_ways(monkeypatch)
+    assert sum(play_both_ways(seed, plain) for seed in range(200, 260)) >= 250
+    play_both_ways(10_061, plain, 61)
+    assert min(ways.values()) >= 20, ways
+    assert len(ways) == 9, ways
+
+
+def test_every_mate_asked_from_another_state_pairs_alike(plain, monkeypatch):
+    """Point C.2 of homogeneous.py: every mate of the transpositions is the same in all
+    maximum matchings, so the C++ code asked from a state unlike the library's (its first
+    matching never computed, the lower bracket left out, questions skipped) answers alike.
+    Here no mate is proven: every one is asked."""
+    from directors.night.pairing import homogeneous
+
+    ways = count_ways(monkeypatch)
+    monkeypatch.setattr(homogeneous, "_proven_mate", lambda *args: None)
+    assert sum(play_both_ways(seed, plain) for seed in range(300, 340)) >= 150
+    for players in (100, 121):
+        play_both_ways(20_000 + players, plain, players)
+    assert ways["transposed here"] >= 100 and ways["lower bracket out"] >= 50, ways
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="no shared TRF corpus here")
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_every_round_of_the_corpus_pairs_alike_with_every_mate_asked(plain, monkeypatch, name):
+    from directors.night.pairing import homogeneous
+
+    monkeypatch.setattr(homogeneous, "_proven_mate", lambda *args: None)
+    test_every_round_of_the_corpus_pairs_alike_both_ways(plain, name)
 
 
 def play_open(players: int, rounds: int, plain: Callable[..., Outcome] | None, seed: int) -> int:
