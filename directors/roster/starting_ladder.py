@@ -16,7 +16,7 @@ import hashlib
 import io
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -207,6 +207,9 @@ class CloseRow:
     row: StartingLadderRow
     candidates: tuple[CloseCandidate, ...]
     choice: Choice | None
+    # Each candidate's rating and rated games on the import's ladder, to tell two players of
+    # one name apart on the page (nothing the plan decides by).
+    standings: tuple[tuple[float | None, int], ...] = ()
 
     @property
     def field(self) -> str:
@@ -218,9 +221,13 @@ class CloseRow:
         return next((c for c in self.candidates if c.player_id == self.choice), None)
 
     @property
-    def offers(self) -> list[tuple[CloseCandidate, str]]:
-        """Each candidate with why it may be this name, for the page."""
-        return [(c, str(REASON_LABELS[c.reason])) for c in self.candidates]
+    def offers(self) -> list[tuple[CloseCandidate, str, float | None, int]]:
+        """Each candidate with why it may be this name, and their rating and rated games."""
+        standings = self.standings or ((None, 0),) * len(self.candidates)
+        return [
+            (c, str(REASON_LABELS[c.reason]), rating, games)
+            for c, (rating, games) in zip(self.candidates, standings, strict=True)
+        ]
 
 
 @dataclass(frozen=True)
@@ -299,7 +306,7 @@ def plan_roster_import(
     for _pk, name, _junior, _merged in sorted(players, key=lambda p: p[3] is not None):
         folded.setdefault(name.casefold(), name)
     found = [(row, active[row.name]) for row in rows if row.name in active]
-    close = () if choices is None else _close_rows(club, rows, found, choices)
+    close = () if choices is None else _close_rows(club, rows, found, ladder, choices)
     close_names = {c.row.name for c in close}
     juniors = {pk: junior for pk, _name, junior, merged in players if merged is None}
     chosen = [(c.row, p) for c in close if (p := c.chosen) is not None]
@@ -345,6 +352,7 @@ def _close_rows(
     club: Club,
     rows: Sequence[StartingLadderRow],
     exact: Sequence[tuple[StartingLadderRow, tuple[int, bool]]],
+    ladder: Ladder,
     choices: Mapping[str, Choice],
 ) -> tuple[CloseRow, ...]:
     """The rows not exactly a roster player's name but close to some, with the director's
@@ -374,7 +382,15 @@ def _close_rows(
         if isinstance(choice, int):
             used.add(choice)
         close.append(CloseRow(row, candidates, choice))
-    return tuple(close)
+    ids = {c.player_id for found in close for c in found.candidates}
+    standing = {
+        player.pk: (player.rating, player.rated_games)
+        for player in Player.objects.filter(pk__in=ids).rated_on(ladder)
+    }
+    return tuple(
+        replace(found, standings=tuple(standing[c.player_id] for c in found.candidates))
+        for found in close
+    )
 
 
 @dataclass(frozen=True)
