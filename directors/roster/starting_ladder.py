@@ -15,6 +15,7 @@ import csv
 import hashlib
 import io
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -306,6 +307,10 @@ def plan_roster_import(
     for _pk, name, _junior, _merged in sorted(players, key=lambda p: p[3] is not None):
         folded.setdefault(name.casefold(), name)
     found = [(row, active[row.name]) for row in rows if row.name in active]
+    if choices is not None:
+        # A name two roster players share is asked about like a close one: which of them?
+        shared = Counter(name for _pk, name, _junior, merged in players if merged is None)
+        found = [(row, player) for row, player in found if shared[row.name] == 1]
     close = () if choices is None else _close_rows(club, rows, found, ladder, choices)
     close_names = {c.row.name for c in close}
     juniors = {pk: junior for pk, _name, junior, merged in players if merged is None}
@@ -326,10 +331,13 @@ def plan_roster_import(
         )
         for row, p in chosen
     )
+    exact_names = {row.name for row, _player in found}
     clashes = tuple(
         Clash(row, folded[row.name.casefold()])
         for row in rows
-        if row.name not in active and row.name.casefold() in folded and row.name not in close_names
+        if row.name not in exact_names
+        and row.name not in close_names
+        and row.name.casefold() in folded
     )
     new_by_choice = {c.row.name for c in close if c.choice == NEW_PERSON}
     taken = (

@@ -435,3 +435,17 @@ def test_the_import_roster_command_still_asks_nothing_and_adds_the_close_name(cl
     ]
     details = AuditEntry.objects.get(club=club, action="roster.imported").details
     assert "same_as" not in details
+
+
+def test_a_name_two_roster_players_share_is_asked_about_not_given_to_either(signed_in, club):
+    first = Player.objects.create(club=club, name="Ann Archer")
+    second = Player.objects.create(club=club, name="Ann Archer")
+    shown = preview(signed_in, club, GOOD)
+    plan = shown.context["plan"]
+    assert plan.on_roster == ()
+    [close] = plan.close
+    assert {c.player_id for c in close.candidates} == {first.pk, second.pk}
+    chosen = choose(signed_in, club, shown, **{close.field: second.pk})
+    save(signed_in, club, chosen)
+    starts = LadderRating.objects.filter(ladder=first_ladder(club), start_rating=1500.0)
+    assert list(starts.values_list("player_id", flat=True)) == [second.pk]
