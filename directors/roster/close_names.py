@@ -4,8 +4,9 @@ each (pure: plain values in and out, no Django).
 The roster import links nothing silently. A file's name that is not written exactly as a
 roster player's but is close to some (the suggestions the names step and the club night's
 newcomer check read: accents, capitals, a typo, a nickname, the other order, an old spelling
-kept as an alias, or only alike as text) waits until the director says it is a new person or
-the same as one of those players. A name that differs from a roster name (or alias) only by
+kept as an alias; a candidate only alike as text is weak, and starting_ladder asks about no
+name with only weak ones) waits until the director says it is a new person or the same as
+one of those players. A name that differs from a roster name (or alias) only by
 accents, capitals or spacing is always among them, whatever the suggestions rank first.
 """
 

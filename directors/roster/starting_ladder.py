@@ -381,7 +381,9 @@ def _close_rows(
         candidates = close_candidates(
             row.name, roster, owners, names, same_folded=same_folded, taken=taken
         )
-        if not candidates:
+        if all(c.weak for c in candidates):
+            # Only alike as text (a shared first name and some letters): never a likely match,
+            # and a file of new members would otherwise ask about most of its names.
             continue
         choice = choices.get(row.name)
         offered = {c.player_id for c in candidates if not c.taken} - used

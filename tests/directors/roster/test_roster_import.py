@@ -449,3 +449,15 @@ def test_a_name_two_roster_players_share_is_asked_about_not_given_to_either(sign
     save(signed_in, club, chosen)
     starts = LadderRating.objects.filter(ladder=first_ladder(club), start_rating=1500.0)
     assert list(starts.values_list("player_id", flat=True)) == [second.pk]
+
+
+def test_a_name_only_alike_as_text_is_not_asked_about(signed_in, club):
+    """A shared surname or first name alone is a weak suggestion, never a likely match: a
+    file of new members would otherwise be mostly questions."""
+    Player.objects.create(club=club, name="Mila Hendriks")
+    Player.objects.create(club=club, name="Kees Jansen")
+    shown = preview(signed_in, club, "name,rating,games\nMilan Kandic,1500,3\nAnn Jansen,1400,2\n")
+    plan = shown.context["plan"]
+    assert plan.close == ()
+    assert [row.name for row in plan.new] == ["Milan Kandic", "Ann Jansen"]
+    assert "Import these players" in shown.content.decode()
