@@ -11,6 +11,11 @@ urlpatterns: list[URLPattern] = [
     path("manage/<slug:slug>/players/add/", edits.player_add, name="roster_player_add"),
     path("manage/<slug:slug>/players/import/", imports.roster_import, name="roster_import"),
     path(
+        "manage/<slug:slug>/players/import/choose/",
+        imports.roster_import_choose,
+        name="roster_import_choose",
+    ),
+    path(
         "manage/<slug:slug>/players/import/save/",
         imports.roster_import_save,
         name="roster_import_save",

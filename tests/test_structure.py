@@ -360,6 +360,7 @@ PURE = (
     "ladder.history",
     "directors.grid_keys",
     "directors.events.result_changes",
+    "directors.roster.close_names",
     "matching",
     "ladder.seasons.dates",
     "ladder.seasons.summary",

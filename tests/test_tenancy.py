@@ -41,6 +41,7 @@ def club_scoped_requests(club):
         ("get", reverse("player_erase", args=[club.slug, player.pk])),
         ("get", reverse("roster_import", args=[club.slug])),
         ("post", reverse("roster_import", args=[club.slug])),
+        ("post", reverse("roster_import_choose", args=[club.slug])),
         ("post", reverse("roster_import_save", args=[club.slug])),
         ("post", reverse("player_erase", args=[club.slug, player.pk])),
         ("get", reverse("billing:page", args=[club.slug])),

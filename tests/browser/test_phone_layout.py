@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from clubs.models import Club
+from clubs.accounts import invitations
+from clubs.models import Club, User
 from clubs.results import Result
 from directors.demo import DEMO_DIRECTOR_EMAIL, DEMO_DIRECTOR_PASSWORD, create_demo_club
 from tests.factories import make_event
@@ -79,14 +80,18 @@ def test_the_names_stay_in_view_while_a_table_scrolls(tab, demo, table):
     assert before["width"] == pytest.approx(after["width"], abs=1)
 
 
-def test_no_directors_screen_is_wider_than_a_phone(tab, demo):
-    """The screens a director opens on a phone at the club (issue 36): the club settings' embed
-    snippets wrap instead of widening the page."""
+def log_in(tab):
     tab.goto("/accounts/login/")
     tab.get_by_label("E-mail address").fill(DEMO_DIRECTOR_EMAIL)
     tab.get_by_label("Password").fill(DEMO_DIRECTOR_PASSWORD)
     tab.get_by_role("button", name="Log in").click()
     tab.wait_for_url("**/")
+
+
+def test_no_directors_screen_is_wider_than_a_phone(tab, demo):
+    """The screens a director opens on a phone at the club (issue 36): the club settings' embed
+    snippets wrap instead of widening the page."""
+    log_in(tab)
     for url in [
         "/manage/demo/",
         "/manage/demo/settings/",
@@ -98,3 +103,20 @@ def test_no_directors_screen_is_wider_than_a_phone(tab, demo):
     ]:
         tab.goto(url)
         assert page_width(tab) <= WIDTH, url
+
+
+def test_withdrawing_an_invitation_is_a_button_a_thumb_can_hit(tab, demo):
+    """A pending invitation's Withdraw is a button at least 44 px tall, not a text link
+    (issue 36: it was 24 px)."""
+    owner = User.objects.get(email=DEMO_DIRECTOR_EMAIL)
+    invitations.invite(demo, owner, "new.director@example.org")
+    log_in(tab)
+    tab.goto("/manage/demo/")
+    withdraw = tab.locator("#pending-invitations").get_by_role("button", name="Withdraw")
+    box = withdraw.bounding_box()
+    assert box["height"] >= 44
+    assert withdraw.evaluate("(el) => getComputedStyle(el).textDecorationLine") == "none"
+    assert page_width(tab) <= WIDTH
+    withdraw.click()
+    tab.wait_for_url("**/manage/demo/")
+    assert not invitations.pending(demo)

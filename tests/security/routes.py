@@ -68,8 +68,10 @@ for name in ("player_erase", "roster_repoint", "roster_player_add", "event_creat
     route(name, "director", "GET", "POST")
 
 route("rating_settings", "director", "GET", "POST")
-# The roster import: the form and its preview (a POST), and the save of a preview.
+# The roster import: the form and its preview (a POST), the answers about close names, and
+# the save of a preview.
 route("roster_import", "director", "GET", "POST")
+route("roster_import_choose", "director", "POST")
 route("roster_import_save", "director", "POST")
 # The ladders screen: the list, and each change to it (previewed by a POST, made by another).
 route("club_ladders", "director", "GET")

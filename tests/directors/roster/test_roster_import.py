@@ -11,7 +11,11 @@ from django.urls import reverse
 
 from clubs.models import AuditEntry, Ladder, Player
 from directors.events.results import MAX_UPLOAD_BYTES
-from directors.roster.starting_ladder import read_starting_ladder
+from directors.roster.starting_ladder import (
+    import_starting_ladder,
+    parse_starting_ladder,
+    read_starting_ladder,
+)
 from ladder.models import LadderRating
 from ladder.roster.ladders import set_start
 from tests.factories import first_ladder
@@ -110,12 +114,17 @@ def test_a_player_on_the_roster_by_exact_name_is_shown_with_what_changes_and_upd
     assert (entry.details["created"], entry.details["updated"]) == (1, 1)
 
 
-def test_a_name_the_roster_writes_in_other_capitals_is_refused_not_doubled(signed_in, club):
-    Player.objects.create(club=club, name="Ann Archer")
+def test_a_name_the_roster_writes_in_other_capitals_is_asked_about_not_doubled(signed_in, club):
+    ann = Player.objects.create(club=club, name="Ann Archer")
     before = stored(club)
     shown = preview(signed_in, club, "name,rating,games\nANN ARCHER,1500,30\nBob Brown,1400,3\n")
-    assert "on the roster: Ann Archer" in shown.content.decode()
-    assert not shown.context["payload"]
+    close = shown.context["plan"].close
+    assert [(c.row.name, [p.player_id for p in c.candidates]) for c in close] == [
+        ("ANN ARCHER", [ann.pk])
+    ]
+    assert [row.name for row in shown.context["plan"].new] == ["Bob Brown"]
+    assert "Import these players" not in shown.content.decode()
+    assert save(signed_in, club, shown).status_code == 400  # not answered yet
     assert stored(club) == before
 
 
@@ -229,3 +238,226 @@ def test_reading_keeps_going_past_a_bad_line_so_every_one_is_named():
         (4, "rating must be 0–4000 and games at least 0"),
         (5, "b appears twice"),
     ]
+
+
+# Names close to roster players: the director says who each is (issue 36) ----------------
+
+ZOE_FILE = "name,rating,games,junior\nAnn Archer,1500,30,no\nZoe van Dijk,1100,5,yes\n"
+
+
+@pytest.fixture
+def zoe(club):
+    player = Player.objects.create(club=club, name="Zoë van Dijk")
+    set_start(first_ladder(club).pk, player.pk, 900.0, 2)
+    return player
+
+
+def choose(client, club, response, **answers):
+    """Post the preview's answers: field -> value ("new" or a player id)."""
+    data = {"payload": response.context["payload"], **{k: str(v) for k, v in answers.items()}}
+    return client.post(url(club, "roster_import_choose"), data)
+
+
+def field(response, name):
+    return next(c.field for c in response.context["plan"].close if c.row.name == name)
+
+
+def test_a_name_differing_only_by_an_accent_is_asked_about_and_nothing_saved_before(
+    signed_in, club, zoe
+):
+    before = stored(club)
+    shown = preview(signed_in, club, ZOE_FILE)
+    plan = shown.context["plan"]
+    assert [row.name for row in plan.new] == ["Ann Archer"]  # Zoe is not previewed as new
+    assert [(c.row.name, c.candidates[0].player_id) for c in plan.undecided] == [
+        ("Zoe van Dijk", zoe.pk)
+    ]
+    page = shown.content.decode()
+    assert "1 name close to players on the roster" in page
+    assert "The same as Zoë van Dijk" in page and "A new person" in page
+    assert "keeps the roster's spelling" in page  # what "the same as" does, said
+    assert "Import these players" not in page
+    response = save(signed_in, club, shown)
+    assert response.status_code == 400
+    assert "Say for every name close to a roster player" in response.content.decode()
+    assert stored(club) == before
+
+
+def test_the_same_as_a_roster_player_updates_that_player_as_an_exact_name_would(
+    signed_in, club, zoe, director
+):
+    shown = preview(signed_in, club, ZOE_FILE)
+    before = stored(club)
+    chosen = choose(signed_in, club, shown, **{field(shown, "Zoe van Dijk"): zoe.pk})
+    assert chosen.status_code == 200
+    assert stored(club) == before  # answering stores nothing
+    page = chosen.content.decode()
+    assert "(on the roster: Zoë van Dijk, as you said)" in page
+    assert "starting rating 900 → 1100" in page and "junior no → yes" in page
+    assert "Import these players" in page
+    assert save(signed_in, club, chosen).status_code == 302
+    zoe.refresh_from_db()
+    assert (zoe.name, zoe.junior) == ("Zoë van Dijk", True)  # the roster's spelling is kept
+    row = LadderRating.objects.get(player=zoe, ladder=first_ladder(club))
+    assert (row.start_rating, row.start_games) == (1100.0, 5)
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Ann Archer",
+        "Zoë van Dijk",
+    ]
+    entry = AuditEntry.objects.get(club=club, action="roster.imported")
+    assert (entry.details["created"], entry.details["updated"]) == (1, 1)
+    assert entry.details["same_as"] == [["Zoe van Dijk", zoe.pk]]
+
+
+def test_a_new_person_is_added_beside_the_close_roster_player(signed_in, club, zoe):
+    shown = preview(signed_in, club, ZOE_FILE)
+    chosen = choose(signed_in, club, shown, **{field(shown, "Zoe van Dijk"): "new"})
+    assert [row.name for row in chosen.context["plan"].new] == ["Ann Archer", "Zoe van Dijk"]
+    assert "Line 3: Zoe van Dijk is a new person." in chosen.content.decode()
+    save(signed_in, club, chosen)
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Ann Archer",
+        "Zoe van Dijk",
+        "Zoë van Dijk",
+    ]
+    zoe_row = LadderRating.objects.get(ladder=first_ladder(club), player=zoe)
+    assert (zoe_row.start_rating, zoe_row.start_games) == (900.0, 2)  # untouched
+    entry = AuditEntry.objects.get(club=club, action="roster.imported")
+    assert entry.details["new_beside_close"] == ["Zoe van Dijk"]
+
+
+def test_answers_left_out_are_asked_again_and_the_given_ones_kept(signed_in, club, zoe):
+    Player.objects.create(club=club, name="Robert Brown")
+    content = ZOE_FILE + "Bob Brown,1200,4,no\n"
+    shown = preview(signed_in, club, content)
+    assert len(shown.context["plan"].undecided) == 2
+    partly = choose(signed_in, club, shown, **{field(shown, "Zoe van Dijk"): zoe.pk})
+    plan = partly.context["plan"]
+    assert [c.row.name for c in plan.undecided] == ["Bob Brown"]
+    page = partly.content.decode()
+    assert "Import these players" not in page
+    assert f'value="{zoe.pk}" required checked' in page  # the answer given stays chosen
+    before = stored(club)
+    assert save(signed_in, club, partly).status_code == 400
+    assert stored(club) == before
+
+
+def test_the_answers_can_be_changed_before_saving(signed_in, club, zoe):
+    shown = preview(signed_in, club, ZOE_FILE)
+    zoe_field = field(shown, "Zoe van Dijk")
+    chosen = choose(signed_in, club, shown, **{zoe_field: zoe.pk})
+    asked = signed_in.post(
+        url(club, "roster_import_choose"),
+        {"payload": chosen.context["payload"], "change": "1"},
+    )
+    page = asked.content.decode()
+    assert "Use these answers" in page and "Import these players" not in page
+    again = choose(signed_in, club, asked, **{zoe_field: "new"})
+    save(signed_in, club, again)
+    assert Player.objects.filter(club=club, name="Zoe van Dijk").exists()
+
+
+def test_a_forged_answer_is_refused_and_stores_nothing(signed_in, club, zoe, outsider):
+    theirs = Player.objects.create(
+        club=Ladder.objects.exclude(club=club).first().club, name="Zoe van Dijk"
+    )
+    mine_not_offered = Player.objects.create(club=club, name="Xavier Quintero")
+    shown = preview(signed_in, club, ZOE_FILE)
+    zoe_field = field(shown, "Zoe van Dijk")
+    before = stored(club)
+    for value in [theirs.pk, mine_not_offered.pk, "someone", "-1"]:
+        response = choose(signed_in, club, shown, **{zoe_field: value})
+        assert response.status_code == 400, value
+        assert "This preview cannot be saved" in response.content.decode()
+        assert not response.context["payload"]
+    assert stored(club) == before
+
+
+def test_answers_travel_signed_so_an_altered_one_is_refused(signed_in, club, zoe):
+    shown = preview(signed_in, club, ZOE_FILE)
+    chosen = choose(signed_in, club, shown, **{field(shown, "Zoe van Dijk"): "new"})
+    data = signing.loads(chosen.context["payload"], salt="directors.roster_import")
+    assert data["choices"] == {"Zoe van Dijk": "new"}
+    before = stored(club)
+    altered = chosen.context["payload"].replace(".", ".x", 1)
+    response = signed_in.post(url(club, "roster_import_save"), {"payload": altered})
+    assert response.status_code == 400
+    # Signed, but for another player than the one the preview was planned with: stale.
+    forged = signing.dumps(
+        {**data, "choices": {"Zoe van Dijk": zoe.pk}}, salt="directors.roster_import"
+    )
+    response = signed_in.post(url(club, "roster_import_save"), {"payload": forged})
+    assert response.status_code == 409
+    assert stored(club) == before
+
+
+def test_one_roster_player_chosen_for_two_names_is_refused(signed_in, club, zoe):
+    content = ZOE_FILE + "Zoé van Dijk,1000,1,no\n"
+    shown = preview(signed_in, club, content)
+    answers = {field(shown, "Zoe van Dijk"): zoe.pk, field(shown, "Zoé van Dijk"): zoe.pk}
+    before = stored(club)
+    response = choose(signed_in, club, shown, **answers)
+    assert response.status_code == 400
+    assert "Lines 3 and 4 cannot both be Zoë van Dijk" in response.content.decode()
+    assert stored(club) == before
+
+
+def test_a_name_another_line_already_is_on_the_roster_is_still_asked_about(signed_in, club, zoe):
+    content = ZOE_FILE + "Zoë van Dijk,1000,1,no\n"
+    shown = preview(signed_in, club, content)
+    plan = shown.context["plan"]
+    assert [f.row.name for f in plan.on_roster] == ["Zoë van Dijk"]
+    [close] = plan.close
+    assert [(c.player_id, c.taken) for c in close.candidates] == [(zoe.pk, True)]
+    assert "another line of this file is that player already" in shown.content.decode()
+    assert choose(signed_in, club, shown, **{close.field: zoe.pk}).status_code == 400
+    chosen = choose(signed_in, club, shown, **{close.field: "new"})
+    assert chosen.context["plan"].can_save
+
+
+def test_the_roster_changing_after_the_answers_makes_the_save_stale(signed_in, club, zoe):
+    shown = preview(signed_in, club, ZOE_FILE)
+    chosen = choose(signed_in, club, shown, **{field(shown, "Zoe van Dijk"): zoe.pk})
+    Player.objects.filter(pk=zoe.pk).update(name="Zoë van Dijk-Smit")  # renamed meanwhile
+    before = stored(club)
+    response = save(signed_in, club, chosen)
+    assert response.status_code == 409
+    assert stored(club) == before
+
+
+def test_the_import_roster_command_still_asks_nothing_and_adds_the_close_name(club, zoe):
+    rows = parse_starting_ladder(ZOE_FILE.encode())
+    assert import_starting_ladder(club, rows) == 2
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Ann Archer",
+        "Zoe van Dijk",
+        "Zoë van Dijk",
+    ]
+    details = AuditEntry.objects.get(club=club, action="roster.imported").details
+    assert "same_as" not in details
+
+
+def test_a_name_two_roster_players_share_is_asked_about_not_given_to_either(signed_in, club):
+    first = Player.objects.create(club=club, name="Ann Archer")
+    second = Player.objects.create(club=club, name="Ann Archer")
+    shown = preview(signed_in, club, GOOD)
+    plan = shown.context["plan"]
+    assert plan.on_roster == ()
+    [close] = plan.close
+    assert {c.player_id for c in close.candidates} == {first.pk, second.pk}
+    chosen = choose(signed_in, club, shown, **{close.field: second.pk})
+    save(signed_in, club, chosen)
+    starts = LadderRating.objects.filter(ladder=first_ladder(club), start_rating=1500.0)
+    assert list(starts.values_list("player_id", flat=True)) == [second.pk]
+
+
+def test_a_name_only_alike_as_text_is_not_asked_about(signed_in, club):
+    """A shared surname or first name alone is a weak suggestion, never a likely match: a
+    file of new members would otherwise be mostly questions."""
+    Player.objects.create(club=club, name="Mila Hendriks")
+    Player.objects.create(club=club, name="Kees Jansen")
+    shown = preview(signed_in, club, "name,rating,games\nMilan Kandic,1500,3\nAnn Jansen,1400,2\n")
+    plan = shown.context["plan"]
+    assert plan.close == ()
+    assert [row.name for row in plan.new] == ["Milan Kandic", "Ann Jansen"]
+    assert "Import these players" in shown.content.decode()
