@@ -227,28 +227,12 @@ def add_entrant(
                 _("%(name)s is already playing in %(section)s.")
                 % {"name": player.name, "section": elsewhere.section}
             )
-        paired = event.paired_rounds()
-        if event.pairing_system in ROUND_ROBINS and paired:
-            raise PublishingError(
-                _("A round robin's table is fixed once its first round is paired.")
-            )
-        if paired and paired >= (event.planned_rounds or 0):
-            raise PublishingError(_("Every round is paired: there is no round left to join."))
-        if event.entries.count() >= settings.EVENT_MAX_ENTRANTS:
-            raise PublishingError(
-                _("An event can have at most %(max)d players.")
-                % {"max": settings.EVENT_MAX_ENTRANTS}
-            )
+        paired = refuse_joining(event)
         last_seed = event.entries.aggregate(last=Max("start_rank"))["last"] or 0
         entry = Entry.objects.create(
-            event=event, typed_name=player.name, player=player, start_rank=last_seed + 1,
-            joined_round=paired + 1 if paired else None,
-        )  # fmt: skip
-        result = REQUESTED_BYE_RESULTS[missed]
-        Game.objects.bulk_create(
-            Game(event=event, round=number, white=entry, result=result)
-            for number in range(1, paired + 1)
+            event=event, typed_name=player.name, player=player, start_rank=last_seed + 1
         )
+        score_missed_rounds(entry, paired, missed)
         if event.pairing_system in ROUND_ROBINS:
             _update_round_robin_rounds(event)
         facts = {"missed": missed, "rounds": paired} if paired else {}
@@ -258,6 +242,37 @@ def add_entrant(
         )  # fmt: skip
         club_changed(event.club_id, OnPages())
     return entry
+
+
+def refuse_joining(event: Event) -> int:
+    """Whether one more player may join this club night now (call inside its lock): not in a
+    round robin already paired, not once every round is paired, not past the entrant limit.
+    Returns how many rounds are paired already."""
+    paired = event.paired_rounds()
+    if event.pairing_system in ROUND_ROBINS and paired:
+        raise PublishingError(_("A round robin's table is fixed once its first round is paired."))
+    if paired and paired >= (event.planned_rounds or 0):
+        raise PublishingError(_("Every round is paired: there is no round left to join."))
+    if event.entries.count() >= settings.EVENT_MAX_ENTRANTS:
+        raise PublishingError(
+            _("An event can have at most %(max)d players.") % {"max": settings.EVENT_MAX_ENTRANTS}
+        )
+    return paired
+
+
+def score_missed_rounds(entry: Entry, paired: int, missed: str) -> None:
+    """A player joining after `paired` rounds: those rounds are games without an opponent,
+    an absence or a half-point bye as `missed` says (MissedRounds), and they joined in the
+    next round. Call inside the night's lock."""
+    if not paired:
+        return
+    entry.joined_round = paired + 1
+    entry.save(update_fields=["joined_round"])
+    result = REQUESTED_BYE_RESULTS[missed]
+    Game.objects.bulk_create(
+        Game(event_id=entry.event_id, round=number, white=entry, result=result)
+        for number in range(1, paired + 1)
+    )
 
 
 def rejoin_round(event: Event, round_number: int) -> None:

@@ -134,7 +134,8 @@ def change_rules(
 def move_entrant(event_id: int, entry_id: int, to_event_id: int, user: User | None) -> Entry:
     """The entrant leaves their section for another of the same evening, before their
     section's first round is paired; they join the other as a late arrival would (refused in
-    a round robin already paired, or once every round is paired), and take the place their
+    a round robin already paired, or once every round is paired; the rounds it played
+    without them scored as the club's setting for missed rounds says), and take the place their
     ladder standing gives them among its seeds while it is not paired yet. A bye they asked
     for in their old section is dropped with their entry there: the rounds are the other
     section's own."""
@@ -155,17 +156,13 @@ def move_entrant(event_id: int, entry_id: int, to_event_id: int, user: User | No
                 _("The section “%(section)s” is paired already: its players stay in it.")
                 % {"section": source.section}
             )
-        target_paired = target.paired_rounds()
-        if target.pairing_system in ROUND_ROBINS and target_paired:
-            raise PublishingError(
-                _("A round robin's table is fixed once its first round is paired.")
-            )
-        if target_paired and target_paired >= (target.planned_rounds or 0):
-            raise PublishingError(_("Every round is paired: there is no round left to join."))
+        target_paired = evening.refuse_joining(target)
         player = entry.player
         entry.delete()  # with any bye asked for: the other section's rounds are its own
         _renumber(source, list(source.entries.order_by("start_rank", "id")))
         moved = Entry.objects.create(event=target, typed_name=player.name, player=player)
+        # The rounds the other section played without them score as a late arrival's do.
+        evening.score_missed_rounds(moved, target_paired, target.club.missed_rounds)
         others = list(target.entries.exclude(pk=moved.pk).order_by("start_rank", "id"))
         if target_paired:
             others.append(moved)  # the next seed, as a late arrival: nobody's number moves

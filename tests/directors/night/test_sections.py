@@ -186,6 +186,12 @@ def test_a_move_is_refused_once_the_players_section_is_paired(club, roster):
     eva = minor.entries.get(player=roster[4])
     sections.move_entrant(minor.pk, eva.pk, open_.pk, None)
     assert names_in(open_)[-1] == NAMES[4]  # the next seed: nobody's number moved
+    # The round the Open played without them scores as a late arrival's missed round does.
+    moved = open_.entries.get(player=roster[4])
+    assert moved.joined_round == 2
+    missed = open_.games.get(white=moved, round=1)
+    assert missed.black_id is None and missed.result_code.is_bye
+    assert missed.result_code.scores[0] == (0.5 if club.missed_rounds == "H" else 0.0)
 
 
 def test_a_move_to_an_event_of_another_evening_is_refused(club, roster):
