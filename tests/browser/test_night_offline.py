@@ -19,6 +19,7 @@ from directors.night import evening
 from directors.night import rounds as night_rounds
 from members.files.event_export import event_trf
 from tests.browser.test_publish_flow import sign_in
+from tests.browser.venue_network import VenueNetwork
 from tests.factories import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,7 +89,10 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
             p.wait_for_url(re.compile(rf"/round/{number}/#"))
     plain.close()
 
-    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    # The phone reaches the server through the venue's Wi-Fi, which the test cuts for real as
+    # well as telling the browser it is offline.
+    wifi = VenueNetwork(live_server.url)
+    context = browser.new_context(base_url=wifi.url, viewport=PHONE)
     p = context.new_page()
     sign_in(p, "night@example.org")
     night = f"/manage/offline/night/{offline_event.pk}/"
@@ -99,6 +103,7 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
         p.goto(f"{night}round/{number}/")
         offline = number in OFFLINE
         if offline:
+            wifi.cut()
             context.set_offline(True)
         for board in range(1, BOARDS + 1):
             shown = label(number, board)
@@ -127,6 +132,7 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
                 p.goto(night)
                 assert p.locator("[data-night-needs-network]").is_visible()
                 p.goto(f"{night}round/{number}/")
+            wifi.restore()
             context.set_offline(False)
         p.locator("[data-night-pending]").wait_for(state="hidden")
         if (number, 1) == OVERTAKEN:
@@ -138,6 +144,7 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
             == BOARDS
         )
     context.close()
+    wifi.close()
 
     for event in (online_event, offline_event):
         games = Game.objects.filter(event=event, black__isnull=False)
