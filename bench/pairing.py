@@ -23,7 +23,14 @@ pairing-allocated bye each at most), which is all pair_swiss asks.
 does):
 the
 reference engine available here, run once per round (it is slow), and checked to pair the same.
-bbpPairings itself is timed only if a `bbpPairings` binary is on PATH (it is not installed here).
+
+"bbp" is bbpPairings itself, when a `bbpPairings` binary is on PATH (build it from source; see
+BENCHMARKS.md): the same field and history are written as a TRF-16 file (bench/kit/trf.py:
+the starting numbers, ratings, round cells, byes and absentees pair_swiss hands py4swiss,
+``XXR`` and ``XXC white1``), `bbpPairings --dutch FILE -p OUT` is run once per round and
+timed (wall, and the child's CPU from getrusage), and its pairing is read back and compared
+with ours: "same", or how many of our boards it did not pair alike (reported, never fatal).
+Its CPU seconds beside ours make the comparison that a busy machine does not spoil.
 
 `--pairing FILE` loads that file as directors.night.pairing instead of the project's (for "before"
 figures: `git show main:directors/night/pairing.py > /tmp/old/pairing.py`). The load average is
@@ -38,9 +45,13 @@ import importlib.util
 import os
 import platform
 import random
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.kit.machine import load_average  # noqa: E402
 from bench.kit.measure import repeat, row, table_head  # noqa: E402
+from bench.kit.trf import boards_differing, read_pairing, write_trf  # noqa: E402
 from clubs.results import Result  # noqa: E402
 
 SIZES = (300, 1000)
@@ -183,6 +195,33 @@ def plain_library(module: ModuleType) -> Iterator[None]:
         pairing._round_one_fixed = fixed
 
 
+def run_bbp(binary: str, entrants, history, rnd: int, absent, ours) -> tuple[float, float, str]:
+    """bbpPairings on the same input, once: (wall s, the child's CPU s, "same" or how many
+    of our boards differ). The TRF is written before the clock starts."""
+    trf = write_trf(entrants, history, rnd, TOTAL_ROUNDS, absent)
+    with tempfile.TemporaryDirectory(prefix="bench-bbp-") as folder:
+        source, answer = Path(folder, "event.trf"), Path(folder, "pairing.txt")
+        source.write_text(trf.text)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [binary, "--dutch", str(source), "-p", str(answer)], capture_output=True, text=True
+        )
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if done.returncode:
+            return wall, cpu, f"exit {done.returncode}: {done.stderr.strip()[:120]}"
+        boards, bye = read_pairing(answer.read_text(), trf.player_of)
+    differing = boards_differing(ours.boards, boards) + (bye != ours.bye)
+    return wall, cpu, "same" if not differing else f"{differing} boards differ"
+
+
+def bbp_version(binary: str) -> str:
+    done = subprocess.run([binary, "-r"], capture_output=True, text=True)
+    return (done.stdout or done.stderr).strip().splitlines()[0] if done.returncode == 0 else "?"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, action="append", help="field size (300, 1000)")
@@ -196,17 +235,21 @@ def main() -> int:
 
     print(f"Python {platform.python_version()}, nproc {os.cpu_count()}, {platform.machine()}")
     print(f"directors.night.pairing from {pairing.__file__}")
-    print(f"bbpPairings: {shutil.which('bbpPairings') or 'not on PATH, not timed'}")
+    bbp = shutil.which("bbpPairings")
+    print(f"bbpPairings: {bbp or 'not on PATH, not timed'}")
+    if bbp:
+        print(f"bbpPairings -r: {bbp_version(bbp)}")
     print(f"load average before: {load_average()}")
     print()
     columns = ("players", "round", "ours min s", "median s", "CPU s", "plain s", "ratio", "target")
-    print(table_head(*columns, align="rrrrrrrl"))
+    columns += ("bbp s", "bbp CPU s", "CPU ours/bbp", "bbp pairing")
+    print(table_head(*columns, align="rrrrrrrlrrrl"))
     for players in args.players or SIZES:
         for rnd in (int(r) for r in args.rounds.split(",")):
             try:
                 entrants, history, absent = made_up_history(pairing, players, rnd - 1)
             except RuntimeError as stuck:  # the greedy history, not the pairing under test
-                print(row(f"{players:,}", rnd, "-", "-", "-", "-", "-", str(stuck)), flush=True)
+                print(row(f"{players:,}", rnd, *"-----", str(stuck), *"----"), flush=True)
                 continue
             if rnd == 1:
                 absent = set()
@@ -225,7 +268,12 @@ def main() -> int:
                 else f"< {target:g} s: " + ("met" if min(times) < target else "missed")
             )
             figures = (f"{min(times):.2f}", f"{statistics.median(times):.2f}", f"{min(cpus):.2f}")
-            print(row(f"{players:,}", rnd, *figures, plain_s, ratio, verdict), flush=True)
+            versus: tuple[str, ...] = ("-", "-", "-", "-")
+            if bbp:
+                bbp_wall, bbp_cpu, same = run_bbp(bbp, entrants, history, rnd, absent, ours)
+                share = f"{min(cpus) / bbp_cpu:.2f}" if bbp_cpu else "-"
+                versus = (f"{bbp_wall:.2f}", f"{bbp_cpu:.2f}", share, same)
+            print(row(f"{players:,}", rnd, *figures, plain_s, ratio, verdict, *versus), flush=True)
     print()
     print(f"load average after: {load_average()}")
     return 0
