@@ -157,3 +157,30 @@ def test_an_evening_whose_network_goes_for_three_rounds_loses_and_doubles_nothin
     assert event_trf(offline_event, viewer_is_director=True) == event_trf(
         online_event, viewer_is_director=True
     )
+
+
+def test_a_board_the_director_is_in_stays_open_while_another_boards_tap_comes_back(
+    browser, live_server
+):
+    """The screen takes the server's boards again once every tap is in; a board that did not
+    change is left as it is, so the forfeits the director just opened do not close (nor the
+    button under their finger vanish) because another board's tap came back."""
+    director = make_user("night@example.org")
+    event = club_night("open-board", director)
+    night_rounds.pair_next_round(event.pk, None)
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    p = context.new_page()
+    sign_in(p, "night@example.org")
+    p.goto(f"/manage/open-board/night/{event.pk}/round/1/")
+    p.locator("#board-2 summary").click()
+    forfeits = p.locator("#board-2 details").element_handle()
+    tap(p, 1, 1, "1–0")
+    p.locator("[data-night-pending]").wait_for(state="hidden")
+    p.wait_for_load_state("networkidle")
+    assert forfeits.evaluate("(details) => details.isConnected && details.open")
+    p.locator("#board-2").get_by_role("button", name="Board 2: 1–0 by forfeit", exact=True).click()
+    p.locator("[data-night-pending]").wait_for(state="hidden")
+    assert (
+        Game.objects.get(event=event, round=1, white=event.round_boards(1)[1].white).result == "+-"
+    )
+    context.close()

@@ -266,6 +266,17 @@
     });
   }
 
+  // The same board as the server has it now: its pair, pairing and result.
+  function sameBoard(shown, fresh) {
+    var fields = ["white", "black", "pairing"];
+    var a = shown.querySelector("form"), b = fresh.querySelector("form");
+    return shown.getAttribute("data-result") === fresh.getAttribute("data-result") &&
+      shown.getAttribute("data-label") === fresh.getAttribute("data-label") &&
+      (!a || !b || fields.every(function (name) {
+        return a.elements[name] && b.elements[name] && a.elements[name].value === b.elements[name].value;
+      }));
+  }
+
   // Once every tap is in, the screen takes the server's page again (which also refreshes the
   // copy the service worker keeps): the boards without a tap waiting, and what follows them.
   function refresh() {
@@ -280,7 +291,14 @@
       var fresh = new DOMParser().parseFromString(html, "text/html");
       fresh.querySelectorAll("ol[data-night-taps] li[data-board]").forEach(function (li) {
         var old = row(li.getAttribute("data-board"));
-        if (old) old.replaceWith(document.importNode(li, true));
+        // A board as it was is left in place: the director may be inside it (its forfeits
+        // open, a finger on a button) while another board's tap comes back.
+        if (!old || sameBoard(old, li)) return;
+        var opened = old.querySelector("details");
+        var board = document.importNode(li, true);
+        var details = board.querySelector("details");
+        if (opened && details) details.open = opened.open;
+        old.replaceWith(board);
       });
       ["all-in", "night-notices"].forEach(function (id) {
         var now = fresh.getElementById(id);
