@@ -18,28 +18,17 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from clubs.results import PAIRING_BYES, RESULT_SCORES, Result
-from directors.night.pairing.swiss import Entrant, PastGame, _pairing_order
+from clubs.results import PAIRING_BYES, RESULT_SCORES
+from directors.night.pairing.swiss import (
+    BYE_TOKENS,
+    GAME_TOKENS,
+    Entrant,
+    PastGame,
+    _pairing_order,
+)
 
-# Round-cell result codes of a game, (white's, black's): those of swiss._GAME_TOKENS.
-GAME_CODES: dict[Result, tuple[str, str]] = {
-    Result.WHITE_WIN: ("1", "0"),
-    Result.DRAW: ("=", "="),
-    Result.BLACK_WIN: ("0", "1"),
-    Result.UNRATED_WHITE_WIN: ("W", "L"),
-    Result.UNRATED_DRAW: ("D", "D"),
-    Result.UNRATED_BLACK_WIN: ("L", "W"),
-    Result.WHITE_FORFEIT_WIN: ("+", "-"),
-    Result.BLACK_FORFEIT_WIN: ("-", "+"),
-    Result.DOUBLE_FORFEIT: ("-", "-"),
-    Result.NO_RESULT: ("-", "-"),
-}
-# A requested bye's code (a pairing-allocated one is "U" whatever it scores).
-BYE_CODES: dict[Result, str] = {
-    Result.BYE_FULL: "F",
-    Result.BYE_HALF: "H",
-    Result.BYE_ZERO: "Z",
-}
+# The round cells' codes are the engine's own (swiss.GAME_TOKENS, BYE_TOKENS): the file says
+# what pair_swiss hands py4swiss. A pairing-allocated bye is written "U" whatever it scores.
 
 
 @dataclass(frozen=True)
@@ -103,13 +92,13 @@ def write_trf(
                     raise ValueError("pairing-allocated byes that score differently")
                 allocated_points = white_points
                 put(g.white, g.round, _cell(0, "-", "U"))
-            elif g.result in BYE_CODES:
-                put(g.white, g.round, _cell(0, "-", BYE_CODES[g.result]))
+            elif g.result in BYE_TOKENS:
+                put(g.white, g.round, _cell(0, "-", BYE_TOKENS[g.result]))
             else:
                 raise ValueError(f"round {g.round}: {g.result!r} needs an opponent")
             continue
         points[g.black] += black_points
-        white_code, black_code = GAME_CODES[g.result]
+        white_code, black_code = GAME_TOKENS[g.result]
         put(g.white, g.round, _cell(number[g.black], "w", white_code))
         put(g.black, g.round, _cell(number[g.white], "b", black_code))
 

@@ -83,7 +83,7 @@ SLOW_PAIRING_FIELD = 500
 
 
 # TRF tokens for (white, black) of a game between two players.
-_GAME_TOKENS: dict[Result, tuple[str, str]] = {
+GAME_TOKENS: dict[Result, tuple[str, str]] = {
     Result.WHITE_WIN: ("1", "0"),
     Result.DRAW: ("=", "="),
     Result.BLACK_WIN: ("0", "1"),
@@ -97,7 +97,7 @@ _GAME_TOKENS: dict[Result, tuple[str, str]] = {
     # not played: the nearest TRF reading is a double forfeit.
     Result.NO_RESULT: ("-", "-"),
 }
-_BYE_TOKENS: dict[Result, str] = {
+BYE_TOKENS: dict[Result, str] = {
     Result.BYE_PAIRING: "U",
     Result.BYE_PAIRING_HALF: "U",
     Result.BYE_PAIRING_ZERO: "U",
@@ -279,7 +279,7 @@ def _build_trf(
         points[g.white] += white_points
         if g.black is None:
             allocated = g.allocated or g.result in PAIRING_BYES
-            token = "U" if allocated else _BYE_TOKENS.get(g.result)
+            token = "U" if allocated else BYE_TOKENS.get(g.result)
             if allocated:
                 allocated_points = round(white_points * 10)
             if token is None:
@@ -289,7 +289,7 @@ def _build_trf(
         if g.result.is_bye:
             raise ValueError(f"round {g.round}: a bye has no opponent")
         points[g.black] += black_points
-        white_token, black_token = _GAME_TOKENS[g.result]
+        white_token, black_token = GAME_TOKENS[g.result]
         put(
             g.white,
             g.round,
